@@ -1,0 +1,132 @@
+/**
+ * The admin CLI: companies, Apps and API keys. Each command prints one JSON line on stdout;
+ * errors go to stderr with exit code 1.
+ *
+ * Local mode (default): run from the project root while `npm start` runs, with the same
+ * `DATA_DIR`; the CLI reads the running stack's addresses from the data folder.
+ * Deployed stack: set `TABLE_NAME` (stack output `TableName`) and AWS credentials; for
+ * `revoke-key` also `REST_API_ID` and `API_STAGE` so the authorizer cache is flushed at once.
+ */
+import { parseArgs } from 'node:util';
+import { PERMISSIONS, type Permission } from '../lambdas/shared/principal.js';
+import { AUTHORIZER_CACHE_PATH } from '../local/local-gateway.js';
+import { dataDirectoryFromEnvironment, readStackState } from '../local/stack-state.js';
+
+class UsageError extends Error {}
+
+const USAGE = `Usage: npm run --silent admin -- <command> [options]
+  create-company --name <name>
+  create-app --name <name>
+  create-key (--company <companyId> | --app <appId>) --permissions <p1,p2,...>
+  revoke-key --key-id <keyId>
+Permissions: ${PERMISSIONS.join(', ')}`;
+
+/** Points the handler modules at the target stack; returns how to flush the authorizer cache. */
+function connect(): () => Promise<void> {
+  if (process.env.TABLE_NAME) {
+    const restApiId = process.env.REST_API_ID;
+    const stageName = process.env.API_STAGE ?? 'prod';
+    return async () => {
+      if (!restApiId) return; // without it, a revoked key is refused once the cache TTL runs out
+      const { APIGatewayClient, FlushStageAuthorizersCacheCommand } = await import(
+        '@aws-sdk/client-api-gateway'
+      );
+      await new APIGatewayClient({}).send(new FlushStageAuthorizersCacheCommand({ restApiId, stageName }));
+    };
+  }
+  const dataDirectory = dataDirectoryFromEnvironment();
+  const state = readStackState(dataDirectory);
+  if (!state) {
+    throw new Error(
+      `No running local stack for the data folder ${dataDirectory}: start it with \`npm start\` (same DATA_DIR), ` +
+        'or set TABLE_NAME to use a deployed stack.',
+    );
+  }
+  Object.assign(process.env, state.environment);
+  return async () => {
+    const response = await fetch(`${state.gatewayUrl}${AUTHORIZER_CACHE_PATH}`, { method: 'DELETE' });
+    await response.arrayBuffer();
+  };
+}
+
+function requireOption(values: Record<string, string | undefined>, name: string): string {
+  const value = values[name];
+  if (value === undefined || value.trim() === '') throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+function parsePermissions(list: string): Permission[] {
+  const names = list
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const unknown = names.filter((name) => !(PERMISSIONS as readonly string[]).includes(name));
+  if (unknown.length > 0) throw new UsageError(`Unknown permission(s): ${unknown.join(', ')}`);
+  return [...new Set(names)] as Permission[];
+}
+
+function tenantName(values: Record<string, string | undefined>): string {
+  const name = requireOption(values, 'name');
+  if (name.length > 200) throw new UsageError('--name must be at most 200 characters');
+  return name;
+}
+
+async function run(argv: string[]): Promise<Record<string, unknown>> {
+  const [command, ...rest] = argv;
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      name: { type: 'string' },
+      company: { type: 'string' },
+      app: { type: 'string' },
+      permissions: { type: 'string' },
+      'key-id': { type: 'string' },
+    },
+    strict: true,
+  });
+  const flushAuthorizerCache = connect();
+  // Imported after connect(): the SDK clients read the endpoints when their module loads.
+  const { createApp, createCompany, tenantExists } = await import('../lambdas/domain/identity/tenants.js');
+  const { issueApiKey, revokeApiKey } = await import('../lambdas/domain/identity/api-keys.js');
+  switch (command) {
+    case 'create-company': {
+      const { tenantId, apiKey } = await createCompany(tenantName(values));
+      return { companyId: tenantId, apiKey };
+    }
+    case 'create-app': {
+      const { tenantId, apiKey } = await createApp(tenantName(values));
+      return { appId: tenantId, apiKey };
+    }
+    case 'create-key': {
+      if ((values.company === undefined) === (values.app === undefined)) {
+        throw new UsageError('Give exactly one of --company and --app');
+      }
+      const type = values.company !== undefined ? 'company' : 'app';
+      const tenantId = (values.company ?? values.app) as string;
+      const permissions = parsePermissions(values.permissions ?? '');
+      if (!(await tenantExists(type, tenantId)))
+        throw new Error(`No ${type === 'company' ? 'company' : 'App'} ${tenantId}`);
+      const { keyId, apiKey } = await issueApiKey(type, tenantId, permissions);
+      return { keyId, apiKey };
+    }
+    case 'revoke-key': {
+      const keyId = requireOption(values, 'key-id');
+      if (!(await revokeApiKey(keyId))) throw new Error(`No API key ${keyId}`);
+      await flushAuthorizerCache();
+      return { keyId, revoked: true };
+    }
+    default:
+      throw new UsageError(command ? `Unknown command "${command}"` : 'No command given');
+  }
+}
+
+run(process.argv.slice(2)).then(
+  (result) => {
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+  },
+  (error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`admin: ${message}\n${error instanceof UsageError ? `${USAGE}\n` : ''}`);
+    process.exitCode = error instanceof UsageError ? 2 : 1;
+  },
+);

@@ -1,0 +1,112 @@
+/** The rules of categories (spec 4.5-4.7): creation, change, reading and listing. */
+import { randomUUID } from 'node:crypto';
+import {
+  type CategoryRecord,
+  findCategory,
+  insertCategory,
+  listCategories as listCategoryRecords,
+  replaceCategory,
+  StaleCategoryError,
+} from '#repositories/category-repository.js';
+import { nextTimestamp, nowIso } from '#shared/clock.js';
+import { ConflictError, NotFoundError } from '#shared/errors.js';
+import { type Page, toPage } from '#shared/pagination.js';
+import type { Infer } from '#shared/schema.js';
+import type { createCategoryBody, listCategoriesQuery, updateCategoryBody } from './category-schemas.js';
+import { type CategoryView, toCategoryView } from './category-view.js';
+
+type CreateCategoryInput = Infer<typeof createCategoryBody.shape>;
+type UpdateCategoryInput = Infer<typeof updateCategoryBody.shape>;
+type ListCategoriesInput = Infer<typeof listCategoriesQuery.shape>;
+
+/** How often a change is re-applied after losing a race with another change. */
+const UPDATE_ATTEMPTS = 3;
+
+const categoryNotFound = (categoryId: string) =>
+  new NotFoundError('CATEGORY_NOT_FOUND', `No category ${categoryId} in this company`);
+
+/**
+ * Creates an `active` category with zero statistics.
+ *
+ * @example
+ * const category = await createCategory(companyId, { name: 'Vehicles' });
+ * category.statistics // { subcategoryCount: 0, objectCount: 0 }
+ */
+export async function createCategory(companyId: string, input: CreateCategoryInput): Promise<CategoryView> {
+  const createdAt = nowIso();
+  const record: CategoryRecord = {
+    id: randomUUID(),
+    companyId,
+    name: input.name,
+    description: input.description ?? '',
+    status: 'active',
+    metadata: input.metadata ?? {},
+    createdAt,
+    updatedAt: createdAt,
+    version: 1,
+    subcategoryCount: 0,
+    objectCount: 0,
+  };
+  await insertCategory(record);
+  return toCategoryView(record);
+}
+
+/** Reads one category of the company; 404 `CATEGORY_NOT_FOUND` for unknown and foreign ids. */
+export async function getCategory(companyId: string, categoryId: string): Promise<CategoryView> {
+  const record = await findCategory(companyId, categoryId);
+  if (!record) throw categoryNotFound(categoryId);
+  return toCategoryView(record);
+}
+
+/**
+ * Applies the given fields (omitted ones stay) and moves `updatedAt`. `metadata`, when given,
+ * replaces the stored metadata.
+ */
+export async function updateCategory(
+  companyId: string,
+  categoryId: string,
+  changes: UpdateCategoryInput,
+): Promise<CategoryView> {
+  for (let attempt = 1; attempt <= UPDATE_ATTEMPTS; attempt++) {
+    const before = await findCategory(companyId, categoryId);
+    if (!before) throw categoryNotFound(categoryId);
+    const after: CategoryRecord = {
+      ...before,
+      name: changes.name ?? before.name,
+      description: changes.description ?? before.description,
+      status: changes.status ?? before.status,
+      metadata: changes.metadata ?? before.metadata,
+      updatedAt: nextTimestamp(before.updatedAt),
+      version: before.version + 1,
+    };
+    try {
+      await replaceCategory(before, after);
+      return toCategoryView(after);
+    } catch (error) {
+      if (!(error instanceof StaleCategoryError)) throw error;
+    }
+  }
+  throw new ConflictError(
+    'CONCURRENT_MODIFICATION',
+    'The category is being changed by another request; try again',
+  );
+}
+
+/** A page of the company's categories, filtered and sorted as asked. */
+export async function listCategories(
+  companyId: string,
+  query: ListCategoriesInput,
+): Promise<Page<CategoryView>> {
+  const { records, total } = await listCategoryRecords(companyId, {
+    status: query.status,
+    nameContains: query.name,
+    sort: query.sort,
+    limit: query.limit,
+    offset: query.offset,
+  });
+  return toPage(
+    records.map((record) => toCategoryView(record)),
+    query,
+    total,
+  );
+}

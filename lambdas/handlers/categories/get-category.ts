@@ -1,0 +1,7 @@
+import { getCategory } from '#domain/categories/category-service.js';
+import { httpHandler } from '#shared/http-handler.js';
+import { operations } from '../../operations.js';
+
+export const handler = httpHandler(operations.getCategory, async ({ principal, path }) => ({
+  body: await getCategory(principal.tenantId, path.categoryId),
+}));

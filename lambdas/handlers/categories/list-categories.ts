@@ -1,0 +1,7 @@
+import { listCategories } from '#domain/categories/category-service.js';
+import { httpHandler } from '#shared/http-handler.js';
+import { operations } from '../../operations.js';
+
+export const handler = httpHandler(operations.listCategories, async ({ principal, query }) => ({
+  body: await listCategories(principal.tenantId, query),
+}));

@@ -1,0 +1,7 @@
+import { updateCategory } from '#domain/categories/category-service.js';
+import { httpHandler } from '#shared/http-handler.js';
+import { operations } from '../../operations.js';
+
+export const handler = httpHandler(operations.updateCategory, async ({ principal, path, body }) => ({
+  body: await updateCategory(principal.tenantId, path.categoryId, body),
+}));

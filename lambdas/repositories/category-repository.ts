@@ -1,0 +1,241 @@
+/**
+ * Category items and everything keyed around them: the name marker that makes names unique
+ * per company, the company's per-status category counters, and the four sorted index entries
+ * the list operation reads (by status or all, by creation time or name).
+ */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { CategoryStatus, ListSort } from '#domain/categories/category-schemas.js';
+import { dynamoDb, tableName } from '#shared/clients.js';
+import { ConflictError } from '#shared/errors.js';
+import type { Metadata } from '#shared/schema.js';
+import { comparableName } from '#shared/text.js';
+import { readIndexWindow } from './index-query.js';
+import { countersKey, tenantPartition } from './tenant-keys.js';
+import { writeTransaction } from './transactions.js';
+
+export interface CategoryRecord {
+  id: string;
+  companyId: string;
+  name: string;
+  description: string;
+  status: CategoryStatus;
+  metadata: Metadata;
+  createdAt: string;
+  updatedAt: string;
+  /** Bumped by every write; the condition of the next write (optimistic locking). */
+  version: number;
+  subcategoryCount: number;
+  objectCount: number;
+}
+
+/** The write lost a race with another write of the same category; read again and retry. */
+export class StaleCategoryError extends Error {}
+
+const categoryKey = (companyId: string, categoryId: string) => ({
+  pk: `${tenantPartition(companyId)}#CATEGORY#${categoryId}`,
+  sk: 'CATEGORY',
+});
+
+const nameMarkerKey = (companyId: string, name: string) => ({
+  pk: `${tenantPartition(companyId)}#CATEGORY_NAME#${comparableName(name)}`,
+  sk: 'MARKER',
+});
+
+const byStatusPartition = (companyId: string, status: CategoryStatus) =>
+  `${tenantPartition(companyId)}#CATEGORIES#${status}`;
+const allPartition = (companyId: string) => `${tenantPartition(companyId)}#CATEGORIES`;
+
+/** Counter attribute of the company's categories in one status. */
+const counterAttribute = (status: CategoryStatus) => `categoryCount_${status}`;
+
+function toItem(record: CategoryRecord): Record<string, unknown> {
+  const nameKey = comparableName(record.name);
+  const createdKey = `${record.createdAt}#${record.id}`;
+  const { metadata, ...plain } = record;
+  return {
+    ...categoryKey(record.companyId, record.id),
+    entity: 'category',
+    ...plain,
+    nameKey,
+    // Stored as JSON text: it round-trips any JSON exactly (numbers, empty keys, nesting).
+    metadataJson: JSON.stringify(metadata),
+    gsi1pk: byStatusPartition(record.companyId, record.status),
+    gsi1sk: createdKey,
+    // Names are unique per company ignoring case, so the name key alone sorts without ties.
+    gsi2pk: byStatusPartition(record.companyId, record.status),
+    gsi2sk: nameKey,
+    gsi3pk: allPartition(record.companyId),
+    gsi3sk: createdKey,
+    gsi4pk: allPartition(record.companyId),
+    gsi4sk: nameKey,
+  };
+}
+
+function fromItem(item: Record<string, unknown>): CategoryRecord {
+  return {
+    id: item.id as string,
+    companyId: item.companyId as string,
+    name: item.name as string,
+    description: item.description as string,
+    status: item.status as CategoryStatus,
+    metadata: JSON.parse(item.metadataJson as string) as Metadata,
+    createdAt: item.createdAt as string,
+    updatedAt: item.updatedAt as string,
+    version: item.version as number,
+    subcategoryCount: (item.subcategoryCount as number) ?? 0,
+    objectCount: (item.objectCount as number) ?? 0,
+  };
+}
+
+const nameExists = (name: string) =>
+  new ConflictError('CATEGORY_NAME_EXISTS', `A category named "${name}" already exists in this company`);
+
+/** Writes a new category, its name marker and its counter in one transaction. */
+export async function insertCategory(record: CategoryRecord): Promise<void> {
+  const table = tableName();
+  await writeTransaction(
+    [
+      { Put: { TableName: table, Item: toItem(record), ConditionExpression: 'attribute_not_exists(pk)' } },
+      {
+        Put: {
+          TableName: table,
+          Item: {
+            ...nameMarkerKey(record.companyId, record.name),
+            entity: 'categoryNameMarker',
+            categoryId: record.id,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      {
+        Update: {
+          TableName: table,
+          Key: countersKey(record.companyId),
+          UpdateExpression: 'ADD #count :one',
+          ExpressionAttributeNames: { '#count': counterAttribute(record.status) },
+          ExpressionAttributeValues: { ':one': 1 },
+        },
+      },
+    ],
+    (failedIndex) => (failedIndex === 1 ? nameExists(record.name) : new Error('Category id collision')),
+  );
+}
+
+export async function findCategory(
+  companyId: string,
+  categoryId: string,
+): Promise<CategoryRecord | undefined> {
+  const { Item } = await dynamoDb.send(
+    new GetCommand({ TableName: tableName(), Key: categoryKey(companyId, categoryId), ConsistentRead: true }),
+  );
+  return Item ? fromItem(Item) : undefined;
+}
+
+/**
+ * Replaces a category read earlier as `before` with `after`, in one transaction with the name
+ * marker swap and the counter moves its changes need. Throws {@link StaleCategoryError} when
+ * another write came in between.
+ */
+export async function replaceCategory(before: CategoryRecord, after: CategoryRecord): Promise<void> {
+  const table = tableName();
+  const items: Parameters<typeof writeTransaction>[0] = [
+    {
+      Put: {
+        TableName: table,
+        Item: toItem(after),
+        ConditionExpression: '#version = :expectedVersion',
+        ExpressionAttributeNames: { '#version': 'version' },
+        ExpressionAttributeValues: { ':expectedVersion': before.version },
+      },
+    },
+  ];
+  if (comparableName(before.name) !== comparableName(after.name)) {
+    items.push(
+      {
+        Put: {
+          TableName: table,
+          Item: {
+            ...nameMarkerKey(after.companyId, after.name),
+            entity: 'categoryNameMarker',
+            categoryId: after.id,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      { Delete: { TableName: table, Key: nameMarkerKey(before.companyId, before.name) } },
+    );
+  }
+  if (before.status !== after.status) {
+    items.push({
+      Update: {
+        TableName: table,
+        Key: countersKey(after.companyId),
+        UpdateExpression: 'ADD #from :minusOne, #to :one',
+        ExpressionAttributeNames: {
+          '#from': counterAttribute(before.status),
+          '#to': counterAttribute(after.status),
+        },
+        ExpressionAttributeValues: { ':minusOne': -1, ':one': 1 },
+      },
+    });
+  }
+  // Only the category (0) and the new name marker carry conditions.
+  await writeTransaction(items, (failedIndex) =>
+    failedIndex === 0 ? new StaleCategoryError() : nameExists(after.name),
+  );
+}
+
+export interface CategoryListQuery {
+  status: CategoryStatus | 'all';
+  nameContains?: string;
+  sort: ListSort;
+  limit: number;
+  offset: number;
+}
+
+/** One page of a company's categories and the exact number that match. */
+export async function listCategories(
+  companyId: string,
+  query: CategoryListQuery,
+): Promise<{ records: CategoryRecord[]; total: number }> {
+  const byName = query.sort.startsWith('name:');
+  const indexName = query.status === 'all' ? (byName ? 'gsi4' : 'gsi3') : byName ? 'gsi2' : 'gsi1';
+  const partitionKeyValue =
+    query.status === 'all' ? allPartition(companyId) : byStatusPartition(companyId, query.status);
+  const filter =
+    query.nameContains === undefined
+      ? undefined
+      : {
+          expression: 'contains(#nameKey, :needle)',
+          names: { '#nameKey': 'nameKey' },
+          values: { ':needle': comparableName(query.nameContains) },
+        };
+  const [window, counters] = await Promise.all([
+    readIndexWindow({
+      indexName,
+      partitionKeyValue,
+      ascending: query.sort.endsWith(':asc'),
+      offset: query.offset,
+      limit: query.limit,
+      filter,
+    }),
+    filter ? Promise.resolve(undefined) : readCounters(companyId),
+  ]);
+  const total = window.matchedTotal ?? countFor(counters ?? {}, query.status);
+  return { records: window.items.map(fromItem), total };
+}
+
+async function readCounters(companyId: string): Promise<Record<string, unknown>> {
+  const { Item } = await dynamoDb.send(
+    new GetCommand({ TableName: tableName(), Key: countersKey(companyId), ConsistentRead: true }),
+  );
+  return Item ?? {};
+}
+
+function countFor(counters: Record<string, unknown>, status: CategoryStatus | 'all'): number {
+  const statuses: CategoryStatus[] = status === 'all' ? ['active', 'inactive', 'archived'] : [status];
+  return statuses.reduce(
+    (sum, each) => sum + ((counters[counterAttribute(each)] as number | undefined) ?? 0),
+    0,
+  );
+}

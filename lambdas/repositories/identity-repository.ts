@@ -1,0 +1,96 @@
+/**
+ * Companies, Apps and API key items. A key item is found by the key id embedded in the key
+ * itself; it stores only the SHA-256 of the whole key, never the key.
+ */
+
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamoDb, tableName } from '#shared/clients.js';
+import type { Permission, PrincipalType } from '#shared/principal.js';
+import { tenantPartition } from './tenant-keys.js';
+
+export interface TenantRecord {
+  id: string;
+  type: PrincipalType;
+  name: string;
+  createdAt: string;
+}
+
+export interface ApiKeyRecord {
+  keyId: string;
+  /** SHA-256 of the whole key, hex. */
+  secretHash: string;
+  principalType: PrincipalType;
+  tenantId: string;
+  permissions: Permission[];
+  createdAt: string;
+  revokedAt?: string;
+}
+
+const tenantKey = (type: PrincipalType, tenantId: string) => ({
+  pk: tenantPartition(tenantId),
+  sk: type === 'company' ? 'COMPANY' : 'APP',
+});
+
+// Key items are looked up before any tenant is known: the key decides the tenant.
+const apiKeyKey = (keyId: string) => ({ pk: `APIKEY#${keyId}`, sk: 'APIKEY' });
+
+export async function insertTenant(tenant: TenantRecord): Promise<void> {
+  await dynamoDb.send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...tenantKey(tenant.type, tenant.id), entity: tenant.type, ...tenant },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+}
+
+export async function findTenant(type: PrincipalType, tenantId: string): Promise<TenantRecord | undefined> {
+  const { Item } = await dynamoDb.send(
+    new GetCommand({ TableName: tableName(), Key: tenantKey(type, tenantId) }),
+  );
+  return Item ? { id: Item.id, type: Item.type, name: Item.name, createdAt: Item.createdAt } : undefined;
+}
+
+export async function insertApiKey(record: ApiKeyRecord): Promise<void> {
+  await dynamoDb.send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...apiKeyKey(record.keyId), entity: 'apiKey', ...record },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+}
+
+export async function findApiKey(keyId: string): Promise<ApiKeyRecord | undefined> {
+  const { Item } = await dynamoDb.send(new GetCommand({ TableName: tableName(), Key: apiKeyKey(keyId) }));
+  if (!Item) return undefined;
+  return {
+    keyId: Item.keyId,
+    secretHash: Item.secretHash,
+    principalType: Item.principalType,
+    tenantId: Item.tenantId,
+    permissions: Item.permissions,
+    createdAt: Item.createdAt,
+    revokedAt: Item.revokedAt,
+  };
+}
+
+/** Marks a key revoked (the item stays, for audit). Returns false when there is no such key. */
+export async function markApiKeyRevoked(keyId: string, revokedAt: string): Promise<boolean> {
+  try {
+    await dynamoDb.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: apiKeyKey(keyId),
+        UpdateExpression: 'SET revokedAt = if_not_exists(revokedAt, :revokedAt)',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':revokedAt': revokedAt },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}

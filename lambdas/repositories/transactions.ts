@@ -1,0 +1,44 @@
+/**
+ * One `TransactWriteItems` with the two failure modes we must tell apart: a condition of ours
+ * failed (a conflict the caller should hear about), or DynamoDB cancelled the transaction
+ * because another one touched the same items at the same moment (retried here, a bounded
+ * number of times, then answered as a 409).
+ */
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { dynamoDb } from '#shared/clients.js';
+import { ConflictError } from '#shared/errors.js';
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+export const TRANSACTION_ATTEMPTS = 4;
+
+/**
+ * Runs the transaction. `onConditionFailed` receives the index of the first item whose
+ * condition failed and returns the error to throw.
+ */
+export async function writeTransaction(
+  items: TransactItem[],
+  onConditionFailed: (itemIndex: number) => Error,
+): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await dynamoDb.send(new TransactWriteCommand({ TransactItems: items }));
+      return;
+    } catch (error) {
+      if (!(error instanceof TransactionCanceledException)) throw error;
+      const reasons = error.CancellationReasons ?? [];
+      const failedIndex = reasons.findIndex((reason) => reason.Code === 'ConditionalCheckFailed');
+      if (failedIndex >= 0) throw onConditionFailed(failedIndex);
+      if (attempt >= TRANSACTION_ATTEMPTS) {
+        throw new ConflictError(
+          'CONCURRENT_MODIFICATION',
+          'The resource is being changed by another request; try again',
+        );
+      }
+      // Jittered backoff: 20-40 ms, 40-80 ms, 80-160 ms.
+      const delayMs = 20 * 2 ** (attempt - 1) * (1 + Math.random());
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+    }
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * The shared handler stack. A handler file is one call:
+ * `export const handler = httpHandler(operations.x, async (request) => ({ body: await domain(...) }))`.
+ * This module checks the caller against the operation's row (principal kind and permission),
+ * parses path, query and body with the row's schemas, and shapes the answer; errors become
+ * the spec's bodies in {@link errorResponder}.
+ */
+import middy from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import type { Operation } from '../operations.js';
+import { errorResponder } from './error-responder.js';
+import { ForbiddenError } from './errors.js';
+import { parseJsonBody, parsePart } from './http-request.js';
+import { jsonResponse } from './http-response.js';
+import { type Principal, principalFromEvent } from './principal.js';
+import type { Infer, ObjectSchema } from './schema.js';
+
+type PartOf<S> = S extends ObjectSchema<infer Shape> ? Infer<Shape> : Record<string, never>;
+
+/** What a handler receives: the caller and the validated request parts. */
+export interface OperationRequest<Op extends Operation> {
+  event: APIGatewayProxyEvent;
+  principal: Principal;
+  path: PartOf<Op['pathParameters']>;
+  query: PartOf<Op['query']>;
+  body: PartOf<Op['body']>;
+}
+
+/** What a handler returns; the status defaults to the row's `successStatus`. */
+export interface HttpResult {
+  statusCode?: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** Refuses a caller of the wrong kind or without the operation's permission. */
+export function authorizeOperation(operation: Operation, principal: Principal): void {
+  if (principal.type !== operation.principal) {
+    throw new ForbiddenError(
+      operation.deniedCode,
+      `This operation needs a key of ${operation.principal === 'company' ? 'a company' : 'an App'}`,
+    );
+  }
+  if (!principal.permissions.has(operation.permission)) {
+    throw new ForbiddenError(
+      operation.deniedCode,
+      `The API key lacks the permission ${operation.permission}`,
+    );
+  }
+}
+
+/**
+ * The address of a resource, as a path reference that keeps the stage prefix API Gateway
+ * adds in AWS (`/prod/v2/...`) and that is bare in local mode (`/v2/...`).
+ */
+export function resourceLocation(event: APIGatewayProxyEvent, resourcePath: string): string {
+  const fullPath = event.requestContext?.path ?? event.path;
+  const stagePrefix = fullPath.endsWith(event.path)
+    ? fullPath.slice(0, fullPath.length - event.path.length)
+    : '';
+  return `${stagePrefix}${resourcePath}`;
+}
+
+/** Builds the middy handler of one operation. */
+export function httpHandler<Op extends Operation>(
+  operation: Op,
+  handle: (request: OperationRequest<Op>) => Promise<HttpResult>,
+): middy.MiddyfiedHandler<APIGatewayProxyEvent, APIGatewayProxyResult> {
+  return middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
+    .use(errorResponder({ errorFormat: operation.errorFormat }))
+    .handler(async (event) => {
+      const principal = principalFromEvent(event);
+      authorizeOperation(operation, principal);
+      const request = {
+        event,
+        principal,
+        path: operation.pathParameters
+          ? parsePart(operation.pathParameters, event.pathParameters, 'path')
+          : {},
+        query: operation.query ? parsePart(operation.query, event.queryStringParameters, 'query') : {},
+        body: operation.body ? parsePart(operation.body, parseJsonBody(event), 'body') : {},
+      } as OperationRequest<Op>;
+      const result = await handle(request);
+      return jsonResponse(result.statusCode ?? operation.successStatus, result.body, result.headers);
+    });
+}

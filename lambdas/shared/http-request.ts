@@ -1,0 +1,49 @@
+/**
+ * Reading the parts of an API Gateway proxy event into validated values, with the schemas of
+ * the operation table. Malformed JSON and bodies that are not JSON objects are 400s.
+ */
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { ValidationError } from './errors.js';
+import type { ObjectSchema } from './schema.js';
+
+/** A header's value, whatever the case of its name. */
+export function headerValue(
+  headers: APIGatewayProxyEvent['headers'] | null,
+  name: string,
+): string | undefined {
+  if (!headers) return undefined;
+  const wanted = name.toLowerCase();
+  for (const [key, value] of Object.entries(headers)) {
+    if (key.toLowerCase() === wanted && value !== undefined) return value;
+  }
+  return undefined;
+}
+
+/** The body as text (API Gateway base64-encodes binary media types). */
+export function bodyText(event: APIGatewayProxyEvent): string {
+  if (!event.body) return '';
+  return event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+}
+
+/** Parses a JSON body; an empty body reads as `{}`, so that missing fields report `REQUIRED`. */
+export function parseJsonBody(event: APIGatewayProxyEvent): unknown {
+  const text = bodyText(event);
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ValidationError(
+      [{ field: 'body', code: 'FORMAT_INVALID', message: 'The body is not valid JSON' }],
+      'The body is not valid JSON',
+    );
+  }
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: any object schema
+export function parsePart<S extends ObjectSchema<any>>(
+  schema: S,
+  input: unknown,
+  part: string,
+): ReturnType<S['parse']> {
+  return schema.parse(input ?? {}, part) as ReturnType<S['parse']>;
+}

@@ -1,0 +1,278 @@
+/**
+ * A small schema library, written once per request shape, that gives the three things the
+ * service needs from one declaration: runtime validation with the spec's `validationErrors`
+ * codes, the TypeScript type of the parsed value, and the JSON Schema used in the OpenAPI
+ * document. We do not use zod here because the spec counts lengths in characters (code
+ * points), while zod counts UTF-16 units, and because we need our own issue codes.
+ */
+import { type FieldIssue, ValidationError } from './errors.js';
+import { characterCount } from './text.js';
+
+export type JsonSchema = Record<string, unknown>;
+
+/** Reads one present value; pushes issues and returns `undefined` when it is not valid. */
+export interface Schema<T> {
+  read(input: unknown, field: string, issues: FieldIssue[]): T | undefined;
+  readonly jsonSchema: JsonSchema;
+}
+
+type Presence = 'required' | 'optional' | 'defaulted';
+
+/** A property of an object schema: its schema and whether it must be given. */
+export interface Field<T, P extends Presence = Presence> {
+  readonly schema: Schema<T>;
+  readonly presence: P;
+  readonly defaultValue?: T;
+  readonly description?: string;
+}
+
+/** The field must be given (absent or `null` gives `REQUIRED`). */
+export const required = <T>(schema: Schema<T>, description?: string): Field<T, 'required'> => ({
+  schema,
+  presence: 'required',
+  description,
+});
+
+/** The field may be left out; `null` counts as left out. */
+export const optional = <T>(schema: Schema<T>, description?: string): Field<T, 'optional'> => ({
+  schema,
+  presence: 'optional',
+  description,
+});
+
+/** The field may be left out, and then takes `defaultValue`. */
+export const defaulted = <T>(
+  schema: Schema<T>,
+  defaultValue: T,
+  description?: string,
+): Field<T, 'defaulted'> => ({
+  schema,
+  presence: 'defaulted',
+  defaultValue,
+  description,
+});
+
+type Shape = Record<string, Field<unknown>>;
+type OutputOf<F> = F extends Field<infer T> ? T : never;
+type RequiredKeys<S extends Shape> = {
+  [K in keyof S]: S[K]['presence'] extends 'optional' ? never : K;
+}[keyof S];
+type OptionalKeys<S extends Shape> = Exclude<keyof S, RequiredKeys<S>>;
+
+/** The parsed type of an object schema's shape. */
+export type Infer<S extends Shape> = { [K in RequiredKeys<S>]: OutputOf<S[K]> } & {
+  [K in OptionalKeys<S>]?: OutputOf<S[K]>;
+};
+
+const describeType = (value: unknown): string =>
+  value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+
+/** A string of `min` to `max` characters (code points), optionally of a given format. */
+export function string(options: { min?: number; max?: number; format?: 'uuid' } = {}): Schema<string> {
+  const { min = 0, max, format } = options;
+  return {
+    read(input, field, issues) {
+      if (typeof input !== 'string') {
+        issues.push({
+          field,
+          code: 'TYPE_INVALID',
+          message: `${field} must be a string, not ${describeType(input)}`,
+        });
+        return undefined;
+      }
+      const length = characterCount(input);
+      if (length < min || (max !== undefined && length > max)) {
+        const range = max === undefined ? `at least ${min}` : min > 0 ? `${min} to ${max}` : `at most ${max}`;
+        issues.push({ field, code: 'LENGTH_INVALID', message: `${field} must be ${range} characters long` });
+        return undefined;
+      }
+      if (format === 'uuid' && !UUID_PATTERN.test(input)) {
+        issues.push({ field, code: 'FORMAT_INVALID', message: `${field} must be a UUID` });
+        return undefined;
+      }
+      return input;
+    },
+    jsonSchema: {
+      type: 'string',
+      ...(min > 0 ? { minLength: min } : {}),
+      ...(max !== undefined ? { maxLength: max } : {}),
+      ...(format ? { format } : {}),
+    },
+  };
+}
+
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** One of a fixed list of strings. */
+export function oneOf<const V extends string>(values: readonly V[]): Schema<V> {
+  return {
+    read(input, field, issues) {
+      if (typeof input !== 'string' || !(values as readonly string[]).includes(input)) {
+        issues.push({
+          field,
+          code: 'ENUM_INVALID',
+          message: `${field} must be one of: ${values.join(', ')}`,
+        });
+        return undefined;
+      }
+      return input as V;
+    },
+    jsonSchema: { type: 'string', enum: [...values] },
+  };
+}
+
+/** A JSON boolean, or in a query string `true` / `false`. */
+export function boolean(options: { fromQueryString?: boolean } = {}): Schema<boolean> {
+  return {
+    read(input, field, issues) {
+      if (typeof input === 'boolean') return input;
+      if (options.fromQueryString && (input === 'true' || input === 'false')) return input === 'true';
+      issues.push({ field, code: 'TYPE_INVALID', message: `${field} must be true or false` });
+      return undefined;
+    },
+    jsonSchema: { type: 'boolean' },
+  };
+}
+
+/**
+ * A whole number from `min` to `max`. With `fromQueryString` it is read from its decimal
+ * text (query strings carry only strings); `'1.5'`, `'abc'`, `''` and `'1e3'` are refused.
+ */
+export function integer(options: { min?: number; max?: number; fromQueryString?: boolean }): Schema<number> {
+  const { min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER, fromQueryString = false } = options;
+  return {
+    read(input, field, issues) {
+      let value: number | undefined;
+      if (typeof input === 'number' && !fromQueryString) value = input;
+      else if (typeof input === 'string' && fromQueryString && /^[+-]?\d{1,16}$/.test(input.trim())) {
+        value = Number(input.trim());
+      }
+      if (value === undefined || !Number.isInteger(value)) {
+        issues.push({ field, code: 'TYPE_INVALID', message: `${field} must be a whole number` });
+        return undefined;
+      }
+      if (value < min || value > max) {
+        const range = max === Number.MAX_SAFE_INTEGER ? `at least ${min}` : `from ${min} to ${max}`;
+        issues.push({ field, code: 'RANGE_INVALID', message: `${field} must be ${range}` });
+        return undefined;
+      }
+      return value;
+    },
+    jsonSchema: {
+      type: 'integer',
+      ...(min !== Number.MIN_SAFE_INTEGER ? { minimum: min } : {}),
+      ...(max !== Number.MAX_SAFE_INTEGER ? { maximum: max } : {}),
+    },
+  };
+}
+
+/** Free key-value pairs, as the spec's `metadata`. */
+export type Metadata = Record<string, unknown>;
+
+/** The largest `metadata` we store: its JSON text in UTF-8 (DynamoDB items stop at 400 KB). */
+export const METADATA_MAX_BYTES = 16_384;
+/** Deepest nesting of objects and arrays inside `metadata`. */
+export const METADATA_MAX_DEPTH = 16;
+
+function nestingDepth(value: unknown, limit: number): number {
+  // Stops descending past the limit, so a hostile body cannot exhaust the stack.
+  if (value === null || typeof value !== 'object') return 0;
+  if (limit <= 0) return 1;
+  let deepest = 0;
+  for (const child of Object.values(value)) deepest = Math.max(deepest, nestingDepth(child, limit - 1));
+  return deepest + 1;
+}
+
+/** A JSON object of free key-value pairs, at most {@link METADATA_MAX_BYTES} as JSON. */
+export function metadata(): Schema<Metadata> {
+  return {
+    read(input, field, issues) {
+      if (input === null || typeof input !== 'object' || Array.isArray(input)) {
+        issues.push({ field, code: 'TYPE_INVALID', message: `${field} must be a JSON object` });
+        return undefined;
+      }
+      if (nestingDepth(input, METADATA_MAX_DEPTH + 1) > METADATA_MAX_DEPTH) {
+        issues.push({
+          field,
+          code: 'SIZE_INVALID',
+          message: `${field} may nest at most ${METADATA_MAX_DEPTH} levels`,
+        });
+        return undefined;
+      }
+      if (Buffer.byteLength(JSON.stringify(input), 'utf8') > METADATA_MAX_BYTES) {
+        issues.push({
+          field,
+          code: 'SIZE_INVALID',
+          message: `${field} must be at most ${METADATA_MAX_BYTES} bytes as JSON`,
+        });
+        return undefined;
+      }
+      return input as Metadata;
+    },
+    jsonSchema: {
+      type: 'object',
+      additionalProperties: true,
+      description: `at most ${METADATA_MAX_BYTES} bytes as JSON`,
+    },
+  };
+}
+
+/** An object schema: properties not in the shape are ignored. */
+export interface ObjectSchema<S extends Shape> extends Schema<Infer<S>> {
+  readonly shape: S;
+  /** Parses a whole request part, throwing {@link ValidationError} with every issue found. */
+  parse(input: unknown, field?: string): Infer<S>;
+}
+
+export function object<S extends Shape>(shape: S): ObjectSchema<S> {
+  const read = (input: unknown, field: string, issues: FieldIssue[]): Infer<S> | undefined => {
+    if (input === null || typeof input !== 'object' || Array.isArray(input)) {
+      issues.push({ field, code: 'TYPE_INVALID', message: `${field} must be a JSON object` });
+      return undefined;
+    }
+    const source = input as Record<string, unknown>;
+    const output: Record<string, unknown> = {};
+    const issueCountBefore = issues.length;
+    for (const [name, property] of Object.entries(shape)) {
+      const value = Object.hasOwn(source, name) ? source[name] : undefined;
+      if (value === undefined || value === null) {
+        if (property.presence === 'required') {
+          issues.push({ field: name, code: 'REQUIRED', message: `${name} is required` });
+        } else if (property.presence === 'defaulted') {
+          output[name] = property.defaultValue;
+        }
+        continue;
+      }
+      const parsed = property.schema.read(value, name, issues);
+      if (parsed !== undefined) output[name] = parsed;
+    }
+    return issues.length === issueCountBefore ? (output as Infer<S>) : undefined;
+  };
+  const requiredNames = Object.entries(shape)
+    .filter(([, property]) => property.presence === 'required')
+    .map(([name]) => name);
+  return {
+    shape,
+    read,
+    parse(input, field = 'body') {
+      const issues: FieldIssue[] = [];
+      const parsed = read(input, field, issues);
+      if (parsed === undefined) throw new ValidationError(issues);
+      return parsed;
+    },
+    jsonSchema: {
+      type: 'object',
+      properties: Object.fromEntries(
+        Object.entries(shape).map(([name, property]) => [
+          name,
+          {
+            ...property.schema.jsonSchema,
+            ...(property.description ? { description: property.description } : {}),
+            ...(property.presence === 'defaulted' ? { default: property.defaultValue } : {}),
+          },
+        ]),
+      ),
+      ...(requiredNames.length > 0 ? { required: requiredNames } : {}),
+    },
+  };
+}

@@ -1,0 +1,20 @@
+/**
+ * Length of a string in characters (Unicode code points), the unit in which the spec
+ * counts its limits. `'é'.length` is 1 but `'😀'.length` is 2 in UTF-16; this counts both as 1.
+ *
+ * @example
+ * characterCount('😀a') // 2
+ */
+export function characterCount(value: string): number {
+  let count = 0;
+  for (const _ of value) count++;
+  return count;
+}
+
+/**
+ * The form of a name used for uniqueness and for case-insensitive matching and sorting:
+ * Unicode NFC, lower case.
+ */
+export function comparableName(name: string): string {
+  return name.normalize('NFC').toLowerCase();
+}

@@ -1,0 +1,32 @@
+/**
+ * Settings of the API Gateway front door that the CDK stack and the local gateway share, so
+ * that local mode answers as the deployed API does.
+ */
+
+/** How long API Gateway keeps an authorizer answer per API key. Revoking a key flushes it. */
+export const AUTHORIZER_CACHE_TTL_SECONDS = 60;
+
+/** The header the authorizer reads. */
+export const API_KEY_HEADER = 'X-API-Key';
+
+/** Content types API Gateway passes to Lambda base64-encoded, byte for byte. */
+export const BINARY_MEDIA_TYPES = ['multipart/form-data', 'application/octet-stream'];
+
+/** API Gateway refuses larger request bodies before any Lambda runs. */
+export const MAX_REQUEST_BODY_BYTES = 10 * 1024 * 1024;
+
+/**
+ * Answers API Gateway gives by itself (no Lambda runs), in the spec's error format. In AWS the
+ * `timestamp` is API Gateway's `$context.requestTime` (gateway response templates substitute
+ * variables but cannot format dates); local mode writes ISO 8601.
+ */
+export const GATEWAY_RESPONSES = {
+  UNAUTHORIZED: { statusCode: 401, code: 'UNAUTHORIZED', error: 'Missing or invalid API key' },
+  MISSING_AUTHENTICATION_TOKEN: { statusCode: 404, code: 'ROUTE_NOT_FOUND', error: 'No such operation' },
+  ACCESS_DENIED: { statusCode: 403, code: 'ACCESS_DENIED', error: 'Access denied' },
+  REQUEST_TOO_LARGE: { statusCode: 413, code: 'REQUEST_TOO_LARGE', error: 'The request body is too large' },
+  THROTTLED: { statusCode: 429, code: 'TOO_MANY_REQUESTS', error: 'Too many requests' },
+  DEFAULT_5XX: { statusCode: 500, code: 'INTERNAL_ERROR', error: 'Internal server error' },
+} as const;
+
+export type GatewayResponseType = keyof typeof GATEWAY_RESPONSES;

@@ -1,0 +1,84 @@
+/**
+ * The embedded stack: DynamoDB Local and s3rver on loopback, with the table and the files
+ * bucket created, and the environment set so that the handler modules reach them. `npm start`
+ * and the integration tests both run on it.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { startDynamoDbLocal } from './dynamodb-local.js';
+import { freePort } from './free-port.js';
+import { startS3Local } from './s3-local.js';
+import { createTableIfMissing } from './table-setup.js';
+
+export const LOCAL_TABLE_NAME = 'asset-registry';
+export const LOCAL_FILES_BUCKET = 'asset-registry-files';
+
+/** The environment the handler modules read (see `lambdas/shared/clients.ts`). */
+export interface StackEnvironment {
+  TABLE_NAME: string;
+  FILES_BUCKET_NAME: string;
+  LOCAL_DYNAMODB_ENDPOINT: string;
+  LOCAL_S3_ENDPOINT: string;
+  AWS_REGION: string;
+  [name: string]: string;
+}
+
+export interface EmbeddedStack {
+  environment: StackEnvironment;
+  stop(): Promise<void>;
+}
+
+export interface EmbeddedStackOptions {
+  /** Keeps data under this folder; in memory (DynamoDB) and a temporary folder (S3) when undefined. */
+  dataDirectory?: string;
+  s3Directory: string;
+}
+
+export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise<EmbeddedStack> {
+  const [dynamoDbPort, s3Port] = await Promise.all([freePort(), freePort()]);
+  let dynamoDb: ChildProcess | undefined;
+  try {
+    const [dynamoDbProcess, s3Server] = await Promise.all([
+      startDynamoDbLocal({
+        port: dynamoDbPort,
+        dataDirectory: options.dataDirectory ? join(options.dataDirectory, 'dynamodb') : undefined,
+      }),
+      startS3Local({ port: s3Port, directory: options.s3Directory, bucketName: LOCAL_FILES_BUCKET }),
+    ]);
+    dynamoDb = dynamoDbProcess;
+    const environment: StackEnvironment = {
+      TABLE_NAME: LOCAL_TABLE_NAME,
+      FILES_BUCKET_NAME: LOCAL_FILES_BUCKET,
+      LOCAL_DYNAMODB_ENDPOINT: `http://127.0.0.1:${dynamoDbPort}`,
+      LOCAL_S3_ENDPOINT: `http://127.0.0.1:${s3Port}`,
+      AWS_REGION: process.env.AWS_REGION ?? 'us-east-1',
+    };
+    const client = new DynamoDBClient({
+      endpoint: environment.LOCAL_DYNAMODB_ENDPOINT,
+      region: environment.AWS_REGION,
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    await createTableIfMissing(client, LOCAL_TABLE_NAME);
+    client.destroy();
+    const stopDynamoDb = dynamoDbProcess;
+    return {
+      environment,
+      async stop() {
+        await s3Server.close();
+        await stopProcess(stopDynamoDb);
+      },
+    };
+  } catch (error) {
+    if (dynamoDb) await stopProcess(dynamoDb);
+    throw error;
+  }
+}
+
+function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}

@@ -1,0 +1,291 @@
+/**
+ * The local gateway: an HTTP server that does what API Gateway does for this API. It routes by
+ * the operation table, runs the REQUEST authorizer (caching its answer per key for the same
+ * TTL as in AWS), builds a REST (v1) proxy event, calls the same handler module Lambda would,
+ * and writes the proxy result back. Answers API Gateway gives by itself come from the shared
+ * gateway-response table.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import type {
+  APIGatewayAuthorizerResult,
+  APIGatewayProxyEvent,
+  APIGatewayProxyResult,
+  APIGatewayRequestAuthorizerEvent,
+  Context,
+} from 'aws-lambda';
+import {
+  API_KEY_HEADER,
+  AUTHORIZER_CACHE_TTL_SECONDS,
+  BINARY_MEDIA_TYPES,
+  GATEWAY_RESPONSES,
+  type GatewayResponseType,
+  MAX_REQUEST_BODY_BYTES,
+} from '../lib/api-gateway-settings.js';
+import { handlersDirectory, projectRoot } from './project-paths.js';
+import { matchRoute } from './route-matcher.js';
+
+type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+type AuthorizerHandler = (event: APIGatewayRequestAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
+
+const STAGE = 'local';
+const LOCAL_API_ID = 'local';
+/** Loopback-only maintenance route: what `aws apigateway flush-stage-authorizers-cache` does in AWS. */
+export const AUTHORIZER_CACHE_PATH = '/_local/authorizer-cache';
+
+export interface LocalGatewayOptions {
+  port: number;
+  host?: string;
+  /** Seconds an authorizer answer is reused per key; API Gateway's TTL by default. */
+  authorizerCacheTtlSeconds?: number;
+}
+
+export interface LocalGateway {
+  server: Server;
+  /** Counts of authorizer runs and cache hits, for the benchmarks. */
+  authorizerStatistics: { invocations: number; cacheHits: number };
+  close(): Promise<void>;
+}
+
+const handlerCache = new Map<string, Promise<ProxyHandler>>();
+
+function loadHandler(modulePath: string): Promise<ProxyHandler> {
+  let loaded = handlerCache.get(modulePath);
+  if (!loaded) {
+    loaded = import(join(handlersDirectory, `${modulePath}.ts`)).then(
+      (module) => module.handler as ProxyHandler,
+    );
+    handlerCache.set(modulePath, loaded);
+  }
+  return loaded;
+}
+
+const loadAuthorizer = (): Promise<AuthorizerHandler> =>
+  import(join(projectRoot, 'lambdas', 'authorizer', 'api-key-authorizer.ts')).then(
+    (module) => module.handler as AuthorizerHandler,
+  );
+
+function sendGatewayResponse(response: ServerResponse, type: GatewayResponseType): void {
+  const { statusCode, code, error } = GATEWAY_RESPONSES[type];
+  const body = JSON.stringify({ error, code, timestamp: new Date().toISOString() });
+  response.writeHead(statusCode, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'x-amzn-ErrorType': type,
+  });
+  response.end(body);
+}
+
+class BodyTooLargeError extends Error {}
+
+async function readBody(request: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_REQUEST_BODY_BYTES) throw new BodyTooLargeError();
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function isBinary(contentType: string | undefined): boolean {
+  const mediaType = contentType?.split(';')[0]?.trim().toLowerCase();
+  return mediaType !== undefined && BINARY_MEDIA_TYPES.includes(mediaType);
+}
+
+function headerMaps(request: IncomingMessage) {
+  const headers: Record<string, string> = {};
+  const multiValueHeaders: Record<string, string[]> = {};
+  for (let index = 0; index < request.rawHeaders.length; index += 2) {
+    const name = request.rawHeaders[index] as string;
+    const value = request.rawHeaders[index + 1] as string;
+    headers[name] = value;
+    (multiValueHeaders[name] ??= []).push(value);
+  }
+  return { headers, multiValueHeaders };
+}
+
+function queryMaps(url: URL) {
+  const single: Record<string, string> = {};
+  const multi: Record<string, string[]> = {};
+  for (const [name, value] of url.searchParams) {
+    single[name] = value;
+    (multi[name] ??= []).push(value);
+  }
+  const empty = Object.keys(single).length === 0;
+  return {
+    queryStringParameters: empty ? null : single,
+    multiValueQueryStringParameters: empty ? null : multi,
+  };
+}
+
+function lambdaContext(functionName: string): Context {
+  const deadline = Date.now() + 29_000;
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
+    memoryLimitInMB: '1024',
+    awsRequestId: randomUUID(),
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+/** Starts the gateway; resolves once it listens. */
+export async function startLocalGateway(options: LocalGatewayOptions): Promise<LocalGateway> {
+  const ttlMs = (options.authorizerCacheTtlSeconds ?? AUTHORIZER_CACHE_TTL_SECONDS) * 1000;
+  const authorizerCache = new Map<string, { result: APIGatewayAuthorizerResult; expiresAt: number }>();
+  const authorizerStatistics = { invocations: 0, cacheHits: 0 };
+  const authorizer = await loadAuthorizer();
+
+  async function authorize(
+    apiKey: string,
+    methodArn: string,
+    event: Omit<APIGatewayRequestAuthorizerEvent, 'type' | 'methodArn'>,
+  ): Promise<APIGatewayAuthorizerResult | undefined> {
+    const cached = authorizerCache.get(apiKey);
+    if (cached && cached.expiresAt > Date.now()) {
+      authorizerStatistics.cacheHits++;
+      return cached.result;
+    }
+    authorizerStatistics.invocations++;
+    try {
+      const result = await authorizer({ ...event, type: 'REQUEST', methodArn });
+      const allowed = result.policyDocument.Statement.some((statement) => statement.Effect === 'Allow');
+      if (!allowed) return undefined;
+      if (ttlMs > 0) authorizerCache.set(apiKey, { result, expiresAt: Date.now() + ttlMs });
+      return result;
+    } catch (error) {
+      if (error instanceof Error && error.message === 'Unauthorized') return undefined;
+      throw error;
+    }
+  }
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    const method = (request.method ?? 'GET').toUpperCase();
+    if (url.pathname === AUTHORIZER_CACHE_PATH && method === 'DELETE') {
+      authorizerCache.clear();
+      response.writeHead(204).end();
+      return;
+    }
+    const route = matchRoute(method, url.pathname);
+    if (!route) return sendGatewayResponse(response, 'MISSING_AUTHENTICATION_TOKEN');
+
+    let body: Buffer;
+    try {
+      body = await readBody(request);
+    } catch (error) {
+      if (error instanceof BodyTooLargeError) return sendGatewayResponse(response, 'REQUEST_TOO_LARGE');
+      throw error;
+    }
+    const { headers, multiValueHeaders } = headerMaps(request);
+    const { queryStringParameters, multiValueQueryStringParameters } = queryMaps(url);
+    const pathParameters = Object.keys(route.pathParameters).length ? route.pathParameters : null;
+    const requestId = randomUUID();
+    const methodArn = `arn:aws:execute-api:local:000000000000:${LOCAL_API_ID}/${STAGE}/${method}${url.pathname}`;
+    const apiKey = request.headers[API_KEY_HEADER.toLowerCase()];
+    const sourceIp = request.socket.remoteAddress ?? '127.0.0.1';
+
+    const authorization =
+      typeof apiKey === 'string' && apiKey !== ''
+        ? await authorize(apiKey, methodArn, {
+            resource: route.operation.path,
+            path: url.pathname,
+            httpMethod: method,
+            headers,
+            multiValueHeaders,
+            pathParameters,
+            queryStringParameters,
+            multiValueQueryStringParameters,
+            stageVariables: null,
+            requestContext: {} as APIGatewayRequestAuthorizerEvent['requestContext'],
+          })
+        : undefined;
+    if (!authorization) return sendGatewayResponse(response, 'UNAUTHORIZED');
+
+    const binary = isBinary(request.headers['content-type']);
+    const event: APIGatewayProxyEvent = {
+      resource: route.operation.path,
+      path: url.pathname,
+      httpMethod: method,
+      headers,
+      multiValueHeaders,
+      queryStringParameters,
+      multiValueQueryStringParameters,
+      pathParameters,
+      stageVariables: null,
+      body: body.length === 0 ? null : binary ? body.toString('base64') : body.toString('utf8'),
+      isBase64Encoded: binary && body.length > 0,
+      requestContext: {
+        accountId: '000000000000',
+        apiId: LOCAL_API_ID,
+        // API Gateway passes every context value as a string.
+        authorizer: {
+          principalId: authorization.principalId,
+          ...Object.fromEntries(
+            Object.entries(authorization.context ?? {}).map(([key, value]) => [key, String(value)]),
+          ),
+        },
+        protocol: 'HTTP/1.1',
+        httpMethod: method,
+        identity: {
+          sourceIp,
+          userAgent: request.headers['user-agent'] ?? null,
+        } as APIGatewayProxyEvent['requestContext']['identity'],
+        path: url.pathname,
+        stage: STAGE,
+        requestId,
+        requestTimeEpoch: Date.now(),
+        resourceId: route.operation.id,
+        resourcePath: route.operation.path,
+      },
+    };
+    const handler = await loadHandler(route.operation.handler);
+    const result = await handler(event, lambdaContext(route.operation.id));
+    const responseHeaders: Record<string, string | string[]> = { ...result.headers } as Record<
+      string,
+      string
+    >;
+    for (const [name, values] of Object.entries(result.multiValueHeaders ?? {})) {
+      responseHeaders[name] = values.map(String);
+    }
+    const responseBody = result.isBase64Encoded
+      ? Buffer.from(result.body, 'base64')
+      : Buffer.from(result.body ?? '', 'utf8');
+    responseHeaders['x-amzn-RequestId'] = requestId;
+    response.writeHead(result.statusCode, responseHeaders);
+    response.end(responseBody);
+  }
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      // A handler that throws past middy is a Lambda error; API Gateway answers 502.
+      console.error(
+        JSON.stringify({ level: 'ERROR', message: 'Local gateway error', errorMessage: String(error) }),
+      );
+      if (!response.headersSent) sendGatewayResponse(response, 'DEFAULT_5XX');
+      else response.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host ?? '127.0.0.1', () => resolve());
+  });
+  return {
+    server,
+    authorizerStatistics,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

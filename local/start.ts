@@ -1,0 +1,62 @@
+/**
+ * `npm start`: the API on this machine. Starts DynamoDB Local and s3rver with data under
+ * `$DATA_DIR` (default `./.data`, kept across restarts) and serves the API on
+ * `http://127.0.0.1:$PORT` (default 3000) through the local gateway. Ctrl-C stops everything.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { JavaMissingError } from './dynamodb-local.js';
+import { type EmbeddedStack, startEmbeddedStack } from './embedded-stack.js';
+import { type LocalGateway, startLocalGateway } from './local-gateway.js';
+import {
+  dataDirectoryFromEnvironment,
+  readStackState,
+  removeStackState,
+  writeStackState,
+} from './stack-state.js';
+
+async function main(): Promise<void> {
+  const port = Number(process.env.PORT || 3000);
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    throw new Error(`PORT must be a port number, not "${process.env.PORT}"`);
+  const dataDirectory = dataDirectoryFromEnvironment();
+  mkdirSync(dataDirectory, { recursive: true });
+  const running = readStackState(dataDirectory);
+  if (running)
+    throw new Error(`Another npm start (pid ${running.pid}) already serves the data folder ${dataDirectory}`);
+
+  let stack: EmbeddedStack | undefined;
+  let gateway: LocalGateway | undefined;
+  let stopping = false;
+  const stop = async (exitCode: number) => {
+    if (stopping) return;
+    stopping = true;
+    removeStackState(dataDirectory);
+    await gateway?.close();
+    await stack?.stop();
+    process.exit(exitCode);
+  };
+  process.on('SIGINT', () => void stop(0));
+  process.on('SIGTERM', () => void stop(0));
+
+  stack = await startEmbeddedStack({ dataDirectory, s3Directory: join(dataDirectory, 's3') });
+  Object.assign(process.env, stack.environment);
+  try {
+    gateway = await startLocalGateway({ port });
+  } catch (error) {
+    await stack.stop();
+    throw error;
+  }
+  const gatewayUrl = `http://127.0.0.1:${port}`;
+  writeStackState(dataDirectory, { pid: process.pid, gatewayUrl, environment: stack.environment });
+  console.log(`Asset Registry API listening on ${gatewayUrl} (data in ${dataDirectory})`);
+}
+
+main().catch((error: unknown) => {
+  console.error(
+    error instanceof JavaMissingError
+      ? error.message
+      : `npm start failed: ${error instanceof Error ? error.message : error}`,
+  );
+  process.exit(1);
+});
