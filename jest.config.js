@@ -1,0 +1,42 @@
+/**
+ * Four test tiers, told apart by folder:
+ * - unit: no network, no processes;
+ * - integration: handlers and repositories against DynamoDB Local and s3rver (started once);
+ * - infra: CDK Template assertions on the synthesized stack;
+ * - e2e: `npm start` in a child process, the admin CLI, and HTTP calls.
+ */
+const swcTransform = [
+  '@swc/jest',
+  {
+    jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
+    module: { type: 'commonjs' },
+  },
+];
+
+const shared = {
+  transform: { '^.+\\.(t|j|mj)s$': swcTransform },
+  // middy ships ES modules only; jest runs CommonJS, so it is transformed too.
+  transformIgnorePatterns: ['/node_modules/(?!@middy/)'],
+  moduleNameMapper: {
+    '^#shared/(.*)\\.js$': '<rootDir>/lambdas/shared/$1',
+    '^#domain/(.*)\\.js$': '<rootDir>/lambdas/domain/$1',
+    '^#repositories/(.*)\\.js$': '<rootDir>/lambdas/repositories/$1',
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
+  testEnvironment: 'node',
+};
+
+module.exports = {
+  projects: [
+    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
+    {
+      ...shared,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
+      globalSetup: '<rootDir>/test/support/integration-global-setup.js',
+      globalTeardown: '<rootDir>/test/support/integration-global-teardown.js',
+    },
+    { ...shared, displayName: 'infra', testMatch: ['<rootDir>/test/infra/**/*.test.ts'] },
+    { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'] },
+  ],
+};
