@@ -10,8 +10,19 @@ import {
   listCategoriesQuery,
   updateCategoryBody,
 } from '#domain/categories/category-schemas.js';
+import {
+  createObjectBody,
+  listObjectEventsQuery,
+  listObjectsQuery,
+  listSubcategoryObjectsQuery,
+  objectIdPath,
+  subcategoryObjectsPath,
+  updateObjectBody,
+} from '#domain/objects/object-schemas.js';
+import { categoryIdOnlyPath, createSubcategoryBody } from '#domain/subcategories/subcategory-schemas.js';
 import type { Permission, PrincipalType } from '#shared/principal.js';
 import type { ObjectSchema } from '#shared/schema.js';
+import { object, required, string } from '#shared/schema.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -40,6 +51,12 @@ export interface Operation {
 }
 
 const companyOperation = { principal: 'company', deniedCode: 'COMPANY_ACCESS_DENIED' } as const;
+const subcategoryOperation = { ...companyOperation, errorFormat: 'details' } as const;
+
+const companyObjectPath = object({
+  companyId: required(string({ format: 'uuid' })),
+  objectId: required(string({ format: 'uuid' })),
+});
 
 export const operations = {
   listCategories: {
@@ -81,6 +98,101 @@ export const operations = {
     permission: 'categories:write',
     pathParameters: categoryIdPath,
     body: updateCategoryBody,
+    successStatus: 200,
+  },
+  createSubcategory: {
+    ...subcategoryOperation,
+    method: 'POST',
+    path: '/v2/categories/{categoryId}/subcategories',
+    handler: 'subcategories/create-subcategory',
+    summary: 'Create a subcategory (spec 4.8)',
+    permission: 'categories:write',
+    pathParameters: categoryIdOnlyPath,
+    body: createSubcategoryBody,
+    successStatus: 200,
+  },
+  listObjects: {
+    ...companyOperation,
+    method: 'GET',
+    path: '/v2/objects',
+    handler: 'objects/list-objects',
+    summary: 'List objects (spec 4.1)',
+    permission: 'objects:read',
+    query: listObjectsQuery,
+    successStatus: 200,
+  },
+  listSubcategoryObjects: {
+    ...companyOperation,
+    method: 'GET',
+    path: '/v2/categories/{categoryId}/subcategories/{subcategoryId}/objects',
+    handler: 'objects/list-subcategory-objects',
+    summary: 'List the objects of a subcategory (spec 4.2)',
+    permission: 'objects:read',
+    pathParameters: subcategoryObjectsPath,
+    query: listSubcategoryObjectsQuery,
+    successStatus: 200,
+  },
+  createObject: {
+    ...companyOperation,
+    method: 'POST',
+    path: '/v2/categories/{categoryId}/subcategories/{subcategoryId}/objects',
+    handler: 'objects/create-object',
+    summary: 'Create an object (spec 4.3)',
+    permission: 'objects:write',
+    pathParameters: subcategoryObjectsPath,
+    body: createObjectBody,
+    successStatus: 201,
+  },
+  getObject: {
+    ...companyOperation,
+    method: 'GET',
+    path: '/v2/objects/{objectId}',
+    handler: 'objects/get-object',
+    summary: 'Get one object (extension)',
+    permission: 'objects:read',
+    pathParameters: objectIdPath,
+    successStatus: 200,
+  },
+  getCompanyObject: {
+    ...companyOperation,
+    method: 'GET',
+    path: '/v2/companies/{companyId}/objects/{objectId}',
+    handler: 'objects/get-company-object',
+    summary: "Get one object at its address under the company (the create operation's Location; extension)",
+    permission: 'objects:read',
+    pathParameters: companyObjectPath,
+    successStatus: 200,
+  },
+  updateObject: {
+    ...companyOperation,
+    method: 'PUT',
+    path: '/v2/objects/{objectId}',
+    handler: 'objects/update-object',
+    summary: 'Update an object with an action (spec 4.4)',
+    permission: 'objects:write',
+    pathParameters: objectIdPath,
+    body: updateObjectBody,
+    successStatus: 200,
+  },
+  listObjectEvents: {
+    ...companyOperation,
+    method: 'GET',
+    path: '/v2/objects/{objectId}/events',
+    handler: 'objects/list-object-events',
+    summary: "List an object's ledger events, oldest first (extension)",
+    permission: 'objects:read',
+    pathParameters: objectIdPath,
+    query: listObjectEventsQuery,
+    successStatus: 200,
+  },
+  verifyObject: {
+    ...companyOperation,
+    method: 'GET',
+    path: '/v2/objects/{objectId}/verify',
+    handler: 'objects/verify-object',
+    summary: "Recompute and check an object's ledger chain (extension)",
+    permission: 'objects:read',
+    pathParameters: objectIdPath,
     successStatus: 200,
   },
 } as const satisfies Record<string, Operation>;

@@ -11,7 +11,7 @@ import type { Metadata } from '#shared/schema.js';
 import { comparableName } from '#shared/text.js';
 import { readIndexWindow } from './index-query.js';
 import { countersKey, tenantPartition } from './tenant-keys.js';
-import { writeTransaction } from './transactions.js';
+import { type TransactItem, writeTransaction } from './transactions.js';
 
 export interface CategoryRecord {
   id: string;
@@ -31,8 +31,12 @@ export interface CategoryRecord {
 /** The write lost a race with another write of the same category; read again and retry. */
 export class StaleCategoryError extends Error {}
 
+/** The partition of a category, shared with its subcategories. */
+export const categoryPartition = (companyId: string, categoryId: string) =>
+  `${tenantPartition(companyId)}#CATEGORY#${categoryId}`;
+
 const categoryKey = (companyId: string, categoryId: string) => ({
-  pk: `${tenantPartition(companyId)}#CATEGORY#${categoryId}`,
+  pk: categoryPartition(companyId, categoryId),
   sk: 'CATEGORY',
 });
 
@@ -138,7 +142,7 @@ export async function findCategory(
  */
 export async function replaceCategory(before: CategoryRecord, after: CategoryRecord): Promise<void> {
   const table = tableName();
-  const items: Parameters<typeof writeTransaction>[0] = [
+  const items: TransactItem[] = [
     {
       Put: {
         TableName: table,
@@ -183,6 +187,29 @@ export async function replaceCategory(before: CategoryRecord, after: CategoryRec
   await writeTransaction(items, (failedIndex) =>
     failedIndex === 0 ? new StaleCategoryError() : nameExists(after.name),
   );
+}
+
+/**
+ * Transaction item that moves the category's statistics by the given amounts; its condition
+ * fails when the category is gone.
+ */
+export function adjustCategoryStatisticsItem(
+  companyId: string,
+  categoryId: string,
+  change: { subcategoryCount?: number; objectCount?: number },
+): TransactItem {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: categoryKey(companyId, categoryId),
+      UpdateExpression: 'ADD subcategoryCount :subcategories, objectCount :objects',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: {
+        ':subcategories': change.subcategoryCount ?? 0,
+        ':objects': change.objectCount ?? 0,
+      },
+    },
+  };
 }
 
 export interface CategoryListQuery {

@@ -13,8 +13,8 @@ export interface IndexDefinition {
 }
 
 /** Global secondary indexes, all projecting every attribute (a page is then one Query). */
-export const TABLE_INDEXES: readonly IndexDefinition[] = ['gsi1', 'gsi2', 'gsi3', 'gsi4', 'gsi5'].map(
+export const TABLE_INDEXES: readonly IndexDefinition[] = ['gsi1', 'gsi2', 'gsi3', 'gsi4', 'gsi5', 'gsi6'].map(
   (indexName) => ({ indexName, partitionKey: `${indexName}pk`, sortKey: `${indexName}sk` }),
 );
 
-export type IndexName = 'gsi1' | 'gsi2' | 'gsi3' | 'gsi4' | 'gsi5';
+export type IndexName = 'gsi1' | 'gsi2' | 'gsi3' | 'gsi4' | 'gsi5' | 'gsi6';

@@ -9,9 +9,11 @@ import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/l
 import { dynamoDb } from '#shared/clients.js';
 import { ConflictError } from '#shared/errors.js';
 
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+/** One item of a `TransactWriteItems` call. */
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
-export const TRANSACTION_ATTEMPTS = 4;
+/** Attempts before a transaction that keeps colliding with others is answered with 409. */
+export const TRANSACTION_ATTEMPTS = 6;
 
 /**
  * Runs the transaction. `onConditionFailed` receives the index of the first item whose
@@ -36,8 +38,8 @@ export async function writeTransaction(
           'The resource is being changed by another request; try again',
         );
       }
-      // Jittered backoff: 20-40 ms, 40-80 ms, 80-160 ms.
-      const delayMs = 20 * 2 ** (attempt - 1) * (1 + Math.random());
+      // Jittered exponential backoff: 10-20 ms, 20-40 ms, ... 160-320 ms.
+      const delayMs = 10 * 2 ** (attempt - 1) * (1 + Math.random());
       await new Promise((resolve) => setTimeout(resolve, delayMs));
     }
   }

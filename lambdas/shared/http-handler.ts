@@ -49,6 +49,17 @@ export function authorizeOperation(operation: Operation, principal: Principal): 
   }
 }
 
+/** Refuses a company id in the path that is not the caller's own company. */
+export function assertOwnCompany(
+  principal: Principal,
+  companyId: string,
+  deniedCode = 'COMPANY_ACCESS_DENIED',
+): void {
+  if (principal.tenantId !== companyId) {
+    throw new ForbiddenError(deniedCode, 'The API key does not belong to this company');
+  }
+}
+
 /**
  * The address of a resource, as a path reference that keeps the stage prefix API Gateway
  * adds in AWS (`/prod/v2/...`) and that is bare in local mode (`/v2/...`).

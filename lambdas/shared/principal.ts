@@ -77,3 +77,6 @@ export function principalFromEvent(event: APIGatewayProxyEvent): Principal {
     permissions: new Set(PERMISSIONS.filter((permission) => granted.has(permission))),
   };
 }
+
+/** How the ledger names the caller that caused an event. */
+export const actorOf = (principal: Principal): string => `apiKey:${principal.keyId}`;

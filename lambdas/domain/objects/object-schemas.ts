@@ -1,0 +1,65 @@
+/** Request shapes of the object operations (spec 4.1-4.4, limits in section 2.2 and 8). */
+import { pageQueryFields } from '#shared/pagination.js';
+import { defaulted, metadata, object, oneOf, optional, required, string } from '#shared/schema.js';
+
+export const OBJECT_ACTIONS = ['update', 'transfer', 'repair', 'report_stolen'] as const;
+export type ObjectAction = (typeof OBJECT_ACTIONS)[number];
+
+export const OBJECT_SORTS = ['createdAt:desc', 'createdAt:asc', 'name:asc', 'name:desc'] as const;
+
+/** Our bounds for the event fields the spec leaves open. */
+export const EVENT_DESCRIPTION_MAX = 1000;
+export const PERFORMED_BY_MAX = 200;
+
+const uuid = () => string({ format: 'uuid' });
+const objectName = string({ min: 2, max: 200 });
+const objectDescription = string({ max: 1000 });
+const objectSummary = string({ max: 500 });
+const objectOwner = string({ max: 100 });
+
+export const objectIdPath = object({ objectId: required(uuid()) });
+
+export const subcategoryObjectsPath = object({
+  categoryId: required(uuid()),
+  subcategoryId: required(uuid()),
+});
+
+export const createObjectBody = object({
+  externalId: required(string({ min: 1, max: 100 }), 'unique within the company'),
+  name: required(objectName),
+  description: optional(objectDescription),
+  summary: optional(objectSummary),
+  owner: optional(objectOwner),
+  metadata: optional(metadata()),
+});
+
+export const updateObjectBody = object({
+  action: required(oneOf(OBJECT_ACTIONS)),
+  name: optional(objectName),
+  description: optional(objectDescription),
+  summary: optional(objectSummary),
+  owner: optional(objectOwner, 'required (1-100 characters) when action is transfer'),
+  eventDescription: optional(string({ max: EVENT_DESCRIPTION_MAX }), 'recorded in the ledger event'),
+  performedBy: optional(string({ max: PERFORMED_BY_MAX }), 'recorded in the ledger event'),
+  metadata: optional(metadata(), 'merged into the stored metadata; a key set to null is removed'),
+});
+
+export const listObjectsQuery = object({
+  ...pageQueryFields(),
+  status: defaulted(
+    oneOf(['active', 'inactive', 'all'] as const),
+    'active',
+    '`inactive` matches every status but active',
+  ),
+  name: optional(string({ max: 200 }), 'case-insensitive partial match'),
+  externalId: optional(string({ min: 1, max: 100 }), 'exact match'),
+  categoryId: optional(uuid()),
+  subcategoryId: optional(uuid()),
+  owner: optional(string({ max: 100 }), 'case-insensitive partial match'),
+  sort: defaulted(oneOf(OBJECT_SORTS), 'createdAt:desc'),
+});
+
+/** Spec 4.2 leaves the default page size open: we use the spec's general default, 20. */
+export const listSubcategoryObjectsQuery = object({ ...pageQueryFields() });
+
+export const listObjectEventsQuery = object({ ...pageQueryFields() });

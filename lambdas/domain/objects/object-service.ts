@@ -1,0 +1,330 @@
+/**
+ * The rules of objects (spec 4.1-4.4 and the read extensions): every state change writes the
+ * object and its ledger event in one transaction, conditioned on the object's event count, so
+ * that concurrent changes can never lose or duplicate an event.
+ */
+import { randomUUID } from 'node:crypto';
+import { adjustCategoryStatisticsItem } from '#repositories/category-repository.js';
+import {
+  appendEventItems,
+  type ChainRef,
+  chainIdOf,
+  listChainEvents,
+  readWholeChain,
+} from '#repositories/ledger-repository.js';
+import {
+  findObject,
+  findObjectByExternalId,
+  insertObjectItems,
+  listObjects as listObjectRecords,
+  listSubcategoryObjects as listSubcategoryObjectRecords,
+  type ObjectRecord,
+  replaceObjectItems,
+  statusBucketOf,
+} from '#repositories/object-repository.js';
+import { countObjectCreatedItem, findSubcategory } from '#repositories/subcategory-repository.js';
+import { writeTransaction } from '#repositories/transactions.js';
+import { nextTimestamp, nowIso } from '#shared/clock.js';
+import { ConflictError, NotFoundError, ValidationError } from '#shared/errors.js';
+import { type Page, toPage } from '#shared/pagination.js';
+import { actorOf, type Principal } from '#shared/principal.js';
+import { type Infer, METADATA_MAX_BYTES, type Metadata } from '#shared/schema.js';
+import { canonicalJson } from '../ledger/canonical-json.js';
+import { type ChainVerification, verifyChain } from '../ledger/chain-verification.js';
+import { type LedgerEventView, toEventView } from '../ledger/event-view.js';
+import { type FieldChanges, nextLink, sealEvent } from '../ledger/ledger-event.js';
+import { statusAfter } from './object-lifecycle.js';
+import type {
+  createObjectBody,
+  listObjectEventsQuery,
+  listObjectsQuery,
+  listSubcategoryObjectsQuery,
+  updateObjectBody,
+} from './object-schemas.js';
+import { type ObjectView, toObjectView } from './object-view.js';
+
+type CreateObjectInput = Infer<typeof createObjectBody.shape>;
+type UpdateObjectInput = Infer<typeof updateObjectBody.shape>;
+type ListObjectsInput = Infer<typeof listObjectsQuery.shape>;
+type PageInput = Infer<typeof listSubcategoryObjectsQuery.shape> & Infer<typeof listObjectEventsQuery.shape>;
+
+/** Re-reads and re-applies after losing a race; then answers 409. */
+export const UPDATE_ATTEMPTS = 6;
+
+const objectChain = (record: Pick<ObjectRecord, 'companyId' | 'id'>): ChainRef => ({
+  kind: 'object',
+  tenantId: record.companyId,
+  entityId: record.id,
+});
+
+const objectNotFound = (objectId: string) =>
+  new NotFoundError('OBJECT_NOT_FOUND', `No object ${objectId} in this company`);
+const subcategoryNotFound = (subcategoryId: string) =>
+  new NotFoundError('SUBCATEGORY_NOT_FOUND', `No subcategory ${subcategoryId} in this category`);
+const subcategoryNotActive = (subcategoryId: string) =>
+  new ConflictError(
+    'SUBCATEGORY_NOT_ACTIVE',
+    `Subcategory ${subcategoryId} is delisted and accepts no new objects`,
+  );
+
+/** Thrown inside a write attempt that lost a race; the attempt is repeated. */
+class LostRaceError extends Error {}
+
+/** The tracked fields that differ between two versions, as `{ from, to }`. */
+function fieldChanges(before: Partial<ObjectRecord>, after: ObjectRecord): FieldChanges {
+  const tracked = [
+    'externalId',
+    'name',
+    'description',
+    'summary',
+    'owner',
+    'status',
+    'categoryId',
+    'subcategoryId',
+    'metadata',
+  ] as const;
+  const changes: FieldChanges = {};
+  for (const field of tracked) {
+    const from = before[field] ?? null;
+    const to = after[field] ?? null;
+    if (canonicalJson(from) !== canonicalJson(to)) changes[field] = { from, to };
+  }
+  return changes;
+}
+
+/**
+ * Creates an `active` object in an active subcategory, with its first ledger event.
+ *
+ * @example
+ * const object = await createObject(principal, categoryId, subcategoryId, { externalId: 'VIN-1', name: 'Truck' });
+ * object.blockchain.eventCount // 1
+ */
+export async function createObject(
+  principal: Principal,
+  categoryId: string,
+  subcategoryId: string,
+  input: CreateObjectInput,
+): Promise<ObjectView> {
+  const companyId = principal.tenantId;
+  const subcategory = await findSubcategory(companyId, categoryId, subcategoryId);
+  if (!subcategory || subcategory.status === 'removed') throw subcategoryNotFound(subcategoryId);
+  if (subcategory.status !== 'active') throw subcategoryNotActive(subcategoryId);
+
+  const createdAt = nowIso();
+  const draft: ObjectRecord = {
+    id: randomUUID(),
+    companyId,
+    externalId: input.externalId,
+    name: input.name,
+    description: input.description ?? '',
+    summary: input.summary ?? null,
+    owner: input.owner ?? '',
+    status: 'active',
+    categoryId,
+    subcategoryId,
+    metadata: input.metadata ?? {},
+    createdAt,
+    updatedAt: createdAt,
+    txId: '',
+    lastTxId: '',
+    eventCount: 1,
+  };
+  const event = sealEvent({
+    chainId: chainIdOf(objectChain(draft)),
+    ...nextLink(undefined),
+    action: 'create',
+    changes: fieldChanges({}, draft),
+    eventDescription: null,
+    performedBy: null,
+    principal: actorOf(principal),
+    timestamp: createdAt,
+  });
+  const record: ObjectRecord = { ...draft, txId: event.hash, lastTxId: event.hash };
+  const objectItems = insertObjectItems(record);
+  const subcategoryIndex = objectItems.length;
+  await writeTransaction(
+    [
+      ...objectItems,
+      countObjectCreatedItem(companyId, categoryId, subcategoryId, createdAt),
+      adjustCategoryStatisticsItem(companyId, categoryId, { objectCount: 1 }),
+      ...appendEventItems(objectChain(record), event),
+    ],
+    (failedIndex) => {
+      if (failedIndex === 1) {
+        return new ConflictError(
+          'EXTERNAL_ID_EXISTS',
+          `An object with externalId "${input.externalId}" already exists in this company`,
+        );
+      }
+      // The subcategory was removed or delisted between our read and the write.
+      if (failedIndex === subcategoryIndex) return subcategoryNotActive(subcategoryId);
+      return subcategoryNotFound(subcategoryId);
+    },
+  );
+  return toObjectView(record);
+}
+
+function mergeMetadata(stored: Metadata, patch: Metadata | undefined): Metadata {
+  if (!patch) return stored;
+  const merged: Metadata = { ...stored };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete merged[key];
+    else merged[key] = value;
+  }
+  if (Buffer.byteLength(JSON.stringify(merged), 'utf8') > METADATA_MAX_BYTES) {
+    throw new ValidationError([
+      {
+        field: 'metadata',
+        code: 'SIZE_INVALID',
+        message: `merged metadata must be at most ${METADATA_MAX_BYTES} bytes as JSON`,
+      },
+    ]);
+  }
+  return merged;
+}
+
+/**
+ * Applies an action (spec 4.4): changes the given fields, merges metadata, sets the status the
+ * action leads to, and appends one ledger event (eventCount + 1, new lastTxId, txId kept).
+ */
+export async function updateObject(
+  principal: Principal,
+  objectId: string,
+  input: UpdateObjectInput,
+): Promise<ObjectView> {
+  if (input.action === 'transfer' && (input.owner === undefined || input.owner === '')) {
+    throw new ValidationError([
+      { field: 'owner', code: 'REQUIRED', message: 'owner is required when action is transfer' },
+    ]);
+  }
+  for (let attempt = 1; attempt <= UPDATE_ATTEMPTS; attempt++) {
+    const before = await findObject(principal.tenantId, objectId);
+    if (!before) throw objectNotFound(objectId);
+    const timestamp = nextTimestamp(before.updatedAt);
+    const draft: ObjectRecord = {
+      ...before,
+      name: input.name ?? before.name,
+      description: input.description ?? before.description,
+      summary: input.summary ?? before.summary,
+      owner: input.owner ?? before.owner,
+      metadata: mergeMetadata(before.metadata, input.metadata),
+      status: statusAfter(input.action, before.status),
+      updatedAt: timestamp,
+      eventCount: before.eventCount + 1,
+    };
+    const event = sealEvent({
+      chainId: chainIdOf(objectChain(before)),
+      ...nextLink({ eventCount: before.eventCount, lastHash: before.lastTxId }),
+      action: input.action,
+      changes: fieldChanges(before, draft),
+      eventDescription: input.eventDescription ?? null,
+      performedBy: input.performedBy ?? null,
+      principal: actorOf(principal),
+      timestamp,
+    });
+    const after: ObjectRecord = { ...draft, lastTxId: event.hash };
+    try {
+      await writeTransaction(
+        [...replaceObjectItems(before, after), ...appendEventItems(objectChain(after), event)],
+        () => new LostRaceError(),
+      );
+      return toObjectView(after);
+    } catch (error) {
+      if (!(error instanceof LostRaceError)) throw error;
+      // Another update took this sequence number: back off a little and build on top of it.
+      await new Promise((resolve) => setTimeout(resolve, 5 * attempt * Math.random()));
+    }
+  }
+  throw new ConflictError(
+    'CONCURRENT_MODIFICATION',
+    'The object is being changed by other requests; try again',
+  );
+}
+
+/** One object of the company; 404 `OBJECT_NOT_FOUND` for unknown and other companies' ids. */
+export async function getObject(companyId: string, objectId: string): Promise<ObjectView> {
+  const record = await findObject(companyId, objectId);
+  if (!record) throw objectNotFound(objectId);
+  return toObjectView(record);
+}
+
+function matchesFilters(record: ObjectRecord, query: ListObjectsInput): boolean {
+  const contains = (text: string, needle: string | undefined) =>
+    needle === undefined ||
+    text.normalize('NFC').toLowerCase().includes(needle.normalize('NFC').toLowerCase());
+  return (
+    (query.status === 'all' || statusBucketOf(record.status) === query.status) &&
+    contains(record.name, query.name) &&
+    contains(record.owner, query.owner) &&
+    (query.categoryId === undefined || record.categoryId === query.categoryId) &&
+    (query.subcategoryId === undefined || record.subcategoryId === query.subcategoryId)
+  );
+}
+
+/** A page of the company's objects (spec 4.1), every filter and sort applied. */
+export async function listObjects(companyId: string, query: ListObjectsInput): Promise<Page<ObjectView>> {
+  if (query.externalId !== undefined) {
+    // Exact externalId: one marker lookup, whatever the company's size.
+    const record = await findObjectByExternalId(companyId, query.externalId);
+    const matches = record && matchesFilters(record, query) ? [record] : [];
+    return toPage(
+      matches.slice(query.offset, query.offset + query.limit).map(toObjectView),
+      query,
+      matches.length,
+    );
+  }
+  const { records, total } = await listObjectRecords(companyId, {
+    status: query.status,
+    nameContains: query.name,
+    ownerContains: query.owner,
+    categoryId: query.categoryId,
+    subcategoryId: query.subcategoryId,
+    sort: query.sort,
+    limit: query.limit,
+    offset: query.offset,
+  });
+  return toPage(records.map(toObjectView), query, total);
+}
+
+/** A page of one subcategory's objects, newest first (spec 4.2). */
+export async function listSubcategoryObjects(
+  companyId: string,
+  categoryId: string,
+  subcategoryId: string,
+  query: PageInput,
+): Promise<Page<ObjectView>> {
+  const subcategory = await findSubcategory(companyId, categoryId, subcategoryId);
+  if (!subcategory || subcategory.status === 'removed') throw subcategoryNotFound(subcategoryId);
+  const records = await listSubcategoryObjectRecords(companyId, subcategoryId, query.offset, query.limit);
+  return toPage(records.map(toObjectView), query, subcategory.objectCount);
+}
+
+/** A page of an object's ledger events, oldest first. */
+export async function listObjectEvents(
+  companyId: string,
+  objectId: string,
+  query: PageInput,
+): Promise<Page<LedgerEventView>> {
+  const record = await findObject(companyId, objectId);
+  if (!record) throw objectNotFound(objectId);
+  const events = await listChainEvents(objectChain(record), query.offset, query.limit);
+  return toPage(events.map(toEventView), query, record.eventCount);
+}
+
+/** Recomputes the object's chain and compares it with the object's record. */
+export async function verifyObject(
+  companyId: string,
+  objectId: string,
+): Promise<ChainVerification & { objectId: string }> {
+  const record = await findObject(companyId, objectId);
+  if (!record) throw objectNotFound(objectId);
+  const events = await readWholeChain(objectChain(record));
+  return {
+    objectId,
+    ...verifyChain(events, {
+      eventCount: record.eventCount,
+      firstTxId: record.txId,
+      lastTxId: record.lastTxId,
+    }),
+  };
+}

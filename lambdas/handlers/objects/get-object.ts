@@ -1,0 +1,7 @@
+import { getObject } from '#domain/objects/object-service.js';
+import { httpHandler } from '#shared/http-handler.js';
+import { operations } from '../../operations.js';
+
+export const handler = httpHandler(operations.getObject, async ({ principal, path }) => ({
+  body: await getObject(principal.tenantId, path.objectId),
+}));

@@ -1,0 +1,7 @@
+import { listObjectEvents } from '#domain/objects/object-service.js';
+import { httpHandler } from '#shared/http-handler.js';
+import { operations } from '../../operations.js';
+
+export const handler = httpHandler(operations.listObjectEvents, async ({ principal, path, query }) => ({
+  body: await listObjectEvents(principal.tenantId, path.objectId, query),
+}));

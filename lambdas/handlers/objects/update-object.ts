@@ -1,0 +1,7 @@
+import { updateObject } from '#domain/objects/object-service.js';
+import { httpHandler } from '#shared/http-handler.js';
+import { operations } from '../../operations.js';
+
+export const handler = httpHandler(operations.updateObject, async ({ principal, path, body }) => ({
+  body: await updateObject(principal, path.objectId, body),
+}));

@@ -1,0 +1,212 @@
+/**
+ * Where the ledger lives in DynamoDB. Event items sit in a partition of their chain
+ * (`T#<tenant>#LEDGER#<kind>#<id>`), one per sequence number, written only with
+ * `attribute_not_exists` (append-only; the functions' roles may not update or delete them).
+ * Each chain also has a head item in one of a few shared partitions (`LEDGER_HEADS#<shard>`),
+ * which the digest job reads to hash every chain's head into one Merkle root: the one place
+ * the ledger crosses tenants, and it holds only ids, counts and hashes.
+ */
+
+import { createHash } from 'node:crypto';
+import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { FieldChanges, LedgerEvent } from '#domain/ledger/ledger-event.js';
+import { dynamoDb, tableName } from '#shared/clients.js';
+import { tenantPartition } from './tenant-keys.js';
+import type { TransactItem } from './transactions.js';
+
+export type ChainKind = 'object' | 'subcategory';
+
+/** A chain: the events of one entity of one tenant. */
+export interface ChainRef {
+  kind: ChainKind;
+  tenantId: string;
+  entityId: string;
+}
+
+export interface ChainHead {
+  chainId: string;
+  eventCount: number;
+  lastHash: string;
+}
+
+/** Shards of the heads index; enough to spread writes, few enough to read in one go. */
+export const HEAD_SHARD_COUNT = 16;
+
+export const chainIdOf = (chain: ChainRef): string => `${chain.kind}:${chain.tenantId}:${chain.entityId}`;
+
+export function chainRefOf(chainId: string): ChainRef {
+  const [kind, tenantId, entityId] = chainId.split(':');
+  return { kind: kind as ChainKind, tenantId: tenantId as string, entityId: entityId as string };
+}
+
+const chainPartition = (chain: ChainRef) =>
+  `${tenantPartition(chain.tenantId)}#LEDGER#${chain.kind}#${chain.entityId}`;
+const eventSortKey = (sequence: number) => `EVENT#${String(sequence).padStart(10, '0')}`;
+
+function headKey(chainId: string) {
+  const shard = createHash('sha256').update(chainId).digest().readUInt16BE(0) % HEAD_SHARD_COUNT;
+  return { pk: `LEDGER_HEADS#${shard}`, sk: chainId };
+}
+
+function toEventItem(chain: ChainRef, event: LedgerEvent): Record<string, unknown> {
+  const { changes, ...rest } = event;
+  return {
+    pk: chainPartition(chain),
+    sk: eventSortKey(event.sequence),
+    entity: 'ledgerEvent',
+    ...rest,
+    // JSON text keeps any value exactly (DynamoDB numbers and maps would not).
+    changesJson: JSON.stringify(changes),
+  };
+}
+
+/** Reads an event item back into the exact body that was hashed (plus the stored hash). */
+export function fromEventItem(item: Record<string, unknown>): LedgerEvent {
+  return {
+    chainId: item.chainId as string,
+    sequence: item.sequence as number,
+    action: item.action as string,
+    changes: JSON.parse(item.changesJson as string) as FieldChanges,
+    eventDescription: (item.eventDescription as string | null) ?? null,
+    performedBy: (item.performedBy as string | null) ?? null,
+    principal: item.principal as string,
+    timestamp: item.timestamp as string,
+    prevHash: item.prevHash as string,
+    hash: item.hash as string,
+  };
+}
+
+/**
+ * The transaction items that append `event` to its chain: the event itself (never
+ * overwriting) and the chain head, conditioned on the head still being where the event's
+ * `prevHash` says it is. Goes into the same transaction as the entity's own write.
+ */
+export function appendEventItems(chain: ChainRef, event: LedgerEvent): TransactItem[] {
+  const table = tableName();
+  const chainId = chainIdOf(chain);
+  return [
+    {
+      Put: {
+        TableName: table,
+        Item: toEventItem(chain, event),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    {
+      Put: {
+        TableName: table,
+        Item: {
+          ...headKey(chainId),
+          entity: 'ledgerHead',
+          chainId,
+          eventCount: event.sequence,
+          lastHash: event.hash,
+        },
+        ConditionExpression: event.sequence === 1 ? 'attribute_not_exists(pk)' : 'lastHash = :prevHash',
+        ExpressionAttributeValues: event.sequence === 1 ? undefined : { ':prevHash': event.prevHash },
+      },
+    },
+  ];
+}
+
+/** A window of a chain's events, oldest first. */
+export async function listChainEvents(
+  chain: ChainRef,
+  offset: number,
+  limit: number,
+): Promise<LedgerEvent[]> {
+  const events: LedgerEvent[] = [];
+  let exclusiveStartKey: QueryCommandInput['ExclusiveStartKey'];
+  // Sequence numbers are dense from 1, so the window starts at a known sort key: no skipping.
+  do {
+    const page = await dynamoDb.send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+        ExpressionAttributeValues: {
+          ':pk': chainPartition(chain),
+          ':from': eventSortKey(offset + 1),
+          ':to': eventSortKey(offset + limit),
+        },
+        ConsistentRead: true,
+        ExclusiveStartKey: exclusiveStartKey,
+      }),
+    );
+    events.push(...(page.Items ?? []).map(fromEventItem));
+    exclusiveStartKey = page.LastEvaluatedKey;
+  } while (exclusiveStartKey);
+  return events;
+}
+
+/** Every event of a chain, oldest first, read straight from the table (for verification). */
+export async function readWholeChain(chain: ChainRef): Promise<LedgerEvent[]> {
+  const events: LedgerEvent[] = [];
+  let exclusiveStartKey: QueryCommandInput['ExclusiveStartKey'];
+  do {
+    const page = await dynamoDb.send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :event)',
+        ExpressionAttributeValues: { ':pk': chainPartition(chain), ':event': 'EVENT#' },
+        ConsistentRead: true,
+        ExclusiveStartKey: exclusiveStartKey,
+      }),
+    );
+    events.push(...(page.Items ?? []).map(fromEventItem));
+    exclusiveStartKey = page.LastEvaluatedKey;
+  } while (exclusiveStartKey);
+  return events;
+}
+
+/** One event by its sequence number. */
+export async function findChainEvent(chain: ChainRef, sequence: number): Promise<LedgerEvent | undefined> {
+  const { Item } = await dynamoDb.send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: { pk: chainPartition(chain), sk: eventSortKey(sequence) },
+      ConsistentRead: true,
+    }),
+  );
+  return Item ? fromEventItem(Item) : undefined;
+}
+
+export async function findChainHead(chain: ChainRef): Promise<ChainHead | undefined> {
+  const chainId = chainIdOf(chain);
+  const { Item } = await dynamoDb.send(
+    new GetCommand({ TableName: tableName(), Key: headKey(chainId), ConsistentRead: true }),
+  );
+  return Item
+    ? { chainId, eventCount: Item.eventCount as number, lastHash: Item.lastHash as string }
+    : undefined;
+}
+
+/** Every chain head of the ledger, sorted by chain id (the digest's leaf order). */
+export async function listAllChainHeads(): Promise<ChainHead[]> {
+  const shards = await Promise.all(
+    Array.from({ length: HEAD_SHARD_COUNT }, async (_, shard) => {
+      const heads: ChainHead[] = [];
+      let exclusiveStartKey: QueryCommandInput['ExclusiveStartKey'];
+      do {
+        const page = await dynamoDb.send(
+          new QueryCommand({
+            TableName: tableName(),
+            KeyConditionExpression: 'pk = :pk',
+            ExpressionAttributeValues: { ':pk': `LEDGER_HEADS#${shard}` },
+            ConsistentRead: true,
+            ExclusiveStartKey: exclusiveStartKey,
+          }),
+        );
+        for (const item of page.Items ?? []) {
+          heads.push({
+            chainId: item.chainId as string,
+            eventCount: item.eventCount as number,
+            lastHash: item.lastHash as string,
+          });
+        }
+        exclusiveStartKey = page.LastEvaluatedKey;
+      } while (exclusiveStartKey);
+      return heads;
+    }),
+  );
+  return shards.flat().sort((a, b) => (a.chainId < b.chainId ? -1 : a.chainId > b.chainId ? 1 : 0));
+}

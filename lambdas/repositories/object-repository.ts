@@ -1,0 +1,321 @@
+/**
+ * Object items and their lookups. An object is one item (`T#<company>#OBJECT#<id>`); its
+ * externalId is unique per company through a marker item; sorted index entries serve the
+ * lists: by status bucket (`active` / `inactive`, i.e. every other status) or all, by creation
+ * time or name (gsi1-gsi4), and per subcategory (gsi5) and per category (gsi6) by creation time.
+ */
+import { BatchGetCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamoDb, tableName } from '#shared/clients.js';
+import type { Metadata } from '#shared/schema.js';
+import { comparableName } from '#shared/text.js';
+import { type ItemFilter, readIndexWindow } from './index-query.js';
+import type { IndexName } from './table-definition.js';
+import { adjustCountersItem, readCounters, sumCounters } from './tenant-counters.js';
+import { tenantPartition } from './tenant-keys.js';
+import type { TransactItem } from './transactions.js';
+
+export interface ObjectRecord {
+  id: string;
+  companyId: string;
+  externalId: string;
+  name: string;
+  description: string;
+  summary: string | null;
+  owner: string;
+  status: string;
+  categoryId: string;
+  subcategoryId: string;
+  metadata: Metadata;
+  createdAt: string;
+  updatedAt: string;
+  /** Hash of the first ledger event. */
+  txId: string;
+  /** Hash of the latest ledger event. */
+  lastTxId: string;
+  /** Number of ledger events; the condition of the next write (optimistic concurrency). */
+  eventCount: number;
+}
+
+/** `active`, or `inactive` for every other status: the two values of the list's status filter. */
+export type StatusBucket = 'active' | 'inactive';
+export const statusBucketOf = (status: string): StatusBucket => (status === 'active' ? 'active' : 'inactive');
+const counterName = (bucket: StatusBucket) => `objectCount_${bucket}`;
+
+const objectKey = (companyId: string, objectId: string) => ({
+  pk: `${tenantPartition(companyId)}#OBJECT#${objectId}`,
+  sk: 'OBJECT',
+});
+const externalIdMarkerKey = (companyId: string, externalId: string) => ({
+  pk: `${tenantPartition(companyId)}#EXTERNAL_ID#${externalId}`,
+  sk: 'MARKER',
+});
+const bucketPartition = (companyId: string, bucket: StatusBucket) =>
+  `${tenantPartition(companyId)}#OBJECTS#${bucket}`;
+const allPartition = (companyId: string) => `${tenantPartition(companyId)}#OBJECTS`;
+const subcategoryPartition = (companyId: string, subcategoryId: string) =>
+  `${tenantPartition(companyId)}#SUBCATEGORY#${subcategoryId}#OBJECTS`;
+const categoryObjectsPartition = (companyId: string, categoryId: string) =>
+  `${tenantPartition(companyId)}#CATEGORY#${categoryId}#OBJECTS`;
+
+function toItem(record: ObjectRecord): Record<string, unknown> {
+  const { metadata, ...plain } = record;
+  const bucket = statusBucketOf(record.status);
+  const createdKey = `${record.createdAt}#${record.id}`;
+  // Names repeat, so the id breaks ties; U+0000 sorts below every character of a name.
+  const nameKey = `${comparableName(record.name)}\u0000${record.id}`;
+  return {
+    ...objectKey(record.companyId, record.id),
+    entity: 'object',
+    ...plain,
+    nameKey: comparableName(record.name),
+    ownerKey: comparableName(record.owner),
+    metadataJson: JSON.stringify(metadata),
+    gsi1pk: bucketPartition(record.companyId, bucket),
+    gsi1sk: createdKey,
+    gsi2pk: bucketPartition(record.companyId, bucket),
+    gsi2sk: nameKey,
+    gsi3pk: allPartition(record.companyId),
+    gsi3sk: createdKey,
+    gsi4pk: allPartition(record.companyId),
+    gsi4sk: nameKey,
+    gsi5pk: subcategoryPartition(record.companyId, record.subcategoryId),
+    gsi5sk: createdKey,
+    gsi6pk: categoryObjectsPartition(record.companyId, record.categoryId),
+    gsi6sk: createdKey,
+  };
+}
+
+function fromItem(item: Record<string, unknown>): ObjectRecord {
+  return {
+    id: item.id as string,
+    companyId: item.companyId as string,
+    externalId: item.externalId as string,
+    name: item.name as string,
+    description: item.description as string,
+    summary: (item.summary as string | null) ?? null,
+    owner: item.owner as string,
+    status: item.status as string,
+    categoryId: item.categoryId as string,
+    subcategoryId: item.subcategoryId as string,
+    metadata: JSON.parse(item.metadataJson as string) as Metadata,
+    createdAt: item.createdAt as string,
+    updatedAt: item.updatedAt as string,
+    txId: item.txId as string,
+    lastTxId: item.lastTxId as string,
+    eventCount: item.eventCount as number,
+  };
+}
+
+/**
+ * Transaction items that write a new object, claim its externalId and count it in the
+ * company's totals. Index 1 (the marker) fails when the externalId is taken.
+ */
+export function insertObjectItems(record: ObjectRecord): TransactItem[] {
+  const table = tableName();
+  return [
+    { Put: { TableName: table, Item: toItem(record), ConditionExpression: 'attribute_not_exists(pk)' } },
+    {
+      Put: {
+        TableName: table,
+        Item: {
+          ...externalIdMarkerKey(record.companyId, record.externalId),
+          entity: 'externalIdMarker',
+          objectId: record.id,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    adjustCountersItem(record.companyId, { [counterName(statusBucketOf(record.status))]: 1 }),
+  ];
+}
+
+/**
+ * Transaction items that replace an object read at `before`; the write's condition is that
+ * no event was appended since (`eventCount` unchanged). Index 0 fails on a lost race.
+ */
+export function replaceObjectItems(before: ObjectRecord, after: ObjectRecord): TransactItem[] {
+  const items: TransactItem[] = [
+    {
+      Put: {
+        TableName: tableName(),
+        Item: toItem(after),
+        ConditionExpression: 'eventCount = :expected',
+        ExpressionAttributeValues: { ':expected': before.eventCount },
+      },
+    },
+  ];
+  const fromBucket = statusBucketOf(before.status);
+  const toBucket = statusBucketOf(after.status);
+  if (fromBucket !== toBucket) {
+    items.push(
+      adjustCountersItem(after.companyId, { [counterName(fromBucket)]: -1, [counterName(toBucket)]: 1 }),
+    );
+  }
+  return items;
+}
+
+export async function findObject(companyId: string, objectId: string): Promise<ObjectRecord | undefined> {
+  const { Item } = await dynamoDb.send(
+    new GetCommand({ TableName: tableName(), Key: objectKey(companyId, objectId), ConsistentRead: true }),
+  );
+  return Item ? fromItem(Item) : undefined;
+}
+
+/** The object that holds an externalId in the company, if any. */
+export async function findObjectByExternalId(
+  companyId: string,
+  externalId: string,
+): Promise<ObjectRecord | undefined> {
+  const { Item } = await dynamoDb.send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: externalIdMarkerKey(companyId, externalId),
+      ConsistentRead: true,
+    }),
+  );
+  return Item ? findObject(companyId, Item.objectId as string) : undefined;
+}
+
+export type ObjectSort = 'createdAt:desc' | 'createdAt:asc' | 'name:asc' | 'name:desc';
+
+export interface ObjectListQuery {
+  status: StatusBucket | 'all';
+  nameContains?: string;
+  ownerContains?: string;
+  categoryId?: string;
+  subcategoryId?: string;
+  sort: ObjectSort;
+  limit: number;
+  offset: number;
+}
+
+/**
+ * One page of a company's objects and the exact number that match. Picks the narrowest
+ * index partition for the filters given; see the README ("What list filters cost").
+ */
+export async function listObjects(
+  companyId: string,
+  query: ObjectListQuery,
+): Promise<{ records: ObjectRecord[]; total: number }> {
+  const conditions: string[] = [];
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const addCondition = (expression: string, attribute: string, value: unknown) => {
+    const index = conditions.length;
+    conditions.push(expression.replace('#a', `#a${index}`).replace(':v', `:v${index}`));
+    names[`#a${index}`] = attribute;
+    if (value !== undefined) values[`:v${index}`] = value;
+  };
+  if (query.nameContains !== undefined)
+    addCondition('contains(#a, :v)', 'nameKey', comparableName(query.nameContains));
+  if (query.ownerContains !== undefined)
+    addCondition('contains(#a, :v)', 'ownerKey', comparableName(query.ownerContains));
+
+  const byName = query.sort.startsWith('name:');
+  const ascending = query.sort.endsWith(':asc');
+  let indexName: IndexName;
+  let partitionKeyValue: string;
+  if (query.subcategoryId !== undefined || query.categoryId !== undefined) {
+    // Narrow partitions sorted by creation time; the status filter and a name sort are applied
+    // to the partition's items (read whole, since a filter needs the whole partition anyway).
+    if (query.subcategoryId !== undefined) {
+      indexName = 'gsi5';
+      partitionKeyValue = subcategoryPartition(companyId, query.subcategoryId);
+      if (query.categoryId !== undefined) addCondition('#a = :v', 'categoryId', query.categoryId);
+    } else {
+      indexName = 'gsi6';
+      partitionKeyValue = categoryObjectsPartition(companyId, query.categoryId as string);
+    }
+    if (query.status === 'active') addCondition('#a = :v', 'status', 'active');
+    if (query.status === 'inactive') addCondition('#a <> :v', 'status', 'active');
+    // No counter covers these partitions with every filter: count by reading them whole.
+    if (conditions.length === 0) addCondition('attribute_exists(#a)', 'pk', undefined);
+    if (byName) return listSortedInMemory(indexName, partitionKeyValue, conditions, names, values, query);
+  } else if (query.status === 'all') {
+    indexName = byName ? 'gsi4' : 'gsi3';
+    partitionKeyValue = allPartition(companyId);
+  } else {
+    indexName = byName ? 'gsi2' : 'gsi1';
+    partitionKeyValue = bucketPartition(companyId, query.status);
+  }
+
+  const filter: ItemFilter | undefined =
+    conditions.length > 0 ? { expression: conditions.join(' AND '), names, values } : undefined;
+  const [window, total] = await Promise.all([
+    readIndexWindow({
+      indexName,
+      partitionKeyValue,
+      ascending,
+      offset: query.offset,
+      limit: query.limit,
+      filter,
+    }),
+    filter ? Promise.resolve(undefined) : countObjects(companyId, query),
+  ]);
+  return { records: window.items.map(fromItem), total: window.matchedTotal ?? (total as number) };
+}
+
+/** Exact count of an unfiltered company-wide list, from the company's counters. */
+async function countObjects(companyId: string, query: ObjectListQuery): Promise<number> {
+  const counters = await readCounters(companyId);
+  const buckets: StatusBucket[] =
+    query.status === 'all' ? ['active', 'inactive'] : [query.status as StatusBucket];
+  return sumCounters(counters, buckets.map(counterName));
+}
+
+async function listSortedInMemory(
+  indexName: IndexName,
+  partitionKeyValue: string,
+  conditions: string[],
+  names: Record<string, string>,
+  values: Record<string, unknown>,
+  query: ObjectListQuery,
+): Promise<{ records: ObjectRecord[]; total: number }> {
+  const everything = await readIndexWindow({
+    indexName,
+    partitionKeyValue,
+    ascending: true,
+    offset: 0,
+    limit: Number.MAX_SAFE_INTEGER,
+    filter: { expression: conditions.join(' AND '), names, values },
+  });
+  const records = everything.items.map(fromItem);
+  const key = (record: ObjectRecord) => `${comparableName(record.name)}\u0000${record.id}`;
+  records.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  if (query.sort === 'name:desc') records.reverse();
+  return { records: records.slice(query.offset, query.offset + query.limit), total: records.length };
+}
+
+/**
+ * A window of one subcategory's objects, newest first (spec 4.2). The caller knows the total
+ * from the subcategory's statistics, so no count is read here.
+ */
+export async function listSubcategoryObjects(
+  companyId: string,
+  subcategoryId: string,
+  offset: number,
+  limit: number,
+): Promise<ObjectRecord[]> {
+  const window = await readIndexWindow({
+    indexName: 'gsi5',
+    partitionKeyValue: subcategoryPartition(companyId, subcategoryId),
+    ascending: false,
+    offset,
+    limit,
+  });
+  return window.items.map(fromItem);
+}
+
+/** Objects by id, in the order asked (missing ones left out). */
+export async function findObjects(companyId: string, objectIds: string[]): Promise<ObjectRecord[]> {
+  if (objectIds.length === 0) return [];
+  const { Responses } = await dynamoDb.send(
+    new BatchGetCommand({
+      RequestItems: {
+        [tableName()]: { Keys: objectIds.map((id) => objectKey(companyId, id)), ConsistentRead: true },
+      },
+    }),
+  );
+  const byId = new Map((Responses?.[tableName()] ?? []).map((item) => [item.id as string, fromItem(item)]));
+  return objectIds.flatMap((id) => (byId.has(id) ? [byId.get(id) as ObjectRecord] : []));
+}
