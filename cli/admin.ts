@@ -5,12 +5,12 @@
  * Local mode (default): run from the project root while `npm start` runs, with the same
  * `DATA_DIR`; the CLI reads the running stack's addresses from the data folder.
  * Deployed stack: set `TABLE_NAME` (stack output `TableName`) and AWS credentials; for
- * `revoke-key` also `REST_API_ID` and `API_STAGE` so the authorizer cache is flushed at once.
+ * `revoke-key` also `REST_API_ID` and `API_STAGE` so the authorizer cache is flushed at once
+ * (see `stack-connection.ts`).
  */
 import { parseArgs } from 'node:util';
 import { PERMISSIONS, type Permission } from '../lambdas/shared/principal.js';
-import { AUTHORIZER_CACHE_PATH } from '../local/local-gateway.js';
-import { dataDirectoryFromEnvironment, readStackState } from '../local/stack-state.js';
+import { connectToStack } from './stack-connection.js';
 
 class UsageError extends Error {}
 
@@ -20,34 +20,6 @@ const USAGE = `Usage: npm run --silent admin -- <command> [options]
   create-key (--company <companyId> | --app <appId>) --permissions <p1,p2,...>
   revoke-key --key-id <keyId>
 Permissions: ${PERMISSIONS.join(', ')}`;
-
-/** Points the handler modules at the target stack; returns how to flush the authorizer cache. */
-function connect(): () => Promise<void> {
-  if (process.env.TABLE_NAME) {
-    const restApiId = process.env.REST_API_ID;
-    const stageName = process.env.API_STAGE ?? 'prod';
-    return async () => {
-      if (!restApiId) return; // without it, a revoked key is refused once the cache TTL runs out
-      const { APIGatewayClient, FlushStageAuthorizersCacheCommand } = await import(
-        '@aws-sdk/client-api-gateway'
-      );
-      await new APIGatewayClient({}).send(new FlushStageAuthorizersCacheCommand({ restApiId, stageName }));
-    };
-  }
-  const dataDirectory = dataDirectoryFromEnvironment();
-  const state = readStackState(dataDirectory);
-  if (!state) {
-    throw new Error(
-      `No running local stack for the data folder ${dataDirectory}: start it with \`npm start\` (same DATA_DIR), ` +
-        'or set TABLE_NAME to use a deployed stack.',
-    );
-  }
-  Object.assign(process.env, state.environment);
-  return async () => {
-    const response = await fetch(`${state.gatewayUrl}${AUTHORIZER_CACHE_PATH}`, { method: 'DELETE' });
-    await response.arrayBuffer();
-  };
-}
 
 function requireOption(values: Record<string, string | undefined>, name: string): string {
   const value = values[name];
@@ -84,7 +56,7 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
     },
     strict: true,
   });
-  const flushAuthorizerCache = connect();
+  const connection = connectToStack();
   // Imported after connect(): the SDK clients read the endpoints when their module loads.
   const { createApp, createCompany, tenantExists } = await import('../lambdas/domain/identity/tenants.js');
   const { issueApiKey, revokeApiKey } = await import('../lambdas/domain/identity/api-keys.js');
@@ -112,7 +84,7 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
     case 'revoke-key': {
       const keyId = requireOption(values, 'key-id');
       if (!(await revokeApiKey(keyId))) throw new Error(`No API key ${keyId}`);
-      await flushAuthorizerCache();
+      await connection.flushAuthorizerCache();
       return { keyId, revoked: true };
     }
     default:

@@ -13,11 +13,13 @@ import { createTableIfMissing } from './table-setup.js';
 
 export const LOCAL_TABLE_NAME = 'asset-registry';
 export const LOCAL_FILES_BUCKET = 'asset-registry-files';
+export const LOCAL_DIGEST_BUCKET = 'asset-registry-ledger-digests';
 
 /** The environment the handler modules read (see `lambdas/shared/clients.ts`). */
 export interface StackEnvironment {
   TABLE_NAME: string;
   FILES_BUCKET_NAME: string;
+  DIGEST_BUCKET_NAME: string;
   LOCAL_DYNAMODB_ENDPOINT: string;
   LOCAL_S3_ENDPOINT: string;
   AWS_REGION: string;
@@ -44,12 +46,17 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
         port: dynamoDbPort,
         dataDirectory: options.dataDirectory ? join(options.dataDirectory, 'dynamodb') : undefined,
       }),
-      startS3Local({ port: s3Port, directory: options.s3Directory, bucketName: LOCAL_FILES_BUCKET }),
+      startS3Local({
+        port: s3Port,
+        directory: options.s3Directory,
+        bucketNames: [LOCAL_FILES_BUCKET, LOCAL_DIGEST_BUCKET],
+      }),
     ]);
     dynamoDb = dynamoDbProcess;
     const environment: StackEnvironment = {
       TABLE_NAME: LOCAL_TABLE_NAME,
       FILES_BUCKET_NAME: LOCAL_FILES_BUCKET,
+      DIGEST_BUCKET_NAME: LOCAL_DIGEST_BUCKET,
       LOCAL_DYNAMODB_ENDPOINT: `http://127.0.0.1:${dynamoDbPort}`,
       LOCAL_S3_ENDPOINT: `http://127.0.0.1:${s3Port}`,
       AWS_REGION: process.env.AWS_REGION ?? 'us-east-1',

@@ -5,7 +5,7 @@ import S3rver from 's3rver';
 export interface S3LocalOptions {
   port: number;
   directory: string;
-  bucketName: string;
+  bucketNames: string[];
 }
 
 export async function startS3Local(options: S3LocalOptions): Promise<{ close: () => Promise<void> }> {
@@ -15,7 +15,7 @@ export async function startS3Local(options: S3LocalOptions): Promise<{ close: ()
     port: options.port,
     silent: true,
     directory: options.directory,
-    configureBuckets: [{ name: options.bucketName, configs: [] }],
+    configureBuckets: options.bucketNames.map((name) => ({ name, configs: [] })),
   });
   await server.run();
   return { close: () => server.close() };

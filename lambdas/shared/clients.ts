@@ -49,3 +49,5 @@ function requiredEnvironment(name: string): string {
 export const tableName = (): string => requiredEnvironment('TABLE_NAME');
 /** The files bucket's name. */
 export const filesBucketName = (): string => requiredEnvironment('FILES_BUCKET_NAME');
+/** The ledger digest bucket's name (S3 Object Lock, COMPLIANCE mode, in AWS). */
+export const digestBucketName = (): string => requiredEnvironment('DIGEST_BUCKET_NAME');

@@ -1,0 +1,47 @@
+/**
+ * How the command-line tools reach the data. Local mode (default): the running `npm start` of
+ * `DATA_DIR`, whose addresses it wrote into the data folder. Deployed stack: `TABLE_NAME` (and
+ * `DIGEST_BUCKET_NAME` for the ledger tools) with the usual AWS credentials and region.
+ */
+import { AUTHORIZER_CACHE_PATH } from '../local/local-gateway.js';
+import { dataDirectoryFromEnvironment, readStackState } from '../local/stack-state.js';
+
+export interface StackConnection {
+  target: 'local' | 'aws';
+  /** Makes a revoked key stop working at once instead of when the authorizer cache expires. */
+  flushAuthorizerCache(): Promise<void>;
+}
+
+/** Sets the environment the handler modules read; call before importing them. */
+export function connectToStack(): StackConnection {
+  if (process.env.TABLE_NAME) {
+    const restApiId = process.env.REST_API_ID;
+    const stageName = process.env.API_STAGE ?? 'prod';
+    return {
+      target: 'aws',
+      async flushAuthorizerCache() {
+        if (!restApiId) return; // without it, a revoked key is refused once the cache TTL runs out
+        const { APIGatewayClient, FlushStageAuthorizersCacheCommand } = await import(
+          '@aws-sdk/client-api-gateway'
+        );
+        await new APIGatewayClient({}).send(new FlushStageAuthorizersCacheCommand({ restApiId, stageName }));
+      },
+    };
+  }
+  const dataDirectory = dataDirectoryFromEnvironment();
+  const state = readStackState(dataDirectory);
+  if (!state) {
+    throw new Error(
+      `No running local stack for the data folder ${dataDirectory}: start it with \`npm start\` (same DATA_DIR), ` +
+        'or set TABLE_NAME to use a deployed stack.',
+    );
+  }
+  Object.assign(process.env, state.environment);
+  return {
+    target: 'local',
+    async flushAuthorizerCache() {
+      const response = await fetch(`${state.gatewayUrl}${AUTHORIZER_CACHE_PATH}`, { method: 'DELETE' });
+      await response.arrayBuffer();
+    },
+  };
+}
