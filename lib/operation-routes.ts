@@ -1,0 +1,65 @@
+/**
+ * Every row of the operation table becomes one Lambda function and one API Gateway method on
+ * the row's path. Adding a row adds both; nothing here names an operation.
+ */
+import { LambdaIntegration, type RestApi } from 'aws-cdk-lib/aws-apigateway';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+import { type Operation, type OperationId, operationList } from '../lambdas/operations.js';
+import { bundledFunction } from './bundled-function.js';
+import { handlerEntry } from './project-paths.js';
+
+export interface OperationRoutesProps {
+  restApi: RestApi;
+  table: ITable;
+  filesBucket: IBucket;
+}
+
+/** `listCategories` → `ListCategoriesFunction`: the construct id, and so the logical id, follows the row's id. */
+export const functionConstructId = (operationId: OperationId): string =>
+  `${operationId.charAt(0).toUpperCase()}${operationId.slice(1)}Function`;
+
+/** Lambda descriptions stop at 256 characters. */
+const describe = (operation: Operation): string =>
+  `${operation.method} ${operation.path}: ${operation.summary}`.slice(0, 256);
+
+export class OperationRoutes extends Construct {
+  /** The function of each operation, by operation id. */
+  readonly functions: ReadonlyMap<OperationId, NodejsFunction>;
+
+  constructor(scope: Construct, id: string, props: OperationRoutesProps) {
+    super(scope, id);
+    const functions = new Map<OperationId, NodejsFunction>();
+
+    for (const operation of operationList) {
+      const operationFunction = bundledFunction(this, functionConstructId(operation.id), {
+        entry: handlerEntry(operation.handler),
+        description: describe(operation),
+        environment: {
+          TABLE_NAME: props.table.tableName,
+          FILES_BUCKET_NAME: props.filesBucket.bucketName,
+        },
+      });
+      // First cut: reads for GET, reads and writes otherwise. Narrower grants are a later issue.
+      if (operation.method === 'GET') {
+        props.table.grantReadData(operationFunction);
+        props.filesBucket.grantRead(operationFunction);
+      } else {
+        props.table.grantReadWriteData(operationFunction);
+        props.filesBucket.grantReadWrite(operationFunction);
+      }
+
+      // resourceForPath reuses the resources an earlier row created.
+      props.restApi.root.resourceForPath(operation.path).addMethod(
+        operation.method,
+        // No extra permission for the console's test-invoke stage: it halves the Lambda permissions.
+        new LambdaIntegration(operationFunction, { allowTestInvoke: false }),
+        { operationName: operation.id },
+      );
+      functions.set(operation.id, operationFunction);
+    }
+    this.functions = functions;
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * The operation table alone decides the routes and functions: a row added to it (here by a
+ * mock, pointing at an existing handler module) appears in the stack with no stack change.
+ */
+import type { Template } from 'aws-cdk-lib/assertions';
+import { type Operation, operations } from '../../lambdas/operations.js';
+import { resourcePaths, synthesizeStack } from './synthesized-stack.js';
+
+jest.mock('../../lambdas/operations.js', () => {
+  const actual = jest.requireActual('../../lambdas/operations.js');
+  const extraRow: Operation & { id: string } = {
+    id: 'archiveProbeItem',
+    method: 'DELETE',
+    path: '/v2/probes/{probeId}/items/{itemId}',
+    handler: 'categories/get-category',
+    summary: 'A row that exists only in this test',
+    principal: 'company',
+    permission: 'categories:write',
+    deniedCode: 'COMPANY_ACCESS_DENIED',
+    successStatus: 204,
+  };
+  return { ...actual, operationList: [...actual.operationList, extraRow] };
+});
+
+describe('a new row of the operation table', () => {
+  let template: Template;
+
+  beforeAll(() => {
+    // Act
+    template = synthesizeStack().template;
+  });
+
+  it('adds its function', () => {
+    // Assess
+    // The real rows, the added row, and the authorizer.
+    template.resourceCountIs('AWS::Lambda::Function', Object.keys(operations).length + 2);
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Description: 'DELETE /v2/probes/{probeId}/items/{itemId}: A row that exists only in this test',
+    });
+  });
+
+  it('adds its route, nested resources included, behind the authorizer', () => {
+    // Prepare
+    const paths = resourcePaths(template);
+
+    // Act
+    const methods = Object.values(template.findResources('AWS::ApiGateway::Method')).map(
+      (method) => method.Properties,
+    );
+    const added = methods.find(
+      (method) =>
+        method.HttpMethod === 'DELETE' &&
+        paths.get(method.ResourceId.Ref) === '/v2/probes/{probeId}/items/{itemId}',
+    );
+
+    // Assess
+    expect(methods).toHaveLength(Object.keys(operations).length + 1);
+    expect(added).toMatchObject({ AuthorizationType: 'CUSTOM', OperationName: 'archiveProbeItem' });
+    expect([...paths.values()]).toEqual(
+      expect.arrayContaining(['/v2/probes', '/v2/probes/{probeId}', '/v2/probes/{probeId}/items']),
+    );
+  });
+});

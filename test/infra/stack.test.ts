@@ -1,0 +1,336 @@
+/**
+ * Infrastructure tests: the synthesized AssetRegistryStack, checked against the operation
+ * table and the shared settings it is built from.
+ */
+import { Match, type Template } from 'aws-cdk-lib/assertions';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { operationList } from '../../lambdas/operations.js';
+import {
+  TABLE_INDEXES,
+  TABLE_PARTITION_KEY,
+  TABLE_SORT_KEY,
+} from '../../lambdas/repositories/table-definition.js';
+import { STAGE_NAME } from '../../lib/api.js';
+import {
+  API_KEY_HEADER,
+  AUTHORIZER_CACHE_TTL_SECONDS,
+  BINARY_MEDIA_TYPES,
+  GATEWAY_RESPONSES,
+} from '../../lib/api-gateway-settings.js';
+import {
+  policyActionsOfRole,
+  resourcePaths,
+  type SynthesizedStack,
+  synthesizeStack,
+} from './synthesized-stack.js';
+
+interface CfnResource {
+  Type: string;
+  Properties: Record<string, unknown>;
+  DeletionPolicy?: string;
+}
+
+interface MethodProperties {
+  HttpMethod: string;
+  AuthorizationType: string;
+  AuthorizerId: { Ref: string };
+  ResourceId: { Ref: string };
+  Integration: { Type: string; Uri: unknown };
+}
+
+let synthesized: SynthesizedStack;
+let template: Template;
+
+beforeAll(() => {
+  // Act: one synth for the whole file.
+  synthesized = synthesizeStack();
+  template = synthesized.template;
+});
+
+const methodsOf = (stackTemplate: Template): MethodProperties[] =>
+  Object.values(stackTemplate.findResources('AWS::ApiGateway::Method') as Record<string, CfnResource>)
+    .map((method) => method.Properties as unknown as MethodProperties)
+    .filter((method) => method.HttpMethod !== 'OPTIONS');
+
+const functionOf = (operationId: (typeof operationList)[number]['id']): NodejsFunction =>
+  synthesized.stack.api.operationFunctions.get(operationId)!;
+
+describe('Lambda functions', () => {
+  it('has one function per operation plus the authorizer, and no custom-resource helpers', () => {
+    // Prepare
+    const resourceTypes = Object.values(template.toJSON().Resources as Record<string, CfnResource>).map(
+      (resource) => resource.Type,
+    );
+
+    // Assess
+    template.resourceCountIs('AWS::Lambda::Function', operationList.length + 1);
+    expect(synthesized.stack.api.operationFunctions.size).toBe(operationList.length);
+    expect(resourceTypes.filter((type) => type.startsWith('Custom::'))).toEqual([]);
+    expect(resourceTypes).not.toContain('AWS::CloudFormation::CustomResource');
+  });
+
+  it('runs every function on Node.js 22, arm64, 1024 MB, 29 s, with source maps', () => {
+    // Prepare
+    const functions = template.findResources('AWS::Lambda::Function') as Record<string, CfnResource>;
+
+    // Assess
+    for (const lambdaFunction of Object.values(functions)) {
+      expect(lambdaFunction.Properties).toMatchObject({
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        MemorySize: 1024,
+        Timeout: 29,
+        Handler: 'index.handler',
+        Environment: { Variables: { NODE_OPTIONS: '--enable-source-maps' } },
+      });
+    }
+  });
+
+  it.each(operationList)('gives $id the table and bucket names', ({ id }) => {
+    // Prepare
+    const tableId = synthesized.logicalIdOf(synthesized.stack.dataStore.table);
+    const bucketId = synthesized.logicalIdOf(synthesized.stack.dataStore.filesBucket);
+
+    // Act
+    const lambdaFunction = template.toJSON().Resources[synthesized.logicalIdOf(functionOf(id))];
+
+    // Assess
+    expect(lambdaFunction.Properties.Environment.Variables).toMatchObject({
+      TABLE_NAME: { Ref: tableId },
+      FILES_BUCKET_NAME: { Ref: bucketId },
+    });
+  });
+
+  it.each(operationList)(
+    'grants $id ($method) reads, and writes only when it is not a GET',
+    ({ id, method }) => {
+      // Prepare
+      const role = functionOf(id).role!;
+
+      // Act
+      const actions = policyActionsOfRole(template, synthesized.logicalIdOf(role));
+
+      // Assess
+      expect(actions).toContain('dynamodb:GetItem');
+      expect(actions).toContain('dynamodb:Query');
+      expect(actions).toContain('s3:GetObject*');
+      expect(actions.has('dynamodb:PutItem')).toBe(method !== 'GET');
+      expect(actions.has('s3:PutObject')).toBe(method !== 'GET');
+    },
+  );
+
+  it('lets the authorizer read the table and nothing else', () => {
+    // Prepare
+    const authorizerFunction = synthesized.stack.api.authorizerFunction;
+
+    // Act
+    const actions = [...policyActionsOfRole(template, synthesized.logicalIdOf(authorizerFunction.role!))];
+    const variables =
+      template.toJSON().Resources[synthesized.logicalIdOf(authorizerFunction)].Properties.Environment
+        .Variables;
+
+    // Assess
+    expect(actions).toContain('dynamodb:GetItem');
+    expect(actions.filter((action) => !action.startsWith('dynamodb:'))).toEqual([]);
+    expect(actions).not.toContain('dynamodb:PutItem');
+    expect(Object.keys(variables).sort()).toEqual(['NODE_OPTIONS', 'TABLE_NAME']);
+  });
+});
+
+describe('REST API', () => {
+  it('is deployed to the prod stage with the binary media types and no CloudWatch role', () => {
+    // Assess
+    template.resourceCountIs('AWS::ApiGateway::RestApi', 1);
+    template.hasResourceProperties('AWS::ApiGateway::RestApi', { BinaryMediaTypes: BINARY_MEDIA_TYPES });
+    template.hasResourceProperties('AWS::ApiGateway::Stage', { StageName: STAGE_NAME });
+    template.resourceCountIs('AWS::ApiGateway::Account', 0);
+  });
+
+  it('has a REQUEST authorizer on X-API-Key with the shared cache TTL', () => {
+    // Assess
+    template.resourceCountIs('AWS::ApiGateway::Authorizer', 1);
+    template.hasResourceProperties('AWS::ApiGateway::Authorizer', {
+      Type: 'REQUEST',
+      IdentitySource: `method.request.header.${API_KEY_HEADER}`,
+      AuthorizerResultTtlInSeconds: AUTHORIZER_CACHE_TTL_SECONDS,
+    });
+    expect(JSON.stringify(template.findResources('AWS::ApiGateway::Authorizer'))).toContain(
+      synthesized.logicalIdOf(synthesized.stack.api.authorizerFunction),
+    );
+  });
+
+  it('puts the authorizer on every method', () => {
+    // Prepare
+    const [authorizerId] = Object.keys(template.findResources('AWS::ApiGateway::Authorizer'));
+
+    // Act
+    const methods = methodsOf(template);
+
+    // Assess
+    expect(methods.length).toBeGreaterThan(0);
+    for (const method of methods) {
+      expect(method.AuthorizationType).toBe('CUSTOM');
+      expect(method.AuthorizerId).toEqual({ Ref: authorizerId });
+    }
+  });
+
+  it('has exactly one method per operation, on its path, with its HTTP method', () => {
+    // Prepare
+    const paths = resourcePaths(template);
+
+    // Act
+    const routes = methodsOf(template).map(
+      (method) => `${method.HttpMethod} ${paths.get(method.ResourceId.Ref)}`,
+    );
+
+    // Assess
+    expect(routes.sort()).toEqual(
+      operationList.map((operation) => `${operation.method} ${operation.path}`).sort(),
+    );
+  });
+
+  it('creates each path segment once', () => {
+    // Act
+    const paths = [...resourcePaths(template).values()];
+
+    // Assess
+    expect(new Set(paths).size).toBe(paths.length);
+  });
+
+  it.each(operationList)(
+    'sends $method $path to the $id function by Lambda proxy',
+    ({ id, method, path }) => {
+      // Prepare
+      const paths = resourcePaths(template);
+      const functionLogicalId = synthesized.logicalIdOf(functionOf(id));
+
+      // Act
+      const route = methodsOf(template).find(
+        (candidate) => candidate.HttpMethod === method && paths.get(candidate.ResourceId.Ref) === path,
+      );
+
+      // Assess
+      expect(route?.Integration.Type).toBe('AWS_PROXY');
+      expect(JSON.stringify(route?.Integration.Uri)).toContain(`"${functionLogicalId}","Arn"`);
+    },
+  );
+
+  it.each(Object.entries(GATEWAY_RESPONSES))('answers %s in the spec error format', (type, response) => {
+    // Assess
+    template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+      ResponseType: type,
+      StatusCode: String(response.statusCode),
+      ResponseParameters: { 'gatewayresponse.header.Content-Type': "'application/json'" },
+      ResponseTemplates: {
+        'application/json': JSON.stringify({
+          error: response.error,
+          code: response.code,
+          timestamp: '$context.requestTime',
+        }),
+      },
+    });
+  });
+
+  it('has no gateway responses beyond the shared settings', () => {
+    // Assess
+    template.resourceCountIs('AWS::ApiGateway::GatewayResponse', Object.keys(GATEWAY_RESPONSES).length);
+  });
+});
+
+describe('data store', () => {
+  it('keeps an on-demand table with PITR, AWS-managed encryption and every index', () => {
+    // Prepare
+    const keySchema = (partitionKey: string, sortKey: string) => [
+      { AttributeName: partitionKey, KeyType: 'HASH' },
+      { AttributeName: sortKey, KeyType: 'RANGE' },
+    ];
+
+    // Assess
+    template.resourceCountIs('AWS::DynamoDB::Table', 1);
+    template.hasResource('AWS::DynamoDB::Table', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: Match.objectLike({
+        BillingMode: 'PAY_PER_REQUEST',
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        SSESpecification: { SSEEnabled: true },
+        KeySchema: keySchema(TABLE_PARTITION_KEY, TABLE_SORT_KEY),
+        GlobalSecondaryIndexes: TABLE_INDEXES.map((index) => ({
+          IndexName: index.indexName,
+          KeySchema: keySchema(index.partitionKey, index.sortKey),
+          Projection: { ProjectionType: 'ALL' },
+        })),
+      }),
+    });
+  });
+
+  it('declares every key attribute as a string', () => {
+    // Prepare
+    const keyAttributes = [
+      TABLE_PARTITION_KEY,
+      TABLE_SORT_KEY,
+      ...TABLE_INDEXES.flatMap((index) => [index.partitionKey, index.sortKey]),
+    ];
+
+    // Assess
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      AttributeDefinitions: Match.arrayEquals(
+        keyAttributes.map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+      ),
+    });
+  });
+
+  it('keeps a private, encrypted, versioned files bucket', () => {
+    // Assess
+    template.resourceCountIs('AWS::S3::Bucket', 1);
+    template.hasResource('AWS::S3::Bucket', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: Match.objectLike({
+        PublicAccessBlockConfiguration: {
+          BlockPublicAcls: true,
+          BlockPublicPolicy: true,
+          IgnorePublicAcls: true,
+          RestrictPublicBuckets: true,
+        },
+        BucketEncryption: {
+          ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+        },
+        VersioningConfiguration: { Status: 'Enabled' },
+      }),
+    });
+  });
+
+  it('refuses plain-HTTP access to the bucket', () => {
+    // Assess
+    template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Effect: 'Deny',
+            Action: 's3:*',
+            Principal: { AWS: '*' },
+            Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+          }),
+        ]),
+      },
+    });
+  });
+});
+
+describe('outputs', () => {
+  it.each(['ApiUrl', 'RestApiId', 'TableName', 'FilesBucketName'])('exports %s', (outputName) => {
+    // Assess
+    template.hasOutput(outputName, {});
+  });
+
+  it('has no outputs besides the four documented ones', () => {
+    // Assess
+    expect(Object.keys(template.findOutputs('*')).sort()).toEqual([
+      'ApiUrl',
+      'FilesBucketName',
+      'RestApiId',
+      'TableName',
+    ]);
+  });
+});
