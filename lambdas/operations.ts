@@ -20,6 +20,13 @@ import {
   updateObjectBody,
 } from '#domain/objects/object-schemas.js';
 import { categoryIdOnlyPath, createSubcategoryBody } from '#domain/subcategories/subcategory-schemas.js';
+import {
+  createWalletBody,
+  listWalletsQuery,
+  updateWalletBody,
+  walletIdPath,
+  walletLoginBody,
+} from '#domain/wallets/wallet-schemas.js';
 import type { Permission, PrincipalType } from '#shared/principal.js';
 import type { ObjectSchema } from '#shared/schema.js';
 import { object, required, string } from '#shared/schema.js';
@@ -46,11 +53,20 @@ export interface Operation {
   pathParameters?: AnyObjectSchema;
   query?: AnyObjectSchema;
   body?: AnyObjectSchema;
+  /** A `multipart/form-data` body (also accepted as JSON without the file): its text fields and its file part. */
+  form?: { fields: AnyObjectSchema; fileField: string; maxFileBytes: number };
   /** Status of the successful answer. */
   successStatus: number;
+  /**
+   * `'none'`: the route takes no API key and runs no authorizer (wallet login, where the App
+   * comes from the username); `principal`, `permission` and `deniedCode` then do not apply.
+   * Default: the API-key authorizer.
+   */
+  authorization?: 'apiKey' | 'none';
 }
 
 const companyOperation = { principal: 'company', deniedCode: 'COMPANY_ACCESS_DENIED' } as const;
+const appOperation = { principal: 'app', deniedCode: 'APP_ACCESS_DENIED' } as const;
 const subcategoryOperation = { ...companyOperation, errorFormat: 'details' } as const;
 
 const companyObjectPath = object({
@@ -194,6 +210,69 @@ export const operations = {
     permission: 'objects:read',
     pathParameters: objectIdPath,
     successStatus: 200,
+  },
+  listWallets: {
+    ...appOperation,
+    method: 'GET',
+    path: '/v2/wallets',
+    handler: 'wallets/list-wallets',
+    summary: "List the App's wallets (spec 4.11)",
+    permission: 'wallets:read',
+    query: listWalletsQuery,
+    successStatus: 200,
+  },
+  createWallet: {
+    ...appOperation,
+    method: 'POST',
+    path: '/v2/wallets',
+    handler: 'wallets/create-wallet',
+    summary: 'Create a wallet (spec 4.12)',
+    permission: 'wallets:write',
+    body: createWalletBody,
+    successStatus: 201,
+  },
+  walletLogin: {
+    ...appOperation,
+    method: 'POST',
+    path: '/v2/wallets/login',
+    handler: 'wallets/login-wallet',
+    summary:
+      'Log a wallet in with username@appId and password; returns a session token (not shown in the spec)',
+    authorization: 'none',
+    permission: 'wallets:read',
+    body: walletLoginBody,
+    successStatus: 200,
+  },
+  getWallet: {
+    ...appOperation,
+    method: 'GET',
+    path: '/v2/wallets/{walletId}',
+    handler: 'wallets/get-wallet',
+    summary: 'Get one wallet with its stats (spec 4.13)',
+    permission: 'wallets:read',
+    pathParameters: walletIdPath,
+    successStatus: 200,
+  },
+  updateWallet: {
+    ...appOperation,
+    method: 'PUT',
+    path: '/v2/wallets/{walletId}',
+    handler: 'wallets/update-wallet',
+    summary: 'Update a wallet: password, status, metadata (spec 4.14)',
+    permission: 'wallets:write',
+    pathParameters: walletIdPath,
+    body: updateWalletBody,
+    successStatus: 200,
+  },
+  deleteWallet: {
+    ...appOperation,
+    method: 'DELETE',
+    path: '/v2/wallets/{walletId}',
+    handler: 'wallets/delete-wallet',
+    summary: 'Soft-delete a wallet and end its sessions (spec 4.15)',
+    permission: 'wallets:write',
+    pathParameters: walletIdPath,
+    successStatus: 204,
   },
 } as const satisfies Record<string, Operation>;
 

@@ -23,6 +23,7 @@ export interface StackEnvironment {
   LOCAL_DYNAMODB_ENDPOINT: string;
   LOCAL_S3_ENDPOINT: string;
   AWS_REGION: string;
+  LOCAL_BACKGROUND_JOBS: string;
   [name: string]: string;
 }
 
@@ -60,6 +61,8 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
       LOCAL_DYNAMODB_ENDPOINT: `http://127.0.0.1:${dynamoDbPort}`,
       LOCAL_S3_ENDPOINT: `http://127.0.0.1:${s3Port}`,
       AWS_REGION: process.env.AWS_REGION ?? 'us-east-1',
+      // Background jobs run in the API's own process instead of as separate Lambda functions.
+      LOCAL_BACKGROUND_JOBS: 'inline',
     };
     const client = new DynamoDBClient({
       endpoint: environment.LOCAL_DYNAMODB_ENDPOINT,

@@ -22,12 +22,18 @@ import {
   GATEWAY_RESPONSES,
   type GatewayResponseType,
   MAX_REQUEST_BODY_BYTES,
+  WALLET_TOKEN_HEADER,
 } from '../lib/api-gateway-settings.js';
 import { handlersDirectory, projectRoot } from './project-paths.js';
 import { matchRoute } from './route-matcher.js';
 
 type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 type AuthorizerHandler = (event: APIGatewayRequestAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
+interface AuthorizerModule {
+  handler: AuthorizerHandler;
+  /** Forgets the authorizer's own in-memory cache of credentials. */
+  clearAuthorizerCache?: () => void;
+}
 
 const STAGE = 'local';
 const LOCAL_API_ID = 'local';
@@ -61,10 +67,8 @@ function loadHandler(modulePath: string): Promise<ProxyHandler> {
   return loaded;
 }
 
-const loadAuthorizer = (): Promise<AuthorizerHandler> =>
-  import(join(projectRoot, 'lambdas', 'authorizer', 'api-key-authorizer.ts')).then(
-    (module) => module.handler as AuthorizerHandler,
-  );
+const loadAuthorizer = (): Promise<AuthorizerModule> =>
+  import(join(projectRoot, 'lambdas', 'authorizer', 'api-key-authorizer.ts')) as Promise<AuthorizerModule>;
 
 function sendGatewayResponse(response: ServerResponse, type: GatewayResponseType): void {
   const { statusCode, code, error } = GATEWAY_RESPONSES[type];
@@ -143,14 +147,16 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
   const ttlMs = (options.authorizerCacheTtlSeconds ?? AUTHORIZER_CACHE_TTL_SECONDS) * 1000;
   const authorizerCache = new Map<string, { result: APIGatewayAuthorizerResult; expiresAt: number }>();
   const authorizerStatistics = { invocations: 0, cacheHits: 0 };
-  const authorizer = await loadAuthorizer();
+  const authorizerModule = await loadAuthorizer();
+  const authorizer = authorizerModule.handler;
 
   async function authorize(
-    apiKey: string,
+    /** The identity-source values, as API Gateway keys its cache (unused while the TTL is 0). */
+    cacheKey: string,
     methodArn: string,
     event: Omit<APIGatewayRequestAuthorizerEvent, 'type' | 'methodArn'>,
   ): Promise<APIGatewayAuthorizerResult | undefined> {
-    const cached = authorizerCache.get(apiKey);
+    const cached = authorizerCache.get(cacheKey);
     if (cached && cached.expiresAt > Date.now()) {
       authorizerStatistics.cacheHits++;
       return cached.result;
@@ -160,7 +166,7 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
       const result = await authorizer({ ...event, type: 'REQUEST', methodArn });
       const allowed = result.policyDocument.Statement.some((statement) => statement.Effect === 'Allow');
       if (!allowed) return undefined;
-      if (ttlMs > 0) authorizerCache.set(apiKey, { result, expiresAt: Date.now() + ttlMs });
+      if (ttlMs > 0) authorizerCache.set(cacheKey, { result, expiresAt: Date.now() + ttlMs });
       return result;
     } catch (error) {
       if (error instanceof Error && error.message === 'Unauthorized') return undefined;
@@ -173,6 +179,9 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
     const method = (request.method ?? 'GET').toUpperCase();
     if (url.pathname === AUTHORIZER_CACHE_PATH && method === 'DELETE') {
       authorizerCache.clear();
+      // In AWS a flush cannot reach the authorizer's memory (bounded by a few seconds there);
+      // locally it runs in this process, so it is flushed too and revocation is immediate.
+      authorizerModule.clearAuthorizerCache?.();
       response.writeHead(204).end();
       return;
     }
@@ -192,11 +201,15 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
     const requestId = randomUUID();
     const methodArn = `arn:aws:execute-api:local:000000000000:${LOCAL_API_ID}/${STAGE}/${method}${url.pathname}`;
     const apiKey = request.headers[API_KEY_HEADER.toLowerCase()];
+    const walletToken = request.headers[WALLET_TOKEN_HEADER.toLowerCase()];
     const sourceIp = request.socket.remoteAddress ?? '127.0.0.1';
+    // Routes marked `authorization: 'none'` (wallet login) run no authorizer, as in AWS.
+    const publicRoute = route.operation.authorization === 'none';
+    const presented = [apiKey, walletToken].some((value) => typeof value === 'string' && value !== '');
 
     const authorization =
-      typeof apiKey === 'string' && apiKey !== ''
-        ? await authorize(apiKey, methodArn, {
+      !publicRoute && presented
+        ? await authorize(`${apiKey ?? ''}\n${walletToken ?? ''}`, methodArn, {
             resource: route.operation.path,
             path: url.pathname,
             httpMethod: method,
@@ -209,7 +222,7 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
             requestContext: {} as APIGatewayRequestAuthorizerEvent['requestContext'],
           })
         : undefined;
-    if (!authorization) return sendGatewayResponse(response, 'UNAUTHORIZED');
+    if (!authorization && !publicRoute) return sendGatewayResponse(response, 'UNAUTHORIZED');
 
     const binary = isBinary(request.headers['content-type']);
     const event: APIGatewayProxyEvent = {
@@ -227,13 +240,15 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
       requestContext: {
         accountId: '000000000000',
         apiId: LOCAL_API_ID,
-        // API Gateway passes every context value as a string.
-        authorizer: {
-          principalId: authorization.principalId,
-          ...Object.fromEntries(
-            Object.entries(authorization.context ?? {}).map(([key, value]) => [key, String(value)]),
-          ),
-        },
+        // API Gateway passes every context value as a string; a public route has no authorizer.
+        authorizer: authorization
+          ? {
+              principalId: authorization.principalId,
+              ...Object.fromEntries(
+                Object.entries(authorization.context ?? {}).map(([key, value]) => [key, String(value)]),
+              ),
+            }
+          : null,
         protocol: 'HTTP/1.1',
         httpMethod: method,
         identity: {

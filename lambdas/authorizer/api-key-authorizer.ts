@@ -1,28 +1,84 @@
 /**
- * API Gateway REQUEST authorizer. It maps `X-API-Key` to a principal (company or App, and its
- * permissions) and allows the whole API: its answer is cached per key for a short TTL and used
- * for every route, so per-operation permission checks happen in the handlers, against the
- * operation table, where they can answer 403 in the spec's format.
- * A missing, unknown or revoked key is refused with "Unauthorized", which API Gateway answers
- * with 401 through the UNAUTHORIZED gateway response.
+ * API Gateway REQUEST authorizer. It maps a credential to a principal and allows the whole API;
+ * per-operation permission checks happen in the handlers, against the operation table, where
+ * they can answer 403 in the spec's format. Two credentials are accepted:
+ * - `X-API-Key: ark_...`: a company's or an App's key, with the key's permissions;
+ * - `Authorization: Bearer arw_...`: a wallet's session token (from `POST /v2/wallets/login`),
+ *   acting for the wallet's App with the wallet permissions; each such call is counted on the
+ *   wallet, in the same conditional write that checks the session was not ended.
+ * When both are sent, `X-API-Key` decides. API Gateway's cache is off (see
+ * `lib/api-gateway-settings.ts`), so this runs on every request; resolved API keys are kept in
+ * memory for a few seconds, sessions (which never change) for a minute.
+ * A missing, unknown, revoked or expired credential is refused with "Unauthorized", which API
+ * Gateway answers with 401 through the UNAUTHORIZED gateway response.
  */
+import { createHash } from 'node:crypto';
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { resolveApiKey } from '#domain/identity/api-keys.js';
+import { bearerTokenOf, resolveSessionToken } from '#domain/wallets/wallet-sessions.js';
+import { findSession, type WalletSessionRecord } from '#repositories/wallet-session-repository.js';
 import { headerValue } from '#shared/http-request.js';
-import { toAuthorizerContext } from '#shared/principal.js';
-import { API_KEY_HEADER } from '../../lib/api-gateway-settings.js';
+import { type Principal, toAuthorizerContext } from '#shared/principal.js';
+import {
+  API_KEY_HEADER,
+  AUTHORIZER_MEMORY_CACHE_SECONDS,
+  WALLET_TOKEN_HEADER,
+} from '../../lib/api-gateway-settings.js';
+import { MemoryCache } from './memory-cache.js';
 
-/** `arn:...:apiId/stage/VERB/path` → `arn:...:apiId/stage/*` (the cached answer fits every route). */
+const MAX_CACHED_CREDENTIALS = 1000;
+/** Sessions never change, so how long one is cached does not delay any revocation. */
+const SESSION_CACHE_SECONDS = 60;
+
+const apiKeyCache = new MemoryCache<Principal>({
+  ttlMs: AUTHORIZER_MEMORY_CACHE_SECONDS * 1000,
+  maxEntries: MAX_CACHED_CREDENTIALS,
+});
+const sessionCache = new MemoryCache<WalletSessionRecord>({
+  ttlMs: SESSION_CACHE_SECONDS * 1000,
+  maxEntries: MAX_CACHED_CREDENTIALS,
+});
+
+/** Forgets every cached credential (the local gateway's cache flush; tests). */
+export function clearAuthorizerCache(): void {
+  apiKeyCache.clear();
+  sessionCache.clear();
+}
+
+/** `arn:...:apiId/stage/VERB/path` → `arn:...:apiId/stage/*` (the answer fits every route). */
 export function wholeApiArn(methodArn: string): string {
-  const [arnPrefix, apiId, stage] = methodArn.split('/');
-  return `${arnPrefix}/${apiId}/${stage}/*`;
+  // The API id ends the part before the first slash: `arn:aws:execute-api:region:account:apiId`.
+  const [arnPrefixWithApiId, stage] = methodArn.split('/');
+  return `${arnPrefixWithApiId}/${stage}/*`;
+}
+
+async function principalOfApiKey(apiKey: string): Promise<Principal | undefined> {
+  const cacheKey = createHash('sha256').update(apiKey, 'utf8').digest('hex');
+  const cached = apiKeyCache.get(cacheKey);
+  if (cached) return cached;
+  const principal = await resolveApiKey(apiKey);
+  if (principal) apiKeyCache.set(cacheKey, principal);
+  return principal;
+}
+
+async function cachedSession(tokenHash: string): Promise<WalletSessionRecord | undefined> {
+  const cached = sessionCache.get(tokenHash);
+  if (cached) return cached;
+  const session = await findSession(tokenHash);
+  if (session) sessionCache.set(tokenHash, session);
+  return session;
 }
 
 export const handler = async (
   event: APIGatewayRequestAuthorizerEvent,
 ): Promise<APIGatewayAuthorizerResult> => {
   const apiKey = headerValue(event.headers, API_KEY_HEADER);
-  const principal = apiKey ? await resolveApiKey(apiKey) : undefined;
+  const sessionToken = bearerTokenOf(headerValue(event.headers, WALLET_TOKEN_HEADER));
+  const principal = apiKey
+    ? await principalOfApiKey(apiKey)
+    : sessionToken
+      ? await resolveSessionToken(sessionToken, cachedSession)
+      : undefined;
   // This exact message is what makes API Gateway answer 401 instead of 500.
   if (!principal) throw new Error('Unauthorized');
   return {

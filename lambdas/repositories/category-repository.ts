@@ -12,6 +12,9 @@ import { comparableName } from '#shared/text.js';
 import { readIndexWindow } from './index-query.js';
 import { countersKey, tenantPartition } from './tenant-keys.js';
 import { type TransactItem, writeTransaction } from './transactions.js';
+import { setAttributesItem, withoutAttributes } from './update-expression.js';
+
+const STATISTICS_ATTRIBUTES = ['subcategoryCount', 'objectCount'] as const;
 
 export interface CategoryRecord {
   id: string;
@@ -143,15 +146,17 @@ export async function findCategory(
 export async function replaceCategory(before: CategoryRecord, after: CategoryRecord): Promise<void> {
   const table = tableName();
   const items: TransactItem[] = [
-    {
-      Put: {
-        TableName: table,
-        Item: toItem(after),
-        ConditionExpression: '#version = :expectedVersion',
-        ExpressionAttributeNames: { '#version': 'version' },
-        ExpressionAttributeValues: { ':expectedVersion': before.version },
+    // Statistics are left out: object and subcategory writes ADD to them concurrently.
+    setAttributesItem(
+      table,
+      categoryKey(after.companyId, after.id),
+      withoutAttributes(toItem(after), STATISTICS_ATTRIBUTES),
+      {
+        expression: '#version = :expectedVersion',
+        names: { '#version': 'version' },
+        values: { ':expectedVersion': before.version },
       },
-    },
+    ),
   ];
   if (comparableName(before.name) !== comparableName(after.name)) {
     items.push(

@@ -8,9 +8,10 @@ import { BatchGetCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '#shared/clients.js';
 import type { Metadata } from '#shared/schema.js';
 import { comparableName } from '#shared/text.js';
+import { deleteItems } from './batch-delete.js';
 import { type ItemFilter, readIndexWindow } from './index-query.js';
 import type { IndexName } from './table-definition.js';
-import { adjustCountersItem, readCounters, sumCounters } from './tenant-counters.js';
+import { adjustCountersItem, readCounters, removingSubcategoriesOf, sumCounters } from './tenant-counters.js';
 import { tenantPartition } from './tenant-keys.js';
 import type { TransactItem } from './transactions.js';
 
@@ -173,7 +174,7 @@ export async function findObjectByExternalId(
       ConsistentRead: true,
     }),
   );
-  return Item ? findObject(companyId, Item.objectId as string) : undefined;
+  return Item ? findVisibleObject(companyId, Item.objectId as string) : undefined;
 }
 
 export type ObjectSort = 'createdAt:desc' | 'createdAt:asc' | 'name:asc' | 'name:desc';
@@ -191,18 +192,38 @@ export interface ObjectListQuery {
 
 /**
  * One page of a company's objects and the exact number that match. Picks the narrowest
- * index partition for the filters given; see the README ("What list filters cost").
+ * index partition for the filters given; see the README ("What list filters cost"). Objects
+ * of subcategories whose removal is still running are left out.
  */
 export async function listObjects(
   companyId: string,
   query: ObjectListQuery,
 ): Promise<{ records: ObjectRecord[]; total: number }> {
+  const [first, counters] = await Promise.all([
+    runListQuery(companyId, query, new Set()),
+    readCounters(companyId),
+  ]);
+  const removing = removingSubcategoriesOf(counters);
+  // Rare: a removal is in progress. Ask again with those subcategories filtered out, which
+  // reads the whole partition but keeps pages full and totals exact.
+  if (removing.size > 0) {
+    const filtered = await runListQuery(companyId, query, removing);
+    return { records: filtered.records, total: filtered.total ?? 0 };
+  }
+  return { records: first.records, total: first.total ?? countObjects(counters, query) };
+}
+
+async function runListQuery(
+  companyId: string,
+  query: ObjectListQuery,
+  excludedSubcategories: ReadonlySet<string>,
+): Promise<{ records: ObjectRecord[]; total?: number }> {
   const conditions: string[] = [];
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
   const addCondition = (expression: string, attribute: string, value: unknown) => {
     const index = conditions.length;
-    conditions.push(expression.replace('#a', `#a${index}`).replace(':v', `:v${index}`));
+    conditions.push(expression.replaceAll('#a', `#a${index}`).replaceAll(':v', `:v${index}`));
     names[`#a${index}`] = attribute;
     if (value !== undefined) values[`:v${index}`] = value;
   };
@@ -210,6 +231,15 @@ export async function listObjects(
     addCondition('contains(#a, :v)', 'nameKey', comparableName(query.nameContains));
   if (query.ownerContains !== undefined)
     addCondition('contains(#a, :v)', 'ownerKey', comparableName(query.ownerContains));
+  if (excludedSubcategories.size > 0) {
+    const index = conditions.length;
+    const placeholders = [...excludedSubcategories].map((id, position) => {
+      values[`:x${index}_${position}`] = id;
+      return `:x${index}_${position}`;
+    });
+    conditions.push(`NOT (#a${index} IN (${placeholders.join(', ')}))`);
+    names[`#a${index}`] = 'subcategoryId';
+  }
 
   const byName = query.sort.startsWith('name:');
   const ascending = query.sort.endsWith(':asc');
@@ -241,26 +271,34 @@ export async function listObjects(
 
   const filter: ItemFilter | undefined =
     conditions.length > 0 ? { expression: conditions.join(' AND '), names, values } : undefined;
-  const [window, total] = await Promise.all([
-    readIndexWindow({
-      indexName,
-      partitionKeyValue,
-      ascending,
-      offset: query.offset,
-      limit: query.limit,
-      filter,
-    }),
-    filter ? Promise.resolve(undefined) : countObjects(companyId, query),
-  ]);
-  return { records: window.items.map(fromItem), total: window.matchedTotal ?? (total as number) };
+  const window = await readIndexWindow({
+    indexName,
+    partitionKeyValue,
+    ascending,
+    offset: query.offset,
+    limit: query.limit,
+    filter,
+  });
+  return { records: window.items.map(fromItem), total: window.matchedTotal };
 }
 
 /** Exact count of an unfiltered company-wide list, from the company's counters. */
-async function countObjects(companyId: string, query: ObjectListQuery): Promise<number> {
-  const counters = await readCounters(companyId);
+function countObjects(counters: Record<string, unknown>, query: ObjectListQuery): number {
   const buckets: StatusBucket[] =
     query.status === 'all' ? ['active', 'inactive'] : [query.status as StatusBucket];
   return sumCounters(counters, buckets.map(counterName));
+}
+
+/**
+ * The object, unless it does not exist or belongs to a subcategory whose removal is still
+ * running (the two reads run side by side).
+ */
+export async function findVisibleObject(
+  companyId: string,
+  objectId: string,
+): Promise<ObjectRecord | undefined> {
+  const [record, counters] = await Promise.all([findObject(companyId, objectId), readCounters(companyId)]);
+  return record && !removingSubcategoriesOf(counters).has(record.subcategoryId) ? record : undefined;
 }
 
 async function listSortedInMemory(
@@ -280,8 +318,10 @@ async function listSortedInMemory(
     filter: { expression: conditions.join(' AND '), names, values },
   });
   const records = everything.items.map(fromItem);
-  const key = (record: ObjectRecord) => `${comparableName(record.name)}\u0000${record.id}`;
-  records.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  // UTF-8 byte order, as DynamoDB sorts the name index: the same order with and without filters.
+  const key = (record: ObjectRecord) =>
+    Buffer.from(`${comparableName(record.name)}\u0000${record.id}`, 'utf8');
+  records.sort((a, b) => Buffer.compare(key(a), key(b)));
   if (query.sort === 'name:desc') records.reverse();
   return { records: records.slice(query.offset, query.offset + query.limit), total: records.length };
 }
@@ -304,6 +344,16 @@ export async function listSubcategoryObjects(
     limit,
   });
   return window.items.map(fromItem);
+}
+
+/** Deletes objects and their externalId markers (their ledger events stay). */
+export async function deleteObjectsData(records: ObjectRecord[]): Promise<void> {
+  await deleteItems(
+    records.flatMap((record) => [
+      objectKey(record.companyId, record.id),
+      externalIdMarkerKey(record.companyId, record.externalId),
+    ]),
+  );
 }
 
 /** Objects by id, in the order asked (missing ones left out). */

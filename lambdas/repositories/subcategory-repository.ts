@@ -9,8 +9,12 @@ import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-d
 import { dynamoDb, tableName } from '#shared/clients.js';
 import type { Metadata } from '#shared/schema.js';
 import { comparableName } from '#shared/text.js';
+import { deleteItems } from './batch-delete.js';
 import { categoryPartition } from './category-repository.js';
 import type { TransactItem } from './transactions.js';
+import { setAttributesItem, withoutAttributes } from './update-expression.js';
+
+const OBJECT_COUNT_ATTRIBUTES = ['objectCount', 'activeObjectCount', 'lastObjectCreated'] as const;
 
 export const SUBCATEGORY_STATUSES = ['active', 'delisted', 'removed'] as const;
 export type SubcategoryStatus = (typeof SUBCATEGORY_STATUSES)[number];
@@ -29,6 +33,8 @@ export interface SubcategoryRecord {
   /** Bumped by every write of the subcategory itself (optimistic locking). */
   version: number;
   objectCount: number;
+  /** Objects of the subcategory whose status is `active` (the rest count as inactive). */
+  activeObjectCount: number;
   lastObjectCreated: string | null;
   /** Length of the subcategory's own ledger chain. */
   eventCount: number;
@@ -69,6 +75,7 @@ function fromItem(item: Record<string, unknown>): SubcategoryRecord {
     updatedAt: item.updatedAt as string,
     version: item.version as number,
     objectCount: (item.objectCount as number) ?? 0,
+    activeObjectCount: (item.activeObjectCount as number) ?? 0,
     lastObjectCreated: (item.lastObjectCreated as string | null) ?? null,
     eventCount: item.eventCount as number,
     lastTxId: item.lastTxId as string,
@@ -108,12 +115,166 @@ export function countObjectCreatedItem(
     Update: {
       TableName: tableName(),
       Key: subcategoryKey(companyId, categoryId, subcategoryId),
-      UpdateExpression: 'ADD objectCount :one SET lastObjectCreated = :createdAt',
+      UpdateExpression: 'ADD objectCount :one, activeObjectCount :one SET lastObjectCreated = :createdAt',
       ConditionExpression: 'attribute_exists(pk) AND #status = :active',
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: { ':one': 1, ':createdAt': createdAt, ':active': 'active' },
     },
   };
+}
+
+/** Transaction item that moves an object between the active and the inactive count. */
+export function moveObjectStatusItem(
+  companyId: string,
+  categoryId: string,
+  subcategoryId: string,
+  activeDelta: number,
+): TransactItem {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: subcategoryKey(companyId, categoryId, subcategoryId),
+      UpdateExpression: 'ADD activeObjectCount :delta',
+      ExpressionAttributeValues: { ':delta': activeDelta },
+    },
+  };
+}
+
+/**
+ * Transaction items that replace a subcategory read at `before` (condition: same version),
+ * with the name marker moved when the name changes. Index 0 fails on a lost race; the
+ * marker put (index 1, when present) fails when the new name is taken.
+ */
+export function replaceSubcategoryItems(before: SubcategoryRecord, after: SubcategoryRecord): TransactItem[] {
+  const table = tableName();
+  const items: TransactItem[] = [
+    // Object counts are left out: object writes ADD to them concurrently.
+    setAttributesItem(
+      table,
+      subcategoryKey(after.companyId, after.categoryId, after.id),
+      withoutAttributes(toItem(after), OBJECT_COUNT_ATTRIBUTES),
+      {
+        expression: '#version = :expected',
+        names: { '#version': 'version' },
+        values: { ':expected': before.version },
+      },
+    ),
+  ];
+  const renamed = comparableName(before.name) !== comparableName(after.name);
+  if (after.status === 'removed') {
+    // A removed subcategory gives its name back.
+    items.push({
+      Delete: { TableName: table, Key: nameMarkerKey(before.companyId, before.categoryId, before.name) },
+    });
+  } else if (renamed) {
+    items.push(
+      {
+        Put: {
+          TableName: table,
+          Item: {
+            ...nameMarkerKey(after.companyId, after.categoryId, after.name),
+            entity: 'subcategoryNameMarker',
+            subcategoryId: after.id,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      { Delete: { TableName: table, Key: nameMarkerKey(before.companyId, before.categoryId, before.name) } },
+    );
+  }
+  return items;
+}
+
+/** An image (or other file) attached to a subcategory: the `files` of the detail view. */
+export interface SubcategoryFileRecord {
+  id: string;
+  subcategoryId: string;
+  /** The stored name. */
+  name: string;
+  /** The name as uploaded. */
+  title: string;
+  mimeType: string;
+  size: number;
+  uploadDate: string;
+  storageKey: string;
+}
+
+// Not under `SUBCATEGORY#`, so that listing a category's subcategories does not read files.
+const subcategoryFileKey = (
+  companyId: string,
+  categoryId: string,
+  subcategoryId: string,
+  fileId: string,
+) => ({
+  pk: categoryPartition(companyId, categoryId),
+  sk: `SUBCATEGORY_FILE#${subcategoryId}#${fileId}`,
+});
+
+export function insertSubcategoryFileItem(
+  companyId: string,
+  categoryId: string,
+  file: SubcategoryFileRecord,
+): TransactItem {
+  return {
+    Put: {
+      TableName: tableName(),
+      Item: {
+        ...subcategoryFileKey(companyId, categoryId, file.subcategoryId, file.id),
+        entity: 'subcategoryFile',
+        ...file,
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
+}
+
+/** The files of a subcategory, oldest first. */
+export async function listSubcategoryFiles(
+  companyId: string,
+  categoryId: string,
+  subcategoryId: string,
+): Promise<SubcategoryFileRecord[]> {
+  const files: SubcategoryFileRecord[] = [];
+  let exclusiveStartKey: QueryCommandInput['ExclusiveStartKey'];
+  do {
+    const page = await dynamoDb.send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: {
+          ':pk': categoryPartition(companyId, categoryId),
+          ':prefix': `SUBCATEGORY_FILE#${subcategoryId}#`,
+        },
+        ConsistentRead: true,
+        ExclusiveStartKey: exclusiveStartKey,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      files.push({
+        id: item.id,
+        subcategoryId: item.subcategoryId,
+        name: item.name,
+        title: item.title,
+        mimeType: item.mimeType,
+        size: item.size,
+        uploadDate: item.uploadDate,
+        storageKey: item.storageKey,
+      });
+    }
+    exclusiveStartKey = page.LastEvaluatedKey;
+  } while (exclusiveStartKey);
+  return files.sort((a, b) => (a.uploadDate < b.uploadDate ? -1 : a.uploadDate > b.uploadDate ? 1 : 0));
+}
+
+/** Deletes the subcategory item and its file records (after the file bytes are gone). */
+export async function deleteSubcategoryData(
+  record: SubcategoryRecord,
+  files: SubcategoryFileRecord[],
+): Promise<void> {
+  await deleteItems([
+    ...files.map((file) => subcategoryFileKey(record.companyId, record.categoryId, record.id, file.id)),
+    subcategoryKey(record.companyId, record.categoryId, record.id),
+  ]);
 }
 
 export async function findSubcategory(

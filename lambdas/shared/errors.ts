@@ -23,13 +23,14 @@ export class ApiError extends Error {
   }
 }
 
-/** 400 `VALIDATION_ERROR` with the list of field issues. */
+/** 400 with the list of field issues: `VALIDATION_ERROR`, or another code such as `INVALID_ACTION`. */
 export class ValidationError extends ApiError {
   constructor(
     readonly issues: FieldIssue[],
     message = 'The request is not valid',
+    code = 'VALIDATION_ERROR',
   ) {
-    super(400, 'VALIDATION_ERROR', message);
+    super(400, code, message);
   }
 }
 

@@ -10,8 +10,10 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type { Operation } from '../operations.js';
 import { errorResponder } from './error-responder.js';
 import { ForbiddenError } from './errors.js';
+import { readFormBody } from './form-body.js';
 import { parseJsonBody, parsePart } from './http-request.js';
 import { jsonResponse } from './http-response.js';
+import type { UploadedFile } from './multipart.js';
 import { type Principal, principalFromEvent } from './principal.js';
 import type { Infer, ObjectSchema } from './schema.js';
 
@@ -24,6 +26,8 @@ export interface OperationRequest<Op extends Operation> {
   path: PartOf<Op['pathParameters']>;
   query: PartOf<Op['query']>;
   body: PartOf<Op['body']>;
+  /** The parsed form of operations with a `form` row: its fields and, if one came, its file. */
+  form: { fields: PartOf<NonNullable<Op['form']>['fields']>; file?: UploadedFile };
 }
 
 /** What a handler returns; the status defaults to the row's `successStatus`. */
@@ -72,6 +76,11 @@ export function resourceLocation(event: APIGatewayProxyEvent, resourcePath: stri
   return `${stagePrefix}${resourcePath}`;
 }
 
+async function parseForm(form: NonNullable<Operation['form']>, event: APIGatewayProxyEvent) {
+  const { fields, file } = await readFormBody(event, form);
+  return { fields: parsePart(form.fields, fields, 'body'), file };
+}
+
 /** Builds the middy handler of one operation. */
 export function httpHandler<Op extends Operation>(
   operation: Op,
@@ -90,6 +99,7 @@ export function httpHandler<Op extends Operation>(
           : {},
         query: operation.query ? parsePart(operation.query, event.queryStringParameters, 'query') : {},
         body: operation.body ? parsePart(operation.body, parseJsonBody(event), 'body') : {},
+        form: operation.form ? await parseForm(operation.form, event) : { fields: {} },
       } as OperationRequest<Op>;
       const result = await handle(request);
       return jsonResponse(result.statusCode ?? operation.successStatus, result.body, result.headers);

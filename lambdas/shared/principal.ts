@@ -1,5 +1,6 @@
 /**
- * Who is calling: the identity the authorizer resolved from the API key, as the handlers see it.
+ * Who is calling: the identity the authorizer resolved from the API key (or a wallet's session
+ * token), as the handlers see it.
  * API Gateway hands the authorizer's `context` to the integration with every value as a string,
  * so the permissions travel as one space-separated string.
  */
@@ -29,6 +30,11 @@ export const COMPANY_PERMISSIONS: readonly Permission[] = [
 ];
 /** Every permission an App key gets at creation. */
 export const APP_PERMISSIONS: readonly Permission[] = ['wallets:read', 'wallets:write'];
+/**
+ * What a wallet may do when it calls with its session token: read wallets, and the wallet
+ * operations show it only its own record (see `lambdas/domain/wallets/wallet-service.ts`).
+ */
+export const WALLET_PERMISSIONS: readonly Permission[] = ['wallets:read'];
 
 export type PrincipalType = 'company' | 'app';
 
@@ -36,9 +42,18 @@ export interface Principal {
   type: PrincipalType;
   /** The company id or the App id: the tenant every read and write is scoped to. */
   tenantId: string;
-  /** The API key's id (never the key itself), recorded as the actor of changes. */
+  /** The API key's id (never the key itself), recorded as the actor of changes; a wallet's id for a wallet. */
   keyId: string;
   permissions: ReadonlySet<Permission>;
+  /** Set when a wallet calls with its session token (`Authorization: Bearer ...`) instead of a key. */
+  wallet?: WalletIdentity;
+}
+
+/** The wallet behind a wallet principal; its App is the principal's `tenantId`. */
+export interface WalletIdentity {
+  id: string;
+  /** `username@appId`. */
+  fullUsername: string;
 }
 
 /** The authorizer's `context`, as API Gateway passes it on (all values are strings). */
@@ -56,6 +71,10 @@ export function toAuthorizerContext(principal: Principal): AuthorizerContext {
     tenantId: principal.tenantId,
     keyId: principal.keyId,
     permissions: [...principal.permissions].join(' '),
+    // Only wallet principals carry these two keys.
+    ...(principal.wallet
+      ? { walletId: principal.wallet.id, walletFullUsername: principal.wallet.fullUsername }
+      : {}),
   };
 }
 
@@ -70,13 +89,17 @@ export function principalFromEvent(event: APIGatewayProxyEvent): Principal {
     throw new UnauthorizedError();
   }
   const granted = new Set((context.permissions ?? '').split(' '));
-  return {
+  const principal: Principal = {
     type: context.principalType,
     tenantId: context.tenantId,
     keyId: context.keyId,
     permissions: new Set(PERMISSIONS.filter((permission) => granted.has(permission))),
   };
+  const { walletId, walletFullUsername } = context;
+  if (walletId && walletFullUsername) principal.wallet = { id: walletId, fullUsername: walletFullUsername };
+  return principal;
 }
 
-/** How the ledger names the caller that caused an event. */
-export const actorOf = (principal: Principal): string => `apiKey:${principal.keyId}`;
+/** How the ledger names the caller that caused an event: `apiKey:<keyId>` or `wallet:<fullUsername>`. */
+export const actorOf = (principal: Principal): string =>
+  principal.wallet ? `wallet:${principal.wallet.fullUsername}` : `apiKey:${principal.keyId}`;

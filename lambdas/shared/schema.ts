@@ -86,9 +86,13 @@ export function string(options: { min?: number; max?: number; format?: 'uuid' } 
         issues.push({ field, code: 'LENGTH_INVALID', message: `${field} must be ${range} characters long` });
         return undefined;
       }
-      if (format === 'uuid' && !UUID_PATTERN.test(input)) {
-        issues.push({ field, code: 'FORMAT_INVALID', message: `${field} must be a UUID` });
-        return undefined;
+      if (format === 'uuid') {
+        if (!UUID_PATTERN.test(input)) {
+          issues.push({ field, code: 'FORMAT_INVALID', message: `${field} must be a UUID` });
+          return undefined;
+        }
+        // UUIDs are case-insensitive on input (RFC 9562); ids are stored in lower case.
+        return input.toLowerCase();
       }
       return input;
     },

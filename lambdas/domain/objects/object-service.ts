@@ -13,8 +13,8 @@ import {
   readWholeChain,
 } from '#repositories/ledger-repository.js';
 import {
-  findObject,
   findObjectByExternalId,
+  findVisibleObject,
   insertObjectItems,
   listObjects as listObjectRecords,
   listSubcategoryObjects as listSubcategoryObjectRecords,
@@ -22,7 +22,11 @@ import {
   replaceObjectItems,
   statusBucketOf,
 } from '#repositories/object-repository.js';
-import { countObjectCreatedItem, findSubcategory } from '#repositories/subcategory-repository.js';
+import {
+  countObjectCreatedItem,
+  findSubcategory,
+  moveObjectStatusItem,
+} from '#repositories/subcategory-repository.js';
 import { writeTransaction } from '#repositories/transactions.js';
 import { nextTimestamp, nowIso } from '#shared/clock.js';
 import { ConflictError, NotFoundError, ValidationError } from '#shared/errors.js';
@@ -169,7 +173,8 @@ function mergeMetadata(stored: Metadata, patch: Metadata | undefined): Metadata 
   const merged: Metadata = { ...stored };
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete merged[key];
-    else merged[key] = value;
+    // defineProperty, not assignment: a key named "__proto__" must stay a plain key.
+    else Object.defineProperty(merged, key, { value, enumerable: true, writable: true, configurable: true });
   }
   if (Buffer.byteLength(JSON.stringify(merged), 'utf8') > METADATA_MAX_BYTES) {
     throw new ValidationError([
@@ -181,6 +186,14 @@ function mergeMetadata(stored: Metadata, patch: Metadata | undefined): Metadata 
     ]);
   }
   return merged;
+}
+
+/** The subcategory's active-object count moves when an object enters or leaves `active`. */
+function statusCountItems(before: ObjectRecord, after: ObjectRecord) {
+  const wasActive = statusBucketOf(before.status) === 'active';
+  const isActive = statusBucketOf(after.status) === 'active';
+  if (wasActive === isActive) return [];
+  return [moveObjectStatusItem(after.companyId, after.categoryId, after.subcategoryId, isActive ? 1 : -1)];
 }
 
 /**
@@ -198,7 +211,7 @@ export async function updateObject(
     ]);
   }
   for (let attempt = 1; attempt <= UPDATE_ATTEMPTS; attempt++) {
-    const before = await findObject(principal.tenantId, objectId);
+    const before = await findVisibleObject(principal.tenantId, objectId);
     if (!before) throw objectNotFound(objectId);
     const timestamp = nextTimestamp(before.updatedAt);
     const draft: ObjectRecord = {
@@ -225,7 +238,11 @@ export async function updateObject(
     const after: ObjectRecord = { ...draft, lastTxId: event.hash };
     try {
       await writeTransaction(
-        [...replaceObjectItems(before, after), ...appendEventItems(objectChain(after), event)],
+        [
+          ...replaceObjectItems(before, after),
+          ...statusCountItems(before, after),
+          ...appendEventItems(objectChain(after), event),
+        ],
         () => new LostRaceError(),
       );
       return toObjectView(after);
@@ -243,7 +260,7 @@ export async function updateObject(
 
 /** One object of the company; 404 `OBJECT_NOT_FOUND` for unknown and other companies' ids. */
 export async function getObject(companyId: string, objectId: string): Promise<ObjectView> {
-  const record = await findObject(companyId, objectId);
+  const record = await findVisibleObject(companyId, objectId);
   if (!record) throw objectNotFound(objectId);
   return toObjectView(record);
 }
@@ -305,7 +322,7 @@ export async function listObjectEvents(
   objectId: string,
   query: PageInput,
 ): Promise<Page<LedgerEventView>> {
-  const record = await findObject(companyId, objectId);
+  const record = await findVisibleObject(companyId, objectId);
   if (!record) throw objectNotFound(objectId);
   const events = await listChainEvents(objectChain(record), query.offset, query.limit);
   return toPage(events.map(toEventView), query, record.eventCount);
@@ -316,7 +333,7 @@ export async function verifyObject(
   companyId: string,
   objectId: string,
 ): Promise<ChainVerification & { objectId: string }> {
-  const record = await findObject(companyId, objectId);
+  const record = await findVisibleObject(companyId, objectId);
   if (!record) throw objectNotFound(objectId);
   const events = await readWholeChain(objectChain(record));
   return {

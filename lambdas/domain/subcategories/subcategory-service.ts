@@ -47,6 +47,7 @@ export async function createSubcategory(
     updatedAt: createdAt,
     version: 1,
     objectCount: 0,
+    activeObjectCount: 0,
     lastObjectCreated: null,
     eventCount: 1,
     lastTxId: '',

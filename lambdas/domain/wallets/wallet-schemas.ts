@@ -1,0 +1,96 @@
+/**
+ * Request shapes of the wallet operations (spec 4.11-4.15, 2.5, limits in section 8) and of the
+ * wallet login (not shown in the spec; documented in the README).
+ */
+import type { FieldIssue } from '#shared/errors.js';
+import { pageQueryFields } from '#shared/pagination.js';
+import {
+  defaulted,
+  metadata,
+  object,
+  oneOf,
+  optional,
+  required,
+  type Schema,
+  string,
+} from '#shared/schema.js';
+
+export const WALLET_STATUSES = ['active', 'inactive', 'suspended'] as const;
+export type WalletStatus = (typeof WALLET_STATUSES)[number];
+
+export const WALLET_LIST_SORTS = [
+  'createdAt:desc',
+  'createdAt:asc',
+  'username:asc',
+  'username:desc',
+] as const;
+export type WalletListSort = (typeof WALLET_LIST_SORTS)[number];
+
+export const USERNAME_MIN_LENGTH = 3;
+export const USERNAME_MAX_LENGTH = 50;
+/**
+ * Letters A-Z and a-z, digits, `.`, `_` and `-`. ASCII only, so that no two usernames look alike
+ * (no Unicode confusables, no normalization forms), and never `@`, which separates the username
+ * from the App id in `username@appId`.
+ */
+export const USERNAME_PATTERN = /^[A-Za-z0-9._-]+$/;
+
+export const PASSWORD_MIN_LENGTH = 8;
+/** Bounds the work a single request can ask of the password hash. */
+export const PASSWORD_MAX_LENGTH = 1024;
+
+/** A username: 3-50 characters (`LENGTH_INVALID`), then the allowed characters (`FORMAT_INVALID`). */
+function username(): Schema<string> {
+  const length = string({ min: USERNAME_MIN_LENGTH, max: USERNAME_MAX_LENGTH });
+  return {
+    read(input: unknown, field: string, issues: FieldIssue[]) {
+      const value = length.read(input, field, issues);
+      if (value === undefined) return undefined;
+      if (!USERNAME_PATTERN.test(value)) {
+        issues.push({
+          field,
+          code: 'FORMAT_INVALID',
+          message: `${field} may hold only letters A-Z, digits, ".", "_" and "-"`,
+        });
+        return undefined;
+      }
+      return value;
+    },
+    jsonSchema: { ...length.jsonSchema, pattern: USERNAME_PATTERN.source },
+  };
+}
+
+const password = string({ min: PASSWORD_MIN_LENGTH, max: PASSWORD_MAX_LENGTH });
+
+export const walletIdPath = object({
+  // Any text: an id that is not one of ours is answered 404 RESOURCE_NOT_FOUND, like an unknown one.
+  walletId: required(string({ min: 1 })),
+});
+
+export const listWalletsQuery = object({
+  ...pageQueryFields(),
+  status: defaulted(oneOf([...WALLET_STATUSES, 'all'] as const), 'active', 'status filter'),
+  username: optional(string({ max: USERNAME_MAX_LENGTH }), 'case-insensitive partial match on the username'),
+  sort: defaulted(oneOf(WALLET_LIST_SORTS), 'createdAt:desc'),
+});
+
+export const createWalletBody = object({
+  username: required(username(), 'unique within the App, ignoring case; without the App id'),
+  password: required(password, 'write-only; stored only as a scrypt hash'),
+  metadata: optional(metadata()),
+});
+
+export const updateWalletBody = object({
+  password: optional(password, 'effective at once; ends every session of the wallet'),
+  status: optional(
+    oneOf(WALLET_STATUSES),
+    'inactive and suspended end every session of the wallet and refuse its logins',
+  ),
+  metadata: optional(metadata(), 'replaces the stored metadata'),
+});
+
+export const walletLoginBody = object({
+  // Only bounded here: any other mistake is a failed login (401), never a hint.
+  username: required(string({ max: 200 }), 'the full username, `username@appId`'),
+  password: required(string({ max: PASSWORD_MAX_LENGTH })),
+});

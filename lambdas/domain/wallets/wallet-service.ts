@@ -1,0 +1,175 @@
+/**
+ * The rules of wallets (spec 4.11-4.15): creation, reading, listing, change and soft deletion,
+ * always within one App. A wallet calling with its own session token sees only its own record.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  findWallet,
+  insertWallet,
+  listWallets as listWalletRecords,
+  markWalletDeleted,
+  replaceWallet,
+  StaleWalletError,
+  usernameKeyOf,
+  type WalletRecord,
+} from '#repositories/wallet-repository.js';
+import { nextTimestamp, nowIso } from '#shared/clock.js';
+import { ConflictError, NotFoundError } from '#shared/errors.js';
+import { type Page, toPage } from '#shared/pagination.js';
+import type { Principal } from '#shared/principal.js';
+import { type Infer, UUID_PATTERN } from '#shared/schema.js';
+import { hashPassword } from './password-hash.js';
+import type { createWalletBody, listWalletsQuery, updateWalletBody } from './wallet-schemas.js';
+import { toWalletDetailView, toWalletView, type WalletDetailView, type WalletView } from './wallet-view.js';
+
+type CreateWalletInput = Infer<typeof createWalletBody.shape>;
+type UpdateWalletInput = Infer<typeof updateWalletBody.shape>;
+type ListWalletsInput = Infer<typeof listWalletsQuery.shape>;
+
+/** Whose wallets a caller may see: an App's, or, for a wallet, only its own. */
+export interface WalletScope {
+  appId: string;
+  /** Set for a wallet principal: every other wallet is invisible to it. */
+  ownWalletId?: string;
+}
+
+/** The scope of a caller the handler already checked to be of kind `app`. */
+export const walletScopeOf = (principal: Principal): WalletScope => ({
+  appId: principal.tenantId,
+  ownWalletId: principal.wallet?.id,
+});
+
+/** How often a change is re-applied after losing a race with another change. */
+const UPDATE_ATTEMPTS = 3;
+
+const walletNotFound = (walletId: string) =>
+  new NotFoundError('RESOURCE_NOT_FOUND', `No wallet ${walletId} in this App`);
+
+/** A wallet the scope may see: not deleted, of the App, and the caller's own for a wallet. */
+async function findVisibleWallet(scope: WalletScope, walletId: string): Promise<WalletRecord> {
+  const visible =
+    UUID_PATTERN.test(walletId) && (scope.ownWalletId === undefined || scope.ownWalletId === walletId);
+  const record = visible ? await findWallet(scope.appId, walletId) : undefined;
+  if (!record || record.status === 'deleted') throw walletNotFound(walletId);
+  return record;
+}
+
+/**
+ * Creates an `active` wallet of the App; the password is kept only as a scrypt hash.
+ *
+ * @example
+ * const wallet = await createWallet(appId, { username: 'scanner-01', password: 'long enough' });
+ * wallet.fullUsername // `scanner-01@${appId}`
+ */
+export async function createWallet(appId: string, input: CreateWalletInput): Promise<WalletView> {
+  const passwordHash = await hashPassword(input.password);
+  const createdAt = nowIso();
+  const record: WalletRecord = {
+    id: randomUUID(),
+    appId,
+    username: input.username,
+    status: 'active',
+    metadata: input.metadata ?? {},
+    createdAt,
+    updatedAt: createdAt,
+    lastLoginAt: null,
+    passwordHash,
+    sessionVersion: 1,
+    version: 1,
+    loginCount: 0,
+    apiCallCount: 0,
+    lastApiCallAt: null,
+    failedLoginCount: 0,
+  };
+  await insertWallet(record);
+  return toWalletView(record);
+}
+
+/** Reads one wallet with its statistics; 404 `RESOURCE_NOT_FOUND` for unknown, foreign and deleted ids. */
+export async function getWallet(scope: WalletScope, walletId: string): Promise<WalletDetailView> {
+  return toWalletDetailView(await findVisibleWallet(scope, walletId));
+}
+
+/**
+ * Applies the given fields (omitted ones stay) and moves `updatedAt`. A new password, or a move
+ * to `inactive` or `suspended`, ends every session of the wallet at once; a new password also
+ * clears the failed-login count and any login lock. `metadata`, when given, replaces the stored one.
+ */
+export async function updateWallet(
+  scope: WalletScope,
+  walletId: string,
+  changes: UpdateWalletInput,
+): Promise<WalletView> {
+  const passwordHash = changes.password === undefined ? undefined : await hashPassword(changes.password);
+  for (let attempt = 1; attempt <= UPDATE_ATTEMPTS; attempt++) {
+    const before = await findVisibleWallet(scope, walletId);
+    const status = changes.status ?? before.status;
+    const endsSessions = passwordHash !== undefined || (status !== before.status && status !== 'active');
+    const after: WalletRecord = {
+      ...before,
+      status,
+      metadata: changes.metadata ?? before.metadata,
+      passwordHash: passwordHash ?? before.passwordHash,
+      sessionVersion: endsSessions ? before.sessionVersion + 1 : before.sessionVersion,
+      failedLoginCount: passwordHash !== undefined ? 0 : before.failedLoginCount,
+      lockedUntil: passwordHash !== undefined ? undefined : before.lockedUntil,
+      updatedAt: nextTimestamp(before.updatedAt),
+      version: before.version + 1,
+    };
+    try {
+      await replaceWallet(before, after);
+      return toWalletView(after);
+    } catch (error) {
+      if (!(error instanceof StaleWalletError)) throw error;
+    }
+  }
+  throw new ConflictError(
+    'CONCURRENT_MODIFICATION',
+    'The wallet is being changed by another request; try again',
+  );
+}
+
+/**
+ * Soft-deletes a wallet: its record stays with status `deleted`, its sessions end, it leaves
+ * every list and read (404 afterwards), and its username is free for a new wallet.
+ */
+export async function deleteWallet(scope: WalletScope, walletId: string): Promise<void> {
+  for (let attempt = 1; attempt <= UPDATE_ATTEMPTS; attempt++) {
+    const before = await findVisibleWallet(scope, walletId);
+    try {
+      await markWalletDeleted(before, nextTimestamp(before.updatedAt));
+      return;
+    } catch (error) {
+      if (!(error instanceof StaleWalletError)) throw error;
+    }
+  }
+  throw new ConflictError(
+    'CONCURRENT_MODIFICATION',
+    'The wallet is being changed by another request; try again',
+  );
+}
+
+/** A page of the App's wallets, filtered and sorted as asked; a wallet sees only itself. */
+export async function listWallets(scope: WalletScope, query: ListWalletsInput): Promise<Page<WalletView>> {
+  if (scope.ownWalletId !== undefined) return listOwnWallet(scope, scope.ownWalletId, query);
+  const { records, total } = await listWalletRecords(scope.appId, {
+    status: query.status,
+    usernameContains: query.username,
+    sort: query.sort,
+    limit: query.limit,
+    offset: query.offset,
+  });
+  return toPage(records.map(toWalletView), query, total);
+}
+
+/** The list as a wallet sees it: its own record when it matches the filters, on the page asked. */
+async function listOwnWallet(scope: WalletScope, walletId: string, query: ListWalletsInput) {
+  const record = await findWallet(scope.appId, walletId);
+  const matches =
+    record !== undefined &&
+    record.status !== 'deleted' &&
+    (query.status === 'all' || record.status === query.status) &&
+    (query.username === undefined || usernameKeyOf(record.username).includes(usernameKeyOf(query.username)));
+  const matching = matches ? [toWalletView(record)] : [];
+  return toPage(matching.slice(query.offset, query.offset + query.limit), query, matching.length);
+}

@@ -1,0 +1,7 @@
+import { getWallet, walletScopeOf } from '#domain/wallets/wallet-service.js';
+import { httpHandler } from '#shared/http-handler.js';
+import { operations } from '../../operations.js';
+
+export const handler = httpHandler(operations.getWallet, async ({ principal, path }) => ({
+  body: await getWallet(walletScopeOf(principal), path.walletId),
+}));

@@ -1,0 +1,7 @@
+import { listWallets, walletScopeOf } from '#domain/wallets/wallet-service.js';
+import { httpHandler } from '#shared/http-handler.js';
+import { operations } from '../../operations.js';
+
+export const handler = httpHandler(operations.listWallets, async ({ principal, query }) => ({
+  body: await listWallets(walletScopeOf(principal), query),
+}));

@@ -1,0 +1,421 @@
+/**
+ * Wallet items and everything keyed around them: the username marker that makes usernames
+ * unique per App (ignoring case) and finds a wallet at login, the App's per-status wallet
+ * counters, the four sorted index entries the list operation reads, and the login bookkeeping
+ * (failed attempts, lock, statistics) kept on the wallet item itself.
+ *
+ * A deleted wallet keeps its item (status `deleted`) but loses its index entries and its
+ * username marker: it is in no list, and its username may be taken again.
+ */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { WalletListSort, WalletStatus } from '#domain/wallets/wallet-schemas.js';
+import { dynamoDb, tableName } from '#shared/clients.js';
+import { ConflictError } from '#shared/errors.js';
+import type { Metadata } from '#shared/schema.js';
+import { readIndexWindow } from './index-query.js';
+import { adjustCountersItem, readCounters, sumCounters } from './tenant-counters.js';
+import { tenantPartition } from './tenant-keys.js';
+import { type TransactItem, writeTransaction } from './transactions.js';
+import { setAttributesItem } from './update-expression.js';
+
+export type StoredWalletStatus = WalletStatus | 'deleted';
+
+export interface WalletRecord {
+  id: string;
+  appId: string;
+  /** As given at creation; compared ignoring case. */
+  username: string;
+  status: StoredWalletStatus;
+  metadata: Metadata;
+  createdAt: string;
+  updatedAt: string;
+  lastLoginAt: string | null;
+  deletedAt?: string;
+  /** `scrypt$N$r$p$salt$hash`; never leaves the domain layer. */
+  passwordHash: string;
+  /** Bumped by every change that ends the wallet's sessions; each session holds the value it began with. */
+  sessionVersion: number;
+  /** Bumped by every write of the wallet's own fields; the condition of the next write. */
+  version: number;
+  loginCount: number;
+  apiCallCount: number;
+  lastApiCallAt: string | null;
+  /** Failed logins since the last successful one. */
+  failedLoginCount: number;
+  /** Logins are refused until then (ISO 8601), whatever the password. */
+  lockedUntil?: string;
+}
+
+/** The write lost a race with another write of the same wallet; read again and retry. */
+export class StaleWalletError extends Error {}
+
+const INDEX_ATTRIBUTES = ['gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk', 'gsi4pk', 'gsi4sk'];
+
+/** Usernames are ASCII (see the schema), so lower case is their case-insensitive form. */
+export const usernameKeyOf = (username: string): string => username.toLowerCase();
+
+/** The wallet item's key. Its partition reads `T#<appId>#WALLET#<walletId>` (the authorizer's IAM grant relies on it). */
+export const walletKey = (appId: string, walletId: string) => ({
+  pk: `${tenantPartition(appId)}#WALLET#${walletId}`,
+  sk: 'WALLET',
+});
+
+const usernameMarkerKey = (appId: string, username: string) => ({
+  pk: `${tenantPartition(appId)}#WALLET_USERNAME#${usernameKeyOf(username)}`,
+  sk: 'MARKER',
+});
+
+const byStatusPartition = (appId: string, status: WalletStatus) =>
+  `${tenantPartition(appId)}#WALLETS#${status}`;
+const allPartition = (appId: string) => `${tenantPartition(appId)}#WALLETS`;
+
+/** Counter attribute of the App's wallets in one status (deleted wallets are counted nowhere). */
+const counterAttribute = (status: WalletStatus) => `walletCount_${status}`;
+
+function indexAttributes(record: WalletRecord): Record<string, string> {
+  if (record.status === 'deleted') return {};
+  const createdKey = `${record.createdAt}#${record.id}`;
+  // Usernames are unique per App among wallets in lists, so the key alone sorts without ties.
+  const usernameKey = usernameKeyOf(record.username);
+  return {
+    gsi1pk: byStatusPartition(record.appId, record.status),
+    gsi1sk: createdKey,
+    gsi2pk: byStatusPartition(record.appId, record.status),
+    gsi2sk: usernameKey,
+    gsi3pk: allPartition(record.appId),
+    gsi3sk: createdKey,
+    gsi4pk: allPartition(record.appId),
+    gsi4sk: usernameKey,
+  };
+}
+
+function toItem(record: WalletRecord): Record<string, unknown> {
+  const { metadata, lockedUntil, deletedAt, ...plain } = record;
+  return {
+    ...walletKey(record.appId, record.id),
+    entity: 'wallet',
+    ...plain,
+    ...(lockedUntil ? { lockedUntil } : {}),
+    ...(deletedAt ? { deletedAt } : {}),
+    usernameKey: usernameKeyOf(record.username),
+    // Stored as JSON text: it round-trips any JSON exactly (numbers, empty keys, nesting).
+    metadataJson: JSON.stringify(metadata),
+    ...indexAttributes(record),
+  };
+}
+
+function fromItem(item: Record<string, unknown>): WalletRecord {
+  return {
+    id: item.id as string,
+    appId: item.appId as string,
+    username: item.username as string,
+    status: item.status as StoredWalletStatus,
+    metadata: JSON.parse(item.metadataJson as string) as Metadata,
+    createdAt: item.createdAt as string,
+    updatedAt: item.updatedAt as string,
+    lastLoginAt: (item.lastLoginAt as string | null | undefined) ?? null,
+    deletedAt: item.deletedAt as string | undefined,
+    passwordHash: item.passwordHash as string,
+    sessionVersion: (item.sessionVersion as number | undefined) ?? 1,
+    version: item.version as number,
+    loginCount: (item.loginCount as number | undefined) ?? 0,
+    apiCallCount: (item.apiCallCount as number | undefined) ?? 0,
+    lastApiCallAt: (item.lastApiCallAt as string | null | undefined) ?? null,
+    failedLoginCount: (item.failedLoginCount as number | undefined) ?? 0,
+    lockedUntil: item.lockedUntil as string | undefined,
+  };
+}
+
+const usernameExists = (username: string) =>
+  new ConflictError('USERNAME_EXISTS', `A wallet named "${username}" already exists in this App`);
+
+/** Writes a new wallet, its username marker and its counter in one transaction. */
+export async function insertWallet(record: WalletRecord): Promise<void> {
+  const table = tableName();
+  await writeTransaction(
+    [
+      { Put: { TableName: table, Item: toItem(record), ConditionExpression: 'attribute_not_exists(pk)' } },
+      {
+        Put: {
+          TableName: table,
+          Item: {
+            ...usernameMarkerKey(record.appId, record.username),
+            entity: 'walletUsernameMarker',
+            walletId: record.id,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      adjustCountersItem(record.appId, { [counterAttribute(record.status as WalletStatus)]: 1 }),
+    ],
+    (failedIndex) => (failedIndex === 1 ? usernameExists(record.username) : new Error('Wallet id collision')),
+  );
+}
+
+/** One wallet of the App, deleted ones included (the caller decides what they mean). */
+export async function findWallet(appId: string, walletId: string): Promise<WalletRecord | undefined> {
+  const { Item } = await dynamoDb.send(
+    new GetCommand({ TableName: tableName(), Key: walletKey(appId, walletId), ConsistentRead: true }),
+  );
+  return Item ? fromItem(Item) : undefined;
+}
+
+/** The id of the App's wallet that holds this username now (deleted wallets hold none). */
+export async function findWalletIdByUsername(appId: string, username: string): Promise<string | undefined> {
+  const { Item } = await dynamoDb.send(
+    new GetCommand({ TableName: tableName(), Key: usernameMarkerKey(appId, username), ConsistentRead: true }),
+  );
+  return Item?.walletId as string | undefined;
+}
+
+/**
+ * Replaces a wallet read earlier as `before` with `after` (status, password, metadata, session
+ * version, login lock), moving the status counters and index entries with it. Only the
+ * attributes named here are written: `loginCount`, `apiCallCount`, `lastLoginAt` and
+ * `lastApiCallAt` are moved concurrently by logins and the authorizer, never from a read.
+ * Throws {@link StaleWalletError} when another change came in between.
+ */
+export async function replaceWallet(before: WalletRecord, after: WalletRecord): Promise<void> {
+  if (before.status === 'deleted' || after.status === 'deleted') throw new Error('Use markWalletDeleted');
+  const table = tableName();
+  const attributes = {
+    status: after.status,
+    metadataJson: JSON.stringify(after.metadata),
+    updatedAt: after.updatedAt,
+    passwordHash: after.passwordHash,
+    sessionVersion: after.sessionVersion,
+    version: after.version,
+    // Logins ADD to it concurrently: written only when this change resets it (a new password).
+    ...(after.failedLoginCount !== before.failedLoginCount
+      ? { failedLoginCount: after.failedLoginCount }
+      : {}),
+    ...indexAttributes(after),
+  };
+  const update = setAttributesItem(table, walletKey(after.appId, after.id), attributes, {
+    expression: '#version = :expectedVersion',
+    names: { '#version': 'version' },
+    values: { ':expectedVersion': before.version },
+  });
+  if (update.Update && before.lockedUntil && !after.lockedUntil) {
+    update.Update.UpdateExpression = `${update.Update.UpdateExpression} REMOVE lockedUntil`;
+  }
+  const items: TransactItem[] = [update];
+  if (before.status !== after.status) {
+    items.push(
+      adjustCountersItem(after.appId, {
+        [counterAttribute(before.status)]: -1,
+        [counterAttribute(after.status)]: 1,
+      }),
+    );
+  }
+  await writeTransaction(items, () => new StaleWalletError());
+}
+
+/**
+ * Marks a wallet deleted: status `deleted`, a new session version (its sessions end), no index
+ * entries, no username marker, one wallet less in its status counter. Throws
+ * {@link StaleWalletError} when another change came in between.
+ */
+export async function markWalletDeleted(before: WalletRecord, deletedAt: string): Promise<void> {
+  if (before.status === 'deleted') throw new StaleWalletError();
+  const table = tableName();
+  await writeTransaction(
+    [
+      {
+        Update: {
+          TableName: table,
+          Key: walletKey(before.appId, before.id),
+          UpdateExpression: `SET #status = :deleted, deletedAt = :deletedAt, updatedAt = :deletedAt, #version = :nextVersion, sessionVersion = :nextSessionVersion REMOVE ${INDEX_ATTRIBUTES.join(', ')}`,
+          ConditionExpression: '#version = :expectedVersion',
+          ExpressionAttributeNames: { '#status': 'status', '#version': 'version' },
+          ExpressionAttributeValues: {
+            ':deleted': 'deleted',
+            ':deletedAt': deletedAt,
+            ':expectedVersion': before.version,
+            ':nextVersion': before.version + 1,
+            ':nextSessionVersion': before.sessionVersion + 1,
+          },
+        },
+      },
+      {
+        Delete: {
+          TableName: table,
+          Key: usernameMarkerKey(before.appId, before.username),
+          ConditionExpression: 'walletId = :walletId',
+          ExpressionAttributeValues: { ':walletId': before.id },
+        },
+      },
+      adjustCountersItem(before.appId, { [counterAttribute(before.status)]: -1 }),
+    ],
+    (failedIndex) =>
+      failedIndex === 0 ? new StaleWalletError() : new Error('Username marker of another wallet'),
+  );
+}
+
+export interface WalletListQuery {
+  status: WalletStatus | 'all';
+  usernameContains?: string;
+  sort: WalletListSort;
+  limit: number;
+  offset: number;
+}
+
+/** One page of an App's wallets (never deleted ones) and the exact number that match. */
+export async function listWallets(
+  appId: string,
+  query: WalletListQuery,
+): Promise<{ records: WalletRecord[]; total: number }> {
+  const byUsername = query.sort.startsWith('username:');
+  const indexName = query.status === 'all' ? (byUsername ? 'gsi4' : 'gsi3') : byUsername ? 'gsi2' : 'gsi1';
+  const partitionKeyValue =
+    query.status === 'all' ? allPartition(appId) : byStatusPartition(appId, query.status);
+  const filter =
+    query.usernameContains === undefined
+      ? undefined
+      : {
+          expression: 'contains(#usernameKey, :needle)',
+          names: { '#usernameKey': 'usernameKey' },
+          values: { ':needle': usernameKeyOf(query.usernameContains) },
+        };
+  const [window, counters] = await Promise.all([
+    readIndexWindow({
+      indexName,
+      partitionKeyValue,
+      ascending: query.sort.endsWith(':asc'),
+      offset: query.offset,
+      limit: query.limit,
+      filter,
+    }),
+    filter ? Promise.resolve(undefined) : readCounters(appId),
+  ]);
+  const statuses: readonly WalletStatus[] =
+    query.status === 'all' ? ['active', 'inactive', 'suspended'] : [query.status];
+  const total = window.matchedTotal ?? sumCounters(counters ?? {}, statuses.map(counterAttribute));
+  return { records: window.items.map(fromItem), total };
+}
+
+/**
+ * Counts one login attempt of an active, unlocked wallet and returns the number of failed
+ * attempts it makes (the attempt counts as failed until {@link recordLogin} resets it).
+ * Undefined when the wallet does not exist, is not active or is locked at `nowIso`: such an
+ * attempt is not counted and may not succeed.
+ */
+export async function reserveLoginAttempt(
+  appId: string,
+  walletId: string,
+  nowIso: string,
+): Promise<number | undefined> {
+  try {
+    const { Attributes } = await dynamoDb.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: walletKey(appId, walletId),
+        UpdateExpression: 'ADD failedLoginCount :one',
+        ConditionExpression:
+          'attribute_exists(pk) AND #status = :active AND (attribute_not_exists(lockedUntil) OR lockedUntil <= :now)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':one': 1, ':active': 'active', ':now': nowIso },
+        ReturnValues: 'UPDATED_NEW',
+      }),
+    );
+    return Attributes?.failedLoginCount as number;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return undefined;
+    throw error;
+  }
+}
+
+/** Refuses the wallet's logins until `lockedUntil`, unless a later lock is already set. */
+export async function lockLogins(appId: string, walletId: string, lockedUntil: string): Promise<void> {
+  try {
+    await dynamoDb.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: walletKey(appId, walletId),
+        UpdateExpression: 'SET lockedUntil = :until',
+        ConditionExpression:
+          'attribute_exists(pk) AND (attribute_not_exists(lockedUntil) OR lockedUntil < :until)',
+        ExpressionAttributeValues: { ':until': lockedUntil },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
+}
+
+/**
+ * Records a successful login in one transaction with the `session` item given: `lastLoginAt`,
+ * one login more, failed attempts and lock cleared. Refused (false) when the wallet stopped
+ * being active or its sessions were ended since it was read.
+ */
+export async function recordLogin(
+  wallet: WalletRecord,
+  loggedInAt: string,
+  session: TransactItem,
+): Promise<boolean> {
+  try {
+    await writeTransaction(
+      [
+        {
+          Update: {
+            TableName: tableName(),
+            Key: walletKey(wallet.appId, wallet.id),
+            UpdateExpression:
+              'SET lastLoginAt = :now, failedLoginCount = :zero ADD loginCount :one REMOVE lockedUntil',
+            ConditionExpression: '#status = :active AND sessionVersion = :sessionVersion',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: {
+              ':now': loggedInAt,
+              ':zero': 0,
+              ':one': 1,
+              ':active': 'active',
+              ':sessionVersion': wallet.sessionVersion,
+            },
+          },
+        },
+        session,
+      ],
+      () => new StaleWalletError(),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof StaleWalletError) return false;
+    throw error;
+  }
+}
+
+/**
+ * Counts one API call of a wallet session, if the session may still act: the wallet is active
+ * and its session version is still `sessionVersion`. One conditional write both checks the
+ * session and keeps `apiCallCount` exact.
+ */
+export async function recordApiCall(
+  appId: string,
+  walletId: string,
+  sessionVersion: number,
+  calledAt: string,
+): Promise<boolean> {
+  try {
+    await dynamoDb.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: walletKey(appId, walletId),
+        UpdateExpression: 'SET lastApiCallAt = :now ADD apiCallCount :one',
+        ConditionExpression:
+          'attribute_exists(pk) AND #status = :active AND sessionVersion = :sessionVersion',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':now': calledAt,
+          ':one': 1,
+          ':active': 'active',
+          ':sessionVersion': sessionVersion,
+        },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * The supported file types (spec 4.16) and the check of an upload against them on three
+ * signals: the file name's extension, the declared MIME type, and the leading bytes. A renamed
+ * file fails the third. A declared type of `application/octet-stream` (or none), which clients
+ * send when they do not know better, is judged by the other two signals.
+ */
+export interface SupportedType {
+  kind: 'image' | 'document' | 'text' | 'word' | 'spreadsheet';
+  mimeType: string;
+  extensions: string[];
+  /** Whether the content looks like this type. */
+  matches(content: Buffer): boolean;
+}
+
+const startsWith = (content: Buffer, bytes: number[], offset = 0) =>
+  bytes.every((byte, index) => content[offset + index] === byte);
+const ascii = (text: string) => [...Buffer.from(text, 'ascii')];
+
+const isJpeg = (content: Buffer) => startsWith(content, [0xff, 0xd8, 0xff]);
+const isPng = (content: Buffer) => startsWith(content, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+const isGif = (content: Buffer) =>
+  startsWith(content, ascii('GIF87a')) || startsWith(content, ascii('GIF89a'));
+const isWebp = (content: Buffer) =>
+  startsWith(content, ascii('RIFF')) && startsWith(content, ascii('WEBP'), 8);
+const isPdf = (content: Buffer) => startsWith(content, ascii('%PDF-'));
+/** Compound File Binary: the container of .doc and .xls. */
+const isCompoundFile = (content: Buffer) =>
+  startsWith(content, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+const isZip = (content: Buffer) => startsWith(content, [0x50, 0x4b, 0x03, 0x04]);
+/** An Office Open XML package holds its parts under `word/` (documents) or `xl/` (workbooks). */
+const isZipWithPart = (content: Buffer, folder: string) =>
+  isZip(content) && content.includes(Buffer.from(folder, 'ascii'));
+
+/** Text: no NUL byte, and valid UTF-8 (a character cut at the end of the sample is allowed). */
+function isText(content: Buffer): boolean {
+  const sample = content.subarray(0, 64 * 1024);
+  if (sample.includes(0)) return false;
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  for (const cut of [0, 1, 2, 3]) {
+    try {
+      decoder.decode(sample.subarray(0, Math.max(0, sample.length - cut)));
+      return true;
+    } catch {
+      if (sample.length < 64 * 1024) return false; // the whole file was read: nothing was cut
+    }
+  }
+  return false;
+}
+
+export const SUPPORTED_TYPES: readonly SupportedType[] = [
+  { kind: 'image', mimeType: 'image/jpeg', extensions: ['.jpg', '.jpeg'], matches: isJpeg },
+  { kind: 'image', mimeType: 'image/png', extensions: ['.png'], matches: isPng },
+  { kind: 'image', mimeType: 'image/gif', extensions: ['.gif'], matches: isGif },
+  { kind: 'image', mimeType: 'image/webp', extensions: ['.webp'], matches: isWebp },
+  { kind: 'document', mimeType: 'application/pdf', extensions: ['.pdf'], matches: isPdf },
+  { kind: 'text', mimeType: 'text/plain', extensions: ['.txt'], matches: isText },
+  { kind: 'text', mimeType: 'text/csv', extensions: ['.csv'], matches: isText },
+  { kind: 'word', mimeType: 'application/msword', extensions: ['.doc'], matches: isCompoundFile },
+  {
+    kind: 'word',
+    mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    extensions: ['.docx'],
+    matches: (content) => isZipWithPart(content, 'word/'),
+  },
+  {
+    kind: 'spreadsheet',
+    mimeType: 'application/vnd.ms-excel',
+    extensions: ['.xls'],
+    matches: isCompoundFile,
+  },
+  {
+    kind: 'spreadsheet',
+    mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    extensions: ['.xlsx'],
+    matches: (content) => isZipWithPart(content, 'xl/'),
+  },
+];
+
+/** Declared types that say nothing about the content. */
+const GENERIC_MIME_TYPES = new Set(['', 'application/octet-stream', 'binary/octet-stream']);
+
+export type TypeCheck = { supported: true; type: SupportedType } | { supported: false; reason: string };
+
+const extensionOf = (fileName: string) => {
+  const dot = fileName.lastIndexOf('.');
+  return dot >= 0 ? fileName.slice(dot).toLowerCase() : '';
+};
+
+/**
+ * Checks a file against the supported types.
+ *
+ * @example
+ * checkFileType('a.png', 'image/png', pngBytes) // { supported: true, type: { mimeType: 'image/png', ... } }
+ */
+export function checkFileType(
+  fileName: string,
+  declaredMimeType: string | undefined,
+  content: Buffer,
+  allowedKinds?: ReadonlyArray<SupportedType['kind']>,
+): TypeCheck {
+  const extension = extensionOf(fileName);
+  const declared = (declaredMimeType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  const candidates = SUPPORTED_TYPES.filter(
+    (type) => type.extensions.includes(extension) && (!allowedKinds || allowedKinds.includes(type.kind)),
+  );
+  if (candidates.length === 0)
+    return { supported: false, reason: `files ending in "${extension || '(none)'}" are not supported` };
+  const declaredMatches = GENERIC_MIME_TYPES.has(declared)
+    ? candidates
+    : candidates.filter((type) => type.mimeType === declared);
+  if (declaredMatches.length === 0) {
+    return {
+      supported: false,
+      reason: `the declared type ${declared} does not match the extension ${extension}`,
+    };
+  }
+  const type = declaredMatches.find((each) => each.matches(content));
+  if (!type) return { supported: false, reason: `the content is not a ${extension} file` };
+  return { supported: true, type };
+}
