@@ -19,7 +19,13 @@ import {
   subcategoryObjectsPath,
   updateObjectBody,
 } from '#domain/objects/object-schemas.js';
-import { categoryIdOnlyPath, createSubcategoryBody } from '#domain/subcategories/subcategory-schemas.js';
+import {
+  categoryIdOnlyPath,
+  createSubcategoryBody,
+  SUBCATEGORY_IMAGE_MAX_BYTES,
+  subcategoryDetailPath,
+  updateSubcategoryFields,
+} from '#domain/subcategories/subcategory-schemas.js';
 import {
   createWalletBody,
   listWalletsQuery,
@@ -125,6 +131,27 @@ export const operations = {
     permission: 'categories:write',
     pathParameters: categoryIdOnlyPath,
     body: createSubcategoryBody,
+    successStatus: 200,
+  },
+  getSubcategory: {
+    ...subcategoryOperation,
+    method: 'GET',
+    path: '/api/v2/object/{companyId}/category/{categoryId}/subcategory/{subcategoryId}',
+    handler: 'subcategories/get-subcategory',
+    summary: 'Get a subcategory in detail (spec 4.9)',
+    permission: 'categories:read',
+    pathParameters: subcategoryDetailPath,
+    successStatus: 200,
+  },
+  updateSubcategory: {
+    ...subcategoryOperation,
+    method: 'PUT',
+    path: '/api/v2/object/{companyId}/category/{categoryId}/subcategory/{subcategoryId}',
+    handler: 'subcategories/update-subcategory',
+    summary: 'Update a subcategory with an action, multipart/form-data (spec 4.10)',
+    permission: 'categories:write',
+    pathParameters: subcategoryDetailPath,
+    form: { fields: updateSubcategoryFields, fileField: 'file', maxFileBytes: SUBCATEGORY_IMAGE_MAX_BYTES },
     successStatus: 200,
   },
   listObjects: {

@@ -80,6 +80,13 @@ function sendGatewayResponse(response: ServerResponse, type: GatewayResponseType
   response.end(body);
 }
 
+/**
+ * Local mode takes bodies up to 64 MB, above API Gateway's 10 MB cap, so that the spec's own
+ * limits (a 10 MB subcategory image as base64, a 50 MB file) can be used directly here; in
+ * AWS such uploads take the presigned S3 route.
+ */
+export const LOCAL_MAX_REQUEST_BODY_BYTES = 64 * 1024 * 1024;
+
 class BodyTooLargeError extends Error {}
 
 async function readBody(request: IncomingMessage): Promise<Buffer> {
@@ -87,7 +94,7 @@ async function readBody(request: IncomingMessage): Promise<Buffer> {
   let size = 0;
   for await (const chunk of request) {
     size += (chunk as Buffer).length;
-    if (size > MAX_REQUEST_BODY_BYTES) throw new BodyTooLargeError();
+    if (size > LOCAL_MAX_REQUEST_BODY_BYTES) throw new BodyTooLargeError();
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);

@@ -8,10 +8,12 @@ import {
   replaceCategory,
   StaleCategoryError,
 } from '#repositories/category-repository.js';
+import { listSubcategoriesOf } from '#repositories/subcategory-repository.js';
 import { nextTimestamp, nowIso } from '#shared/clock.js';
 import { ConflictError, NotFoundError } from '#shared/errors.js';
 import { type Page, toPage } from '#shared/pagination.js';
 import type { Infer } from '#shared/schema.js';
+import { toSubcategorySummary } from '../subcategories/subcategory-view.js';
 import type { createCategoryBody, listCategoriesQuery, updateCategoryBody } from './category-schemas.js';
 import { type CategoryView, toCategoryView } from './category-view.js';
 
@@ -21,6 +23,16 @@ type ListCategoriesInput = Infer<typeof listCategoriesQuery.shape>;
 
 /** How often a change is re-applied after losing a race with another change. */
 const UPDATE_ATTEMPTS = 3;
+
+/** The category with its live subcategories (one Query, skipped when it has none). */
+async function withSubcategories(record: CategoryRecord): Promise<CategoryView> {
+  if (record.subcategoryCount <= 0) return toCategoryView(record);
+  const subcategories = await listSubcategoriesOf(record.companyId, record.id);
+  return toCategoryView(
+    record,
+    subcategories.filter((subcategory) => subcategory.status !== 'removed').map(toSubcategorySummary),
+  );
+}
 
 const categoryNotFound = (categoryId: string) =>
   new NotFoundError('CATEGORY_NOT_FOUND', `No category ${categoryId} in this company`);
@@ -55,7 +67,7 @@ export async function createCategory(companyId: string, input: CreateCategoryInp
 export async function getCategory(companyId: string, categoryId: string): Promise<CategoryView> {
   const record = await findCategory(companyId, categoryId);
   if (!record) throw categoryNotFound(categoryId);
-  return toCategoryView(record);
+  return withSubcategories(record);
 }
 
 /**
@@ -81,7 +93,7 @@ export async function updateCategory(
     };
     try {
       await replaceCategory(before, after);
-      return toCategoryView(after);
+      return withSubcategories(after);
     } catch (error) {
       if (!(error instanceof StaleCategoryError)) throw error;
     }
@@ -104,9 +116,5 @@ export async function listCategories(
     limit: query.limit,
     offset: query.offset,
   });
-  return toPage(
-    records.map((record) => toCategoryView(record)),
-    query,
-    total,
-  );
+  return toPage(await Promise.all(records.map(withSubcategories)), query, total);
 }

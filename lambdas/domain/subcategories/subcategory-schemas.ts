@@ -18,3 +18,19 @@ export const createSubcategoryBody = object({
     'base64 image, at most 10 MB of bytes',
   ),
 });
+
+export const SUBCATEGORY_ACTIONS = ['CHANGE', 'ACTIVATE', 'DEACTIVATE', 'REMOVE'] as const;
+export type SubcategoryAction = (typeof SUBCATEGORY_ACTIONS)[number];
+
+export const subcategoryDetailPath = object({
+  companyId: required(string({ format: 'uuid' })),
+  categoryId: required(string({ format: 'uuid' })),
+  subcategoryId: required(string({ format: 'uuid' })),
+});
+
+/** The text fields of the multipart update (spec 4.10); `action` is checked by the service (INVALID_ACTION). */
+export const updateSubcategoryFields = object({
+  name: optional(subcategoryName, 'the current name should be sent on every update'),
+  action: optional(string({ max: 50 }), 'CHANGE (default), ACTIVATE, DEACTIVATE or REMOVE'),
+  description: optional(subcategoryDescription),
+});

@@ -1,17 +1,53 @@
-/** The rules of subcategories (spec 4.8-4.10). */
+/**
+ * The rules of subcategories (spec 4.8-4.10). Every change appends an event to the
+ * subcategory's own ledger chain in the same transaction as the change. The state machine
+ * (the spec's table; refusals are ours, documented in the README):
+ *
+ * | action     | from                 | to         | refused                                  |
+ * |------------|----------------------|------------|------------------------------------------|
+ * | CHANGE     | active, delisted     | unchanged  | -                                        |
+ * | ACTIVATE   | delisted             | active     | from active: 409 INVALID_STATE_TRANSITION |
+ * | DEACTIVATE | active, delisted     | delisted   | -                                        |
+ * | REMOVE     | active, delisted     | removed    | -                                        |
+ *
+ * A removed subcategory answers 404 SUBCATEGORY_NOT_FOUND to everything.
+ */
 import { randomUUID } from 'node:crypto';
 import { adjustCategoryStatisticsItem, findCategory } from '#repositories/category-repository.js';
+import { deleteFileBytes } from '#repositories/file-store.js';
 import { appendEventItems, type ChainRef, chainIdOf } from '#repositories/ledger-repository.js';
-import { insertSubcategoryItems, type SubcategoryRecord } from '#repositories/subcategory-repository.js';
-import { writeTransaction } from '#repositories/transactions.js';
-import { nowIso } from '#shared/clock.js';
-import { ConflictError, NotFoundError } from '#shared/errors.js';
+import {
+  findSubcategory,
+  insertSubcategoryFileItem,
+  insertSubcategoryItems,
+  listSubcategoryFiles,
+  replaceSubcategoryItems,
+  type SubcategoryFileRecord,
+  type SubcategoryRecord,
+} from '#repositories/subcategory-repository.js';
+import { adjustCountersItem } from '#repositories/tenant-counters.js';
+import { type TransactItem, writeTransaction } from '#repositories/transactions.js';
+import { startBackgroundJob } from '#shared/background-jobs.js';
+import { nextTimestamp, nowIso } from '#shared/clock.js';
+import { ConflictError, NotFoundError, ValidationError } from '#shared/errors.js';
+import type { UploadedFile } from '#shared/multipart.js';
 import { actorOf, type Principal } from '#shared/principal.js';
 import type { Infer } from '#shared/schema.js';
-import { nextLink, sealEvent } from '../ledger/ledger-event.js';
-import type { createSubcategoryBody } from './subcategory-schemas.js';
+import { canonicalJson } from '../ledger/canonical-json.js';
+import { type FieldChanges, nextLink, sealEvent } from '../ledger/ledger-event.js';
+import { imageFromBase64, imageFromUpload, storeImage } from './subcategory-image.js';
+import {
+  type createSubcategoryBody,
+  SUBCATEGORY_ACTIONS,
+  type SubcategoryAction,
+  type updateSubcategoryFields,
+} from './subcategory-schemas.js';
+import { type SubcategoryDetail, toSubcategoryDetail } from './subcategory-view.js';
 
 type CreateSubcategoryInput = Infer<typeof createSubcategoryBody.shape>;
+type UpdateSubcategoryInput = Infer<typeof updateSubcategoryFields.shape>;
+
+const UPDATE_ATTEMPTS = 5;
 
 const subcategoryChain = (record: Pick<SubcategoryRecord, 'companyId' | 'id'>): ChainRef => ({
   kind: 'subcategory',
@@ -21,10 +57,40 @@ const subcategoryChain = (record: Pick<SubcategoryRecord, 'companyId' | 'id'>): 
 
 const categoryNotFound = (categoryId: string) =>
   new NotFoundError('CATEGORY_NOT_FOUND', `No category ${categoryId} in this company`);
+const subcategoryNotFound = (subcategoryId: string) =>
+  new NotFoundError('SUBCATEGORY_NOT_FOUND', `No subcategory ${subcategoryId} in this category`);
+const nameTaken = (name: string) =>
+  new ConflictError(
+    'SUBCATEGORY_NAME_EXISTS',
+    `A subcategory named "${name}" already exists in this category`,
+  );
+
+class LostRaceError extends Error {}
+
+const changesBetween = (before: Partial<SubcategoryRecord>, after: SubcategoryRecord): FieldChanges => {
+  const changes: FieldChanges = {};
+  for (const field of ['name', 'description', 'imageId', 'status'] as const) {
+    const from = before[field] ?? null;
+    const to = after[field] ?? null;
+    if (canonicalJson(from) !== canonicalJson(to)) changes[field] = { from, to };
+  }
+  return changes;
+};
+
+/** Reads a subcategory that is not removed; 404 otherwise. */
+async function findLiveSubcategory(
+  companyId: string,
+  categoryId: string,
+  subcategoryId: string,
+): Promise<SubcategoryRecord> {
+  const record = await findSubcategory(companyId, categoryId, subcategoryId);
+  if (!record || record.status === 'removed') throw subcategoryNotFound(subcategoryId);
+  return record;
+}
 
 /**
  * Creates an `active` subcategory in a category of the company, with the first event of its
- * own ledger chain, and counts it in the category's statistics.
+ * own ledger chain and its image, and counts it in the category's statistics.
  */
 export async function createSubcategory(
   principal: Principal,
@@ -32,16 +98,19 @@ export async function createSubcategory(
   input: CreateSubcategoryInput,
 ): Promise<{ id: string }> {
   const companyId = principal.tenantId;
+  const image = input.image === undefined ? undefined : imageFromBase64(input.image);
   if (!(await findCategory(companyId, categoryId))) throw categoryNotFound(categoryId);
+  const id = randomUUID();
+  const imageFile = image ? await storeImage(companyId, id, image) : undefined;
   const createdAt = nowIso();
   const draft: SubcategoryRecord = {
-    id: randomUUID(),
+    id,
     companyId,
     categoryId,
     name: input.name,
     description: input.description ?? '',
     status: 'active',
-    imageId: null,
+    imageId: imageFile?.id ?? null,
     metadata: {},
     createdAt,
     updatedAt: createdAt,
@@ -56,31 +125,174 @@ export async function createSubcategory(
     chainId: chainIdOf(subcategoryChain(draft)),
     ...nextLink(undefined),
     action: 'CREATE',
-    changes: {
-      name: { from: null, to: draft.name },
-      description: { from: null, to: draft.description },
-      status: { from: null, to: draft.status },
-      imageId: { from: null, to: draft.imageId },
-    },
+    changes: changesBetween({}, draft),
     eventDescription: null,
     performedBy: null,
     principal: actorOf(principal),
     timestamp: createdAt,
   });
   const record: SubcategoryRecord = { ...draft, lastTxId: event.hash };
-  await writeTransaction(
-    [
-      ...insertSubcategoryItems(record),
-      adjustCategoryStatisticsItem(companyId, categoryId, { subcategoryCount: 1 }),
-      ...appendEventItems(subcategoryChain(record), event),
-    ],
-    (failedIndex) =>
-      failedIndex === 1
-        ? new ConflictError(
-            'SUBCATEGORY_NAME_EXISTS',
-            `A subcategory named "${input.name}" already exists in this category`,
-          )
-        : categoryNotFound(categoryId),
-  );
+  try {
+    await writeTransaction(
+      [
+        ...insertSubcategoryItems(record),
+        adjustCategoryStatisticsItem(companyId, categoryId, { subcategoryCount: 1 }),
+        ...(imageFile ? [insertSubcategoryFileItem(companyId, categoryId, imageFile)] : []),
+        ...appendEventItems(subcategoryChain(record), event),
+      ],
+      (failedIndex) => (failedIndex === 1 ? nameTaken(input.name) : categoryNotFound(categoryId)),
+    );
+  } catch (error) {
+    if (imageFile) await deleteFileBytes([imageFile.storageKey]);
+    throw error;
+  }
   return { id: record.id };
+}
+
+/** The detail view (spec 4.9). */
+export async function getSubcategoryDetail(
+  companyId: string,
+  categoryId: string,
+  subcategoryId: string,
+): Promise<SubcategoryDetail> {
+  const [record, category, files] = await Promise.all([
+    findLiveSubcategory(companyId, categoryId, subcategoryId),
+    findCategory(companyId, categoryId),
+    listSubcategoryFiles(companyId, categoryId, subcategoryId),
+  ]);
+  if (!category) throw subcategoryNotFound(subcategoryId);
+  return toSubcategoryDetail(record, category.name, files);
+}
+
+function parseAction(action: string | undefined): SubcategoryAction {
+  if (action === undefined || action === '') return 'CHANGE';
+  const normalized = action.toUpperCase();
+  if (!(SUBCATEGORY_ACTIONS as readonly string[]).includes(normalized)) {
+    throw new ValidationError(
+      [
+        {
+          field: 'action',
+          code: 'ENUM_INVALID',
+          message: `action must be one of: ${SUBCATEGORY_ACTIONS.join(', ')}`,
+        },
+      ],
+      `Unknown action "${action}"`,
+      'INVALID_ACTION',
+    );
+  }
+  return normalized as SubcategoryAction;
+}
+
+function statusAfter(action: SubcategoryAction, before: SubcategoryRecord): SubcategoryRecord['status'] {
+  switch (action) {
+    case 'ACTIVATE':
+      if (before.status !== 'delisted') {
+        throw new ConflictError(
+          'INVALID_STATE_TRANSITION',
+          `ACTIVATE needs a deactivated subcategory; this one is ${before.status}`,
+        );
+      }
+      return 'active';
+    case 'DEACTIVATE':
+      return 'delisted';
+    case 'REMOVE':
+      return 'removed';
+    default:
+      return before.status;
+  }
+}
+
+/** What leaving the lists takes away from the category and the company totals. */
+function removalItems(record: SubcategoryRecord): TransactItem[] {
+  const inactive = record.objectCount - record.activeObjectCount;
+  return [
+    adjustCategoryStatisticsItem(record.companyId, record.categoryId, {
+      subcategoryCount: -1,
+      objectCount: -record.objectCount,
+    }),
+    adjustCountersItem(
+      record.companyId,
+      { objectCount_active: -record.activeObjectCount, objectCount_inactive: -inactive },
+      { markRemovingSubcategory: record.id },
+    ),
+  ];
+}
+
+export interface SubcategoryUpdateResult {
+  imageId: string | null;
+  changes: FieldChanges;
+}
+
+/**
+ * Applies an update (spec 4.10): the action's status move, plus any name, description or new
+ * image given. Appends one event to the subcategory's chain. REMOVE hides the subcategory and
+ * its objects at once and removes their data in the background.
+ */
+export async function updateSubcategory(
+  principal: Principal,
+  categoryId: string,
+  subcategoryId: string,
+  input: UpdateSubcategoryInput,
+  file: UploadedFile | undefined,
+): Promise<SubcategoryUpdateResult> {
+  const companyId = principal.tenantId;
+  const action = parseAction(input.action);
+  const image = file ? imageFromUpload(file) : undefined;
+  let imageFile: SubcategoryFileRecord | undefined;
+  try {
+    for (let attempt = 1; attempt <= UPDATE_ATTEMPTS; attempt++) {
+      const before = await findLiveSubcategory(companyId, categoryId, subcategoryId);
+      const status = statusAfter(action, before);
+      imageFile ??= image ? await storeImage(companyId, subcategoryId, image) : undefined;
+      const timestamp = nextTimestamp(before.updatedAt);
+      const draft: SubcategoryRecord = {
+        ...before,
+        name: input.name ?? before.name,
+        description: input.description ?? before.description,
+        imageId: imageFile?.id ?? before.imageId,
+        status,
+        updatedAt: timestamp,
+        version: before.version + 1,
+        eventCount: before.eventCount + 1,
+      };
+      const changes = changesBetween(before, draft);
+      const event = sealEvent({
+        chainId: chainIdOf(subcategoryChain(before)),
+        ...nextLink({ eventCount: before.eventCount, lastHash: before.lastTxId }),
+        action,
+        changes,
+        eventDescription: null,
+        performedBy: null,
+        principal: actorOf(principal),
+        timestamp,
+      });
+      const after: SubcategoryRecord = { ...draft, lastTxId: event.hash };
+      const items = replaceSubcategoryItems(before, after);
+      const renamedMarkerIndex = action !== 'REMOVE' && items.length > 1 ? 1 : -1;
+      items.push(
+        ...(imageFile ? [insertSubcategoryFileItem(companyId, categoryId, imageFile)] : []),
+        ...(status === 'removed' ? removalItems(before) : []),
+        ...appendEventItems(subcategoryChain(after), event),
+      );
+      try {
+        await writeTransaction(items, (failedIndex) =>
+          failedIndex === renamedMarkerIndex ? nameTaken(after.name) : new LostRaceError(),
+        );
+      } catch (error) {
+        if (error instanceof LostRaceError) continue;
+        throw error;
+      }
+      if (status === 'removed')
+        await startBackgroundJob('removeSubcategoryData', { companyId, categoryId, subcategoryId });
+      return { imageId: after.imageId, changes };
+    }
+    throw new ConflictError(
+      'CONCURRENT_MODIFICATION',
+      'The subcategory is being changed by other requests; try again',
+    );
+  } catch (error) {
+    // The new image's bytes are only kept when the change that records them went through.
+    if (imageFile) await deleteFileBytes([imageFile.storageKey]);
+    throw error;
+  }
 }
