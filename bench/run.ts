@@ -16,9 +16,9 @@ async function main(): Promise<void> {
   Object.assign(process.env, stack.environment);
   try {
     // Imported after the environment points at the embedded stack.
-    const { dynamoDbClient } = await import('../lambdas/shared/clients');
-    const { installDynamoDbMeter } = await import('./support/dynamodb-meter');
-    const { runListScale } = await import('./scenarios/list-scale');
+    const { dynamoDbClient } = await import('../lambdas/shared/clients.js');
+    const { installDynamoDbMeter } = await import('./support/dynamodb-meter.js');
+    const { runListScale } = await import('./scenarios/list-scale.js');
     const meter = installDynamoDbMeter(dynamoDbClient);
 
     const results: Record<string, unknown> = {

@@ -14,6 +14,8 @@ import { connectToStack } from './stack-connection.js';
 
 class UsageError extends Error {}
 
+const COMMANDS = ['create-company', 'create-app', 'create-key', 'revoke-key'] as const;
+
 const USAGE = `Usage: npm run --silent admin -- <command> [options]
   create-company --name <name>
   create-app --name <name>
@@ -39,7 +41,7 @@ function parsePermissions(list: string): Permission[] {
 
 function tenantName(values: Record<string, string | undefined>): string {
   const name = requireOption(values, 'name');
-  if (name.length > 200) throw new UsageError('--name must be at most 200 characters');
+  if ([...name].length > 200) throw new UsageError('--name must be at most 200 characters');
   return name;
 }
 
@@ -56,6 +58,9 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
     },
     strict: true,
   });
+  if (!COMMANDS.includes(command as (typeof COMMANDS)[number])) {
+    throw new UsageError(command ? `Unknown command "${command}"` : 'No command given');
+  }
   const connection = connectToStack();
   // Imported after connect(): the SDK clients read the endpoints when their module loads.
   const { createApp, createCompany, tenantExists } = await import('../lambdas/domain/identity/tenants.js');

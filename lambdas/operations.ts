@@ -33,6 +33,7 @@ import {
   walletIdPath,
   walletLoginBody,
 } from '#domain/wallets/wallet-schemas.js';
+import type { BackgroundJobName } from '#shared/background-jobs.js';
 import type { Permission, PrincipalType } from '#shared/principal.js';
 import type { ObjectSchema } from '#shared/schema.js';
 import { object, required, string } from '#shared/schema.js';
@@ -61,6 +62,10 @@ export interface Operation {
   body?: AnyObjectSchema;
   /** A `multipart/form-data` body (also accepted as JSON without the file): its text fields and its file part. */
   form?: { fields: AnyObjectSchema; fileField: string; maxFileBytes: number };
+  /** The path names a company (`companyId`): another company's id is refused with `deniedCode`, before the body is read. */
+  companyInPath?: boolean;
+  /** Background jobs the operation starts (its function may invoke theirs). */
+  backgroundJobs?: readonly BackgroundJobName[];
   /** Status of the successful answer. */
   successStatus: number;
   /**
@@ -141,6 +146,7 @@ export const operations = {
     summary: 'Get a subcategory in detail (spec 4.9)',
     permission: 'categories:read',
     pathParameters: subcategoryDetailPath,
+    companyInPath: true,
     successStatus: 200,
   },
   updateSubcategory: {
@@ -152,6 +158,8 @@ export const operations = {
     permission: 'categories:write',
     pathParameters: subcategoryDetailPath,
     form: { fields: updateSubcategoryFields, fileField: 'file', maxFileBytes: SUBCATEGORY_IMAGE_MAX_BYTES },
+    backgroundJobs: ['removeSubcategoryData'],
+    companyInPath: true,
     successStatus: 200,
   },
   listObjects: {
@@ -204,6 +212,7 @@ export const operations = {
     summary: "Get one object at its address under the company (the create operation's Location; extension)",
     permission: 'objects:read',
     pathParameters: companyObjectPath,
+    companyInPath: true,
     successStatus: 200,
   },
   updateObject: {

@@ -3,11 +3,27 @@
  * that local mode answers as the deployed API does.
  */
 
-/** How long API Gateway keeps an authorizer answer per API key. Revoking a key flushes it. */
-export const AUTHORIZER_CACHE_TTL_SECONDS = 60;
+/**
+ * How long API Gateway keeps an authorizer answer: 0, caching off. API Gateway caches per
+ * identity source and calls the authorizer only when every identity source is present, so a
+ * cache keyed on `X-API-Key` would refuse wallets, which send `Authorization: Bearer` instead.
+ * With caching off the authorizer has no identity sources and runs on every request; it keeps
+ * its own short cache of API keys ({@link AUTHORIZER_MEMORY_CACHE_SECONDS}) and checks wallet
+ * sessions against the wallet on every call (wallet revocation takes effect at once).
+ */
+export const AUTHORIZER_CACHE_TTL_SECONDS = 0;
 
-/** The header the authorizer reads. */
+/**
+ * How long a warm authorizer reuses a resolved API key from memory: the bound on how long a
+ * revoked API key keeps working in AWS (flushing the stage cache cannot reach Lambda memory).
+ */
+export const AUTHORIZER_MEMORY_CACHE_SECONDS = 5;
+
+/** The header the authorizer reads an API key from. */
 export const API_KEY_HEADER = 'X-API-Key';
+
+/** The header a wallet sends its session token in, as `Bearer <token>`. */
+export const WALLET_TOKEN_HEADER = 'Authorization';
 
 /** Content types API Gateway passes to Lambda base64-encoded, byte for byte. */
 export const BINARY_MEDIA_TYPES = ['multipart/form-data', 'application/octet-stream'];

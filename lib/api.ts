@@ -11,6 +11,7 @@ import { Construct } from 'constructs';
 import type { OperationId } from '../lambdas/operations.js';
 import { BINARY_MEDIA_TYPES } from './api-gateway-settings.js';
 import { ApiKeyAuthorizer } from './api-key-authorizer.js';
+import type { BackgroundJobFunctions } from './background-job-functions.js';
 import { addGatewayResponses } from './gateway-responses.js';
 import { OperationRoutes } from './operation-routes.js';
 
@@ -19,6 +20,7 @@ export const STAGE_NAME = 'prod';
 export interface AssetRegistryApiProps {
   table: ITable;
   filesBucket: IBucket;
+  backgroundJobs: BackgroundJobFunctions;
 }
 
 export class AssetRegistryApi extends Construct {
@@ -55,6 +57,7 @@ export class AssetRegistryApi extends Construct {
       restApi: this.restApi,
       table: props.table,
       filesBucket: props.filesBucket,
+      backgroundJobs: props.backgroundJobs,
     });
     this.operationFunctions = routes.functions;
   }

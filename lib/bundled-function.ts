@@ -13,6 +13,10 @@ export interface BundledFunctionProps {
   entry: string;
   description: string;
   environment: Record<string, string>;
+  /** A fixed function name (only where the name must be known before the function exists). */
+  functionName?: string;
+  /** Defaults to {@link FUNCTION_TIMEOUT}. */
+  timeout?: Duration;
 }
 
 /** API Gateway gives up on an integration after 29 s, so a longer Lambda timeout buys nothing. */
@@ -38,7 +42,8 @@ export function bundledFunction(scope: Construct, id: string, props: BundledFunc
     runtime: Runtime.NODEJS_22_X,
     architecture: Architecture.ARM_64,
     memorySize: FUNCTION_MEMORY_MB,
-    timeout: FUNCTION_TIMEOUT,
+    timeout: props.timeout ?? FUNCTION_TIMEOUT,
+    functionName: props.functionName,
     projectRoot,
     depsLockFilePath: lockFilePath,
     environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },

@@ -11,6 +11,7 @@ import {
   TABLE_INDEXES,
   TABLE_PARTITION_KEY,
   TABLE_SORT_KEY,
+  TIME_TO_LIVE_ATTRIBUTE,
 } from '../lambdas/repositories/table-definition.js';
 
 export class DataStore extends Construct {
@@ -27,6 +28,8 @@ export class DataStore extends Construct {
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       encryption: TableEncryption.AWS_MANAGED,
       removalPolicy: RemovalPolicy.RETAIN,
+      // Expired wallet sessions and abandoned upload sessions delete themselves.
+      timeToLiveAttribute: TIME_TO_LIVE_ATTRIBUTE,
     });
     for (const index of TABLE_INDEXES) {
       this.table.addGlobalSecondaryIndex({

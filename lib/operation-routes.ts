@@ -2,12 +2,13 @@
  * Every row of the operation table becomes one Lambda function and one API Gateway method on
  * the row's path. Adding a row adds both; nothing here names an operation.
  */
-import { LambdaIntegration, type RestApi } from 'aws-cdk-lib/aws-apigateway';
+import { AuthorizationType, LambdaIntegration, type RestApi } from 'aws-cdk-lib/aws-apigateway';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { type Operation, type OperationId, operationList } from '../lambdas/operations.js';
+import type { BackgroundJobFunctions } from './background-job-functions.js';
 import { bundledFunction } from './bundled-function.js';
 import { handlerEntry } from './project-paths.js';
 
@@ -15,6 +16,7 @@ export interface OperationRoutesProps {
   restApi: RestApi;
   table: ITable;
   filesBucket: IBucket;
+  backgroundJobs: BackgroundJobFunctions;
 }
 
 /** `listCategories` → `ListCategoriesFunction`: the construct id, and so the logical id, follows the row's id. */
@@ -56,8 +58,14 @@ export class OperationRoutes extends Construct {
         operation.method,
         // No extra permission for the console's test-invoke stage: it halves the Lambda permissions.
         new LambdaIntegration(operationFunction, { allowTestInvoke: false }),
-        { operationName: operation.id },
+        {
+          operationName: operation.id,
+          // Wallet login is how a wallet gets a credential: it cannot need one.
+          ...(operation.authorization === 'none' ? { authorizationType: AuthorizationType.NONE } : {}),
+        },
       );
+      if (operation.backgroundJobs)
+        props.backgroundJobs.allowStart(operationFunction, operation.backgroundJobs);
       functions.set(operation.id, operationFunction);
     }
     this.functions = functions;

@@ -12,3 +12,6 @@ export const handlerEntry = (handlerModule: string): string =>
 
 /** The entry file of the API Gateway authorizer. */
 export const authorizerEntry = join(lambdasDirectory, 'authorizer', 'api-key-authorizer.ts');
+
+/** The entry file of a function that is not behind the API (scheduled or background jobs). */
+export const jobEntry = (jobModule: string): string => join(lambdasDirectory, 'jobs', `${jobModule}.ts`);

@@ -40,49 +40,52 @@ export interface EmbeddedStackOptions {
 
 export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise<EmbeddedStack> {
   const [dynamoDbPort, s3Port] = await Promise.all([freePort(), freePort()]);
-  let dynamoDb: ChildProcess | undefined;
-  try {
-    const [dynamoDbProcess, s3Server] = await Promise.all([
-      startDynamoDbLocal({
-        port: dynamoDbPort,
-        dataDirectory: options.dataDirectory ? join(options.dataDirectory, 'dynamodb') : undefined,
-      }),
-      startS3Local({
-        port: s3Port,
-        directory: options.s3Directory,
-        bucketNames: [LOCAL_FILES_BUCKET, LOCAL_DIGEST_BUCKET],
-      }),
-    ]);
-    dynamoDb = dynamoDbProcess;
-    const environment: StackEnvironment = {
-      TABLE_NAME: LOCAL_TABLE_NAME,
-      FILES_BUCKET_NAME: LOCAL_FILES_BUCKET,
-      DIGEST_BUCKET_NAME: LOCAL_DIGEST_BUCKET,
-      LOCAL_DYNAMODB_ENDPOINT: `http://127.0.0.1:${dynamoDbPort}`,
-      LOCAL_S3_ENDPOINT: `http://127.0.0.1:${s3Port}`,
-      AWS_REGION: process.env.AWS_REGION ?? 'us-east-1',
-      // Background jobs run in the API's own process instead of as separate Lambda functions.
-      LOCAL_BACKGROUND_JOBS: 'inline',
-    };
-    const client = new DynamoDBClient({
-      endpoint: environment.LOCAL_DYNAMODB_ENDPOINT,
-      region: environment.AWS_REGION,
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    });
-    await createTableIfMissing(client, LOCAL_TABLE_NAME);
-    client.destroy();
-    const stopDynamoDb = dynamoDbProcess;
-    return {
-      environment,
-      async stop() {
-        await s3Server.close();
-        await stopProcess(stopDynamoDb);
-      },
-    };
-  } catch (error) {
-    if (dynamoDb) await stopProcess(dynamoDb);
-    throw error;
+  // Both start side by side; whichever started is stopped again if the other fails.
+  const [dynamoDbStart, s3Start] = await Promise.allSettled([
+    startDynamoDbLocal({
+      port: dynamoDbPort,
+      dataDirectory: options.dataDirectory ? join(options.dataDirectory, 'dynamodb') : undefined,
+    }),
+    startS3Local({
+      port: s3Port,
+      directory: options.s3Directory,
+      bucketNames: [LOCAL_FILES_BUCKET, LOCAL_DIGEST_BUCKET],
+    }),
+  ]);
+  const stopStarted = async () => {
+    if (s3Start.status === 'fulfilled') await s3Start.value.close();
+    if (dynamoDbStart.status === 'fulfilled') await stopProcess(dynamoDbStart.value);
+  };
+  if (dynamoDbStart.status === 'rejected' || s3Start.status === 'rejected') {
+    await stopStarted();
+    throw dynamoDbStart.status === 'rejected'
+      ? dynamoDbStart.reason
+      : (s3Start as PromiseRejectedResult).reason;
   }
+  const environment: StackEnvironment = {
+    TABLE_NAME: LOCAL_TABLE_NAME,
+    FILES_BUCKET_NAME: LOCAL_FILES_BUCKET,
+    DIGEST_BUCKET_NAME: LOCAL_DIGEST_BUCKET,
+    LOCAL_DYNAMODB_ENDPOINT: `http://127.0.0.1:${dynamoDbPort}`,
+    LOCAL_S3_ENDPOINT: `http://127.0.0.1:${s3Port}`,
+    AWS_REGION: process.env.AWS_REGION ?? 'us-east-1',
+    // Background jobs run in the API's own process instead of as separate Lambda functions.
+    LOCAL_BACKGROUND_JOBS: 'inline',
+  };
+  const client = new DynamoDBClient({
+    endpoint: environment.LOCAL_DYNAMODB_ENDPOINT,
+    region: environment.AWS_REGION,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  try {
+    await createTableIfMissing(client, LOCAL_TABLE_NAME);
+  } catch (error) {
+    await stopStarted();
+    throw error;
+  } finally {
+    client.destroy();
+  }
+  return { environment, stop: stopStarted };
 }
 
 function stopProcess(child: ChildProcess): Promise<void> {

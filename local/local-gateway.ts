@@ -21,7 +21,6 @@ import {
   BINARY_MEDIA_TYPES,
   GATEWAY_RESPONSES,
   type GatewayResponseType,
-  MAX_REQUEST_BODY_BYTES,
   WALLET_TOKEN_HEADER,
 } from '../lib/api-gateway-settings.js';
 import { handlersDirectory, projectRoot } from './project-paths.js';
@@ -149,6 +148,29 @@ function lambdaContext(functionName: string): Context {
   };
 }
 
+/** `*` matches any run of characters, as in IAM resource ARNs. */
+function arnMatches(pattern: string, arn: string): boolean {
+  const expression = pattern
+    .split('*')
+    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*');
+  return new RegExp(`^${expression}$`).test(arn);
+}
+
+/** As API Gateway evaluates the authorizer's policy: an explicit Deny wins, then an Allow must cover the method. */
+export function policyAllows(result: APIGatewayAuthorizerResult, methodArn: string): boolean {
+  const covering = result.policyDocument.Statement.filter((statement) => {
+    const resources = 'Resource' in statement ? statement.Resource : [];
+    return (Array.isArray(resources) ? resources : [resources]).some((resource) =>
+      arnMatches(String(resource), methodArn),
+    );
+  });
+  return (
+    covering.some((statement) => statement.Effect === 'Allow') &&
+    !covering.some((statement) => statement.Effect === 'Deny')
+  );
+}
+
 /** Starts the gateway; resolves once it listens. */
 export async function startLocalGateway(options: LocalGatewayOptions): Promise<LocalGateway> {
   const ttlMs = (options.authorizerCacheTtlSeconds ?? AUTHORIZER_CACHE_TTL_SECONDS) * 1000;
@@ -162,19 +184,17 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
     cacheKey: string,
     methodArn: string,
     event: Omit<APIGatewayRequestAuthorizerEvent, 'type' | 'methodArn'>,
-  ): Promise<APIGatewayAuthorizerResult | undefined> {
+  ): Promise<APIGatewayAuthorizerResult | 'denied' | undefined> {
     const cached = authorizerCache.get(cacheKey);
     if (cached && cached.expiresAt > Date.now()) {
       authorizerStatistics.cacheHits++;
-      return cached.result;
+      return policyAllows(cached.result, methodArn) ? cached.result : 'denied';
     }
     authorizerStatistics.invocations++;
     try {
       const result = await authorizer({ ...event, type: 'REQUEST', methodArn });
-      const allowed = result.policyDocument.Statement.some((statement) => statement.Effect === 'Allow');
-      if (!allowed) return undefined;
       if (ttlMs > 0) authorizerCache.set(cacheKey, { result, expiresAt: Date.now() + ttlMs });
-      return result;
+      return policyAllows(result, methodArn) ? result : 'denied';
     } catch (error) {
       if (error instanceof Error && error.message === 'Unauthorized') return undefined;
       throw error;
@@ -229,6 +249,7 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
             requestContext: {} as APIGatewayRequestAuthorizerEvent['requestContext'],
           })
         : undefined;
+    if (authorization === 'denied') return sendGatewayResponse(response, 'ACCESS_DENIED');
     if (!authorization && !publicRoute) return sendGatewayResponse(response, 'UNAUTHORIZED');
 
     const binary = isBinary(request.headers['content-type']);

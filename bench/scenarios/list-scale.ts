@@ -46,6 +46,7 @@ async function seedObjects(companyId: string, count: number): Promise<void> {
       txId: 'a'.repeat(64),
       lastTxId: 'a'.repeat(64),
       eventCount: 1,
+      fileCount: 0,
     };
     const [objectPut, markerPut] = insertObjectItems(record);
     items.push(

@@ -25,14 +25,14 @@ export class MemoryCache<V> {
     return entry.value;
   }
 
-  set(key: string, value: V, now = Date.now(), ttlMs = this.options.ttlMs): void {
-    if (this.options.ttlMs <= 0 || ttlMs <= 0) return;
+  set(key: string, value: V, now = Date.now()): void {
+    if (this.options.ttlMs <= 0) return;
     this.entries.delete(key);
     if (this.entries.size >= this.options.maxEntries) {
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.entries.delete(oldest);
     }
-    this.entries.set(key, { value, expiresAt: now + Math.min(ttlMs, this.options.ttlMs) });
+    this.entries.set(key, { value, expiresAt: now + this.options.ttlMs });
   }
 
   clear(): void {

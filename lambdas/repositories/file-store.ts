@@ -1,8 +1,19 @@
 /**
  * File bytes in the files bucket. Keys start with the company (`companies/<companyId>/...`)
- * so that a bucket policy or an IAM condition can scope access by tenant.
+ * so that a bucket policy or an IAM condition can scope access by tenant. Large bodies stream
+ * through multipart uploads (5 MB parts, two at a time), so memory stays bounded whatever
+ * the file's size.
  */
-import { DeleteObjectsCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import type { Readable } from 'node:stream';
+import {
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+} from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { filesBucketName, s3 } from '#shared/clients.js';
 
 export const subcategoryImageKey = (companyId: string, subcategoryId: string, fileId: string) =>
@@ -14,13 +25,104 @@ export async function putFileBytes(key: string, content: Buffer, contentType: st
   );
 }
 
-/** Deletes up to 1000 keys in one call. */
-export async function deleteFileBytes(keys: string[]): Promise<void> {
-  if (keys.length === 0) return;
-  await s3.send(
-    new DeleteObjectsCommand({
-      Bucket: filesBucketName(),
-      Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true },
-    }),
+/** Starts streaming `body` into `key`; `done` settles when the upload is complete or aborted. */
+export function streamFileBytes(
+  key: string,
+  body: Readable,
+  contentType: string,
+): { done: Promise<{ VersionId?: string }>; abort(): Promise<void> } {
+  const upload = new Upload({
+    client: s3,
+    params: { Bucket: filesBucketName(), Key: key, Body: body, ContentType: contentType },
+    queueSize: 2,
+    partSize: 5 * 1024 * 1024,
+    leavePartsOnError: false,
+  });
+  return { done: upload.done(), abort: () => upload.abort() };
+}
+
+export async function readFileBytes(key: string): Promise<Buffer> {
+  const response = await s3.send(new GetObjectCommand({ Bucket: filesBucketName(), Key: key }));
+  return Buffer.from(
+    await (response.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray(),
   );
+}
+
+export async function openFileStream(key: string): Promise<Readable> {
+  const response = await s3.send(new GetObjectCommand({ Bucket: filesBucketName(), Key: key }));
+  return response.Body as Readable;
+}
+
+/** The stored object's size in bytes, or undefined when there is none. */
+export async function storedFileSize(key: string): Promise<number | undefined> {
+  try {
+    const head = await s3.send(new HeadObjectCommand({ Bucket: filesBucketName(), Key: key }));
+    return head.ContentLength;
+  } catch (error) {
+    const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+    if (status === 404 || (error as Error).name === 'NotFound' || (error as Error).name === 'NoSuchKey')
+      return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Deletes stored files, 1000 per call. With a version id the version itself goes (the
+ * bucket is versioned: deleting only the key would leave the bytes behind a delete marker).
+ */
+export async function deleteFileBytes(
+  files: Array<string | { key: string; versionId?: string }>,
+): Promise<void> {
+  if (files.length === 0) return;
+  const objects = files.map((file) =>
+    typeof file === 'string'
+      ? { Key: file }
+      : { Key: file.key, ...(file.versionId ? { VersionId: file.versionId } : {}) },
+  );
+  // S3 takes at most 1000 keys per call.
+  for (let start = 0; start < objects.length; start += 1000) {
+    const Objects = objects.slice(start, start + 1000);
+    await s3.send(new DeleteObjectsCommand({ Bucket: filesBucketName(), Delete: { Objects, Quiet: true } }));
+  }
+}
+
+/** A short-lived GET address that answers with the given headers. */
+export function presignedDownloadUrl(
+  key: string,
+  headers: { contentType: string; contentDisposition: string; cacheControl: string },
+  expiresInSeconds: number,
+): Promise<string> {
+  return getSignedUrl(
+    s3,
+    new GetObjectCommand({
+      Bucket: filesBucketName(),
+      Key: key,
+      ResponseContentType: headers.contentType,
+      ResponseContentDisposition: headers.contentDisposition,
+      ResponseCacheControl: headers.cacheControl,
+    }),
+    { expiresIn: expiresInSeconds },
+  );
+}
+
+/**
+ * A presigned POST that lets a client send one file of exactly `size` bytes and the given
+ * type straight to `key`. S3 enforces the conditions in AWS; s3rver does not, so the server
+ * checks size and content again when the upload is completed.
+ */
+export async function presignedUploadPost(
+  key: string,
+  conditions: { contentType: string; size: number },
+  expiresInSeconds: number,
+): Promise<{ url: string; fields: Record<string, string> }> {
+  return createPresignedPost(s3, {
+    Bucket: filesBucketName(),
+    Key: key,
+    Conditions: [
+      ['content-length-range', conditions.size, conditions.size],
+      ['eq', '$Content-Type', conditions.contentType],
+    ],
+    Fields: { 'Content-Type': conditions.contentType },
+    Expires: expiresInSeconds,
+  });
 }

@@ -35,6 +35,8 @@ export interface ObjectRecord {
   lastTxId: string;
   /** Number of ledger events; the condition of the next write (optimistic concurrency). */
   eventCount: number;
+  /** Number of files attached. */
+  fileCount: number;
 }
 
 /** `active`, or `inactive` for every other status: the two values of the list's status filter. */
@@ -104,6 +106,7 @@ function fromItem(item: Record<string, unknown>): ObjectRecord {
     txId: item.txId as string,
     lastTxId: item.lastTxId as string,
     eventCount: item.eventCount as number,
+    fileCount: (item.fileCount as number | undefined) ?? 0,
   };
 }
 

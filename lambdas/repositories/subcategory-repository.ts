@@ -153,11 +153,22 @@ export function replaceSubcategoryItems(before: SubcategoryRecord, after: Subcat
       table,
       subcategoryKey(after.companyId, after.categoryId, after.id),
       withoutAttributes(toItem(after), OBJECT_COUNT_ATTRIBUTES),
-      {
-        expression: '#version = :expected',
-        names: { '#version': 'version' },
-        values: { ':expected': before.version },
-      },
+      after.status === 'removed'
+        ? {
+            // Removal subtracts these counts from the totals: they must be the ones it read.
+            expression: '#version = :expected AND objectCount = :objects AND activeObjectCount = :active',
+            names: { '#version': 'version' },
+            values: {
+              ':expected': before.version,
+              ':objects': before.objectCount,
+              ':active': before.activeObjectCount,
+            },
+          }
+        : {
+            expression: '#version = :expected',
+            names: { '#version': 'version' },
+            values: { ':expected': before.version },
+          },
     ),
   ];
   const renamed = comparableName(before.name) !== comparableName(after.name);

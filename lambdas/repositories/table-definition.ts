@@ -5,6 +5,8 @@
  */
 export const TABLE_PARTITION_KEY = 'pk';
 export const TABLE_SORT_KEY = 'sk';
+/** Items with this attribute (epoch seconds) are deleted by DynamoDB after that time. */
+export const TIME_TO_LIVE_ATTRIBUTE = 'ttl';
 
 export interface IndexDefinition {
   indexName: string;

@@ -171,7 +171,7 @@ export async function findWalletIdByUsername(appId: string, username: string): P
 
 /**
  * Replaces a wallet read earlier as `before` with `after` (status, password, metadata, session
- * version, login lock), moving the status counters and index entries with it. Only the
+ * version; a new password also resets the login throttle), moving the status counters and index entries with it. Only the
  * attributes named here are written: `loginCount`, `apiCallCount`, `lastLoginAt` and
  * `lastApiCallAt` are moved concurrently by logins and the authorizer, never from a read.
  * Throws {@link StaleWalletError} when another change came in between.
@@ -179,6 +179,8 @@ export async function findWalletIdByUsername(appId: string, username: string): P
 export async function replaceWallet(before: WalletRecord, after: WalletRecord): Promise<void> {
   if (before.status === 'deleted' || after.status === 'deleted') throw new Error('Use markWalletDeleted');
   const table = tableName();
+  // A new password resets the login throttle, whatever parallel logins counted meanwhile.
+  const resetsThrottle = after.passwordHash !== before.passwordHash;
   const attributes = {
     status: after.status,
     metadataJson: JSON.stringify(after.metadata),
@@ -186,10 +188,8 @@ export async function replaceWallet(before: WalletRecord, after: WalletRecord): 
     passwordHash: after.passwordHash,
     sessionVersion: after.sessionVersion,
     version: after.version,
-    // Logins ADD to it concurrently: written only when this change resets it (a new password).
-    ...(after.failedLoginCount !== before.failedLoginCount
-      ? { failedLoginCount: after.failedLoginCount }
-      : {}),
+    // Logins count it concurrently: written only to reset it.
+    ...(resetsThrottle ? { failedLoginCount: 0 } : {}),
     ...indexAttributes(after),
   };
   const update = setAttributesItem(table, walletKey(after.appId, after.id), attributes, {
@@ -197,7 +197,7 @@ export async function replaceWallet(before: WalletRecord, after: WalletRecord): 
     names: { '#version': 'version' },
     values: { ':expectedVersion': before.version },
   });
-  if (update.Update && before.lockedUntil && !after.lockedUntil) {
+  if (update.Update && resetsThrottle) {
     update.Update.UpdateExpression = `${update.Update.UpdateExpression} REMOVE lockedUntil`;
   }
   const items: TransactItem[] = [update];
@@ -296,51 +296,40 @@ export async function listWallets(
 }
 
 /**
- * Counts one login attempt of an active, unlocked wallet and returns the number of failed
- * attempts it makes (the attempt counts as failed until {@link recordLogin} resets it).
- * Undefined when the wallet does not exist, is not active or is locked at `nowIso`: such an
- * attempt is not counted and may not succeed.
+ * Counts one login attempt of an active, unlocked wallet whose failed-attempt count is still
+ * `expectedFailedCount` (so that parallel attempts are counted one by one), and sets the lock
+ * in the same write when this attempt is the one that earns it. The attempt counts as failed
+ * until {@link recordLogin} resets the count. False when the wallet does not exist, is not
+ * active, is locked at `nowIso`, or another attempt was counted since it was read.
  */
 export async function reserveLoginAttempt(
   appId: string,
   walletId: string,
-  nowIso: string,
-): Promise<number | undefined> {
-  try {
-    const { Attributes } = await dynamoDb.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: walletKey(appId, walletId),
-        UpdateExpression: 'ADD failedLoginCount :one',
-        ConditionExpression:
-          'attribute_exists(pk) AND #status = :active AND (attribute_not_exists(lockedUntil) OR lockedUntil <= :now)',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':one': 1, ':active': 'active', ':now': nowIso },
-        ReturnValues: 'UPDATED_NEW',
-      }),
-    );
-    return Attributes?.failedLoginCount as number;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return undefined;
-    throw error;
-  }
-}
-
-/** Refuses the wallet's logins until `lockedUntil`, unless a later lock is already set. */
-export async function lockLogins(appId: string, walletId: string, lockedUntil: string): Promise<void> {
+  attempt: { expectedFailedCount: number; nowIso: string; lockedUntil?: string },
+): Promise<boolean> {
   try {
     await dynamoDb.send(
       new UpdateCommand({
         TableName: tableName(),
         Key: walletKey(appId, walletId),
-        UpdateExpression: 'SET lockedUntil = :until',
+        UpdateExpression: `SET failedLoginCount = :next${attempt.lockedUntil ? ', lockedUntil = :lockedUntil' : ''}`,
         ConditionExpression:
-          'attribute_exists(pk) AND (attribute_not_exists(lockedUntil) OR lockedUntil < :until)',
-        ExpressionAttributeValues: { ':until': lockedUntil },
+          'attribute_exists(pk) AND #status = :active AND failedLoginCount = :expected AND ' +
+          '(attribute_not_exists(lockedUntil) OR lockedUntil <= :now)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':next': attempt.expectedFailedCount + 1,
+          ':expected': attempt.expectedFailedCount,
+          ':active': 'active',
+          ':now': attempt.nowIso,
+          ...(attempt.lockedUntil ? { ':lockedUntil': attempt.lockedUntil } : {}),
+        },
       }),
     );
+    return true;
   } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
   }
 }
 

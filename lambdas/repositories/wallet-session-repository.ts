@@ -5,8 +5,10 @@
  * session version moves on (see `wallet-repository.ts`). The `ttl` attribute (epoch seconds)
  * lets DynamoDB's time to live remove expired ones.
  */
+
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '#shared/clients.js';
+import { TIME_TO_LIVE_ATTRIBUTE } from './table-definition.js';
 import type { TransactItem } from './transactions.js';
 
 export interface WalletSessionRecord {
@@ -23,7 +25,6 @@ export interface WalletSessionRecord {
 }
 
 /** The name of the table's time-to-live attribute (epoch seconds). */
-export const TIME_TO_LIVE_ATTRIBUTE = 'ttl';
 
 const sessionKey = (tokenHash: string) => ({ pk: `WALLET_SESSION#${tokenHash}`, sk: 'SESSION' });
 

@@ -91,12 +91,16 @@ export function httpHandler<Op extends Operation>(
     .handler(async (event) => {
       const principal = principalFromEvent(event);
       authorizeOperation(operation, principal);
+      const path = operation.pathParameters
+        ? parsePart(operation.pathParameters, event.pathParameters, 'path')
+        : {};
+      // Another company's id in the path is refused before the body is even read.
+      if (operation.companyInPath)
+        assertOwnCompany(principal, (path as { companyId: string }).companyId, operation.deniedCode);
       const request = {
         event,
         principal,
-        path: operation.pathParameters
-          ? parsePart(operation.pathParameters, event.pathParameters, 'path')
-          : {},
+        path,
         query: operation.query ? parsePart(operation.query, event.queryStringParameters, 'query') : {},
         body: operation.body ? parsePart(operation.body, parseJsonBody(event), 'body') : {},
         form: operation.form ? await parseForm(operation.form, event) : { fields: {} },

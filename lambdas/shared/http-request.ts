@@ -45,5 +45,7 @@ export function parsePart<S extends ObjectSchema<any>>(
   input: unknown,
   part: string,
 ): ReturnType<S['parse']> {
-  return schema.parse(input ?? {}, part) as ReturnType<S['parse']>;
+  // Only path and query may be absent (API Gateway sends null for none); a JSON `null` body is not an object.
+  const value = input === null && part !== 'body' ? {} : input;
+  return schema.parse(value, part) as ReturnType<S['parse']>;
 }

@@ -4,6 +4,7 @@
  * multipart is a 400, never a 500.
  */
 
+import type { Readable } from 'node:stream';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import busboy from 'busboy';
 import { PayloadTooLargeError, ValidationError } from './errors.js';
@@ -45,7 +46,8 @@ export function parseMultipart(event: APIGatewayProxyEvent, limits: MultipartLim
       parser = busboy({
         headers: { 'content-type': contentType },
         limits: {
-          fileSize: limits.maxFileBytes,
+          // busboy signals its limit when a file reaches it: one byte more lets exactly the limit through.
+          fileSize: limits.maxFileBytes + 1,
           files: limits.maxFiles ?? 1,
           fields: 50,
           fieldSize: 1024 * 1024,
@@ -65,6 +67,10 @@ export function parseMultipart(event: APIGatewayProxyEvent, limits: MultipartLim
     parser.on('file', (fieldName, stream, info) => {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      // A body cut off inside a file part errors the part's stream: a malformed body, not a crash.
+      stream.on('error', (error: Error) => {
+        failure ??= malformed(`The multipart body is malformed: ${error.message}`);
+      });
       stream.on('limit', () => {
         failure ??= new PayloadTooLargeError(
           limits.fileTooLargeCode,
@@ -88,5 +94,54 @@ export function parseMultipart(event: APIGatewayProxyEvent, limits: MultipartLim
     );
     parser.on('close', () => (failure ? reject(failure) : resolve({ fields, files })));
     parser.end(body);
+  });
+}
+
+/** One file part as it streams in; the handler must consume the stream. */
+export type FilePartHandler = (part: {
+  fieldName: string;
+  fileName: string;
+  mimeType: string;
+  stream: Readable;
+}) => void;
+
+/**
+ * Parses a multipart stream without buffering file parts: each file part is handed to
+ * `onFile` as a stream. Resolves with the text fields when the whole body has been read.
+ */
+export function parseMultipartStream(
+  body: Readable,
+  contentType: string,
+  onFile: FilePartHandler,
+  limits: { maxFileBytes: number },
+): Promise<Record<string, string>> {
+  return new Promise((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({
+        headers: { 'content-type': contentType },
+        // One byte over the limit, so that an oversize file is noticed rather than silently cut.
+        limits: { fileSize: limits.maxFileBytes + 1, files: 5, fields: 50, fieldSize: 1024 * 1024 },
+        defParamCharset: 'utf8',
+      });
+    } catch (error) {
+      reject(malformed(`The body is not multipart/form-data: ${(error as Error).message}`));
+      return;
+    }
+    const fields: Record<string, string> = {};
+    parser.on('field', (name, value) => {
+      fields[name] = value;
+    });
+    parser.on('file', (fieldName, stream, info) => {
+      // A body cut off inside a file part errors the part's stream; busboy reports it as well.
+      stream.on('error', () => undefined);
+      onFile({ fieldName, fileName: info.filename ?? '', mimeType: info.mimeType ?? '', stream });
+    });
+    parser.on('error', (error: Error) =>
+      reject(malformed(`The multipart body is malformed: ${error.message}`)),
+    );
+    parser.on('close', () => resolve(fields));
+    body.on('error', (error) => reject(malformed(`The body could not be read: ${error.message}`)));
+    body.pipe(parser);
   });
 }

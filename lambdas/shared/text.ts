@@ -16,5 +16,6 @@ export function characterCount(value: string): number {
  * Unicode NFC, lower case.
  */
 export function comparableName(name: string): string {
-  return name.normalize('NFC').toLowerCase();
+  // Normalized again after lower-casing: lower-casing can leave a string that is not in NFC (ẖ → H̱ → ẖ).
+  return name.normalize('NFC').toLowerCase().normalize('NFC');
 }

@@ -32,8 +32,8 @@ describe('a new row of the operation table', () => {
 
   it('adds its function', () => {
     // Assess
-    // The real rows, the added row, and the authorizer.
-    template.resourceCountIs('AWS::Lambda::Function', Object.keys(operations).length + 2);
+    // The real rows, the added row, the authorizer and the two job functions.
+    template.resourceCountIs('AWS::Lambda::Function', Object.keys(operations).length + 4);
     template.hasResourceProperties('AWS::Lambda::Function', {
       Description: 'DELETE /v2/probes/{probeId}/items/{itemId}: A row that exists only in this test',
     });

@@ -12,7 +12,6 @@ import {
 } from '../../lambdas/repositories/table-definition.js';
 import { STAGE_NAME } from '../../lib/api.js';
 import {
-  API_KEY_HEADER,
   AUTHORIZER_CACHE_TTL_SECONDS,
   BINARY_MEDIA_TYPES,
   GATEWAY_RESPONSES,
@@ -56,30 +55,35 @@ const functionOf = (operationId: (typeof operationList)[number]['id']): NodejsFu
   synthesized.stack.api.operationFunctions.get(operationId)!;
 
 describe('Lambda functions', () => {
-  it('has one function per operation plus the authorizer, and no custom-resource helpers', () => {
+  it('has one function per operation plus the authorizer and the two job functions, and no custom-resource helpers', () => {
     // Prepare
     const resourceTypes = Object.values(template.toJSON().Resources as Record<string, CfnResource>).map(
       (resource) => resource.Type,
     );
 
     // Assess
-    template.resourceCountIs('AWS::Lambda::Function', operationList.length + 1);
+    // The authorizer, the ledger digest job and the subcategory-removal job.
+    template.resourceCountIs('AWS::Lambda::Function', operationList.length + 3);
     expect(synthesized.stack.api.operationFunctions.size).toBe(operationList.length);
     expect(resourceTypes.filter((type) => type.startsWith('Custom::'))).toEqual([]);
     expect(resourceTypes).not.toContain('AWS::CloudFormation::CustomResource');
   });
 
-  it('runs every function on Node.js 22, arm64, 1024 MB, 29 s, with source maps', () => {
+  it('runs every function on Node.js 22, arm64, 1024 MB, with source maps; API functions stop at 29 s, jobs at 300 s', () => {
     // Prepare
     const functions = template.findResources('AWS::Lambda::Function') as Record<string, CfnResource>;
+    const jobIds = new Set([
+      synthesized.logicalIdOf(synthesized.stack.ledgerDigests.digestFunction),
+      ...[...synthesized.stack.backgroundJobs.functions.values()].map((job) => synthesized.logicalIdOf(job)),
+    ]);
 
     // Assess
-    for (const lambdaFunction of Object.values(functions)) {
+    for (const [logicalId, lambdaFunction] of Object.entries(functions)) {
       expect(lambdaFunction.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
         Architectures: ['arm64'],
         MemorySize: 1024,
-        Timeout: 29,
+        Timeout: jobIds.has(logicalId) ? 300 : 29,
         Handler: 'index.handler',
         Environment: { Variables: { NODE_OPTIONS: '--enable-source-maps' } },
       });
@@ -146,12 +150,12 @@ describe('REST API', () => {
     template.resourceCountIs('AWS::ApiGateway::Account', 0);
   });
 
-  it('has a REQUEST authorizer on X-API-Key with the shared cache TTL', () => {
+  it('has a REQUEST authorizer without identity sources and with caching off (API key or Bearer token)', () => {
     // Assess
     template.resourceCountIs('AWS::ApiGateway::Authorizer', 1);
     template.hasResourceProperties('AWS::ApiGateway::Authorizer', {
       Type: 'REQUEST',
-      IdentitySource: `method.request.header.${API_KEY_HEADER}`,
+      IdentitySource: Match.absent(),
       AuthorizerResultTtlInSeconds: AUTHORIZER_CACHE_TTL_SECONDS,
     });
     expect(JSON.stringify(template.findResources('AWS::ApiGateway::Authorizer'))).toContain(
@@ -159,9 +163,16 @@ describe('REST API', () => {
     );
   });
 
-  it('puts the authorizer on every method', () => {
+  it('puts the authorizer on every method but wallet login', () => {
     // Prepare
     const [authorizerId] = Object.keys(template.findResources('AWS::ApiGateway::Authorizer'));
+
+    const paths = resourcePaths(template);
+    const publicRoutes = new Set(
+      operationList
+        .filter((operation) => operation.authorization === 'none')
+        .map((operation) => `${operation.method} ${operation.path}`),
+    );
 
     // Act
     const methods = methodsOf(template);
@@ -169,6 +180,10 @@ describe('REST API', () => {
     // Assess
     expect(methods.length).toBeGreaterThan(0);
     for (const method of methods) {
+      if (publicRoutes.has(`${method.HttpMethod} ${paths.get(method.ResourceId.Ref)}`)) {
+        expect(method.AuthorizationType).toBe('NONE');
+        continue;
+      }
       expect(method.AuthorizationType).toBe('CUSTOM');
       expect(method.AuthorizerId).toEqual({ Ref: authorizerId });
     }
@@ -281,12 +296,14 @@ describe('data store', () => {
   });
 
   it('keeps a private, encrypted, versioned files bucket', () => {
+    // Prepare
+    const bucketId = synthesized.logicalIdOf(synthesized.stack.dataStore.filesBucket);
     // Assess
-    template.resourceCountIs('AWS::S3::Bucket', 1);
-    template.hasResource('AWS::S3::Bucket', {
+    template.resourceCountIs('AWS::S3::Bucket', 2); // files, ledger digests
+    expect(template.toJSON().Resources[bucketId]).toMatchObject({
       DeletionPolicy: 'Retain',
       UpdateReplacePolicy: 'Retain',
-      Properties: Match.objectLike({
+      Properties: {
         PublicAccessBlockConfiguration: {
           BlockPublicAcls: true,
           BlockPublicPolicy: true,
@@ -297,7 +314,7 @@ describe('data store', () => {
           ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
         },
         VersioningConfiguration: { Status: 'Enabled' },
-      }),
+      },
     });
   });
 
@@ -324,10 +341,11 @@ describe('outputs', () => {
     template.hasOutput(outputName, {});
   });
 
-  it('has no outputs besides the four documented ones', () => {
+  it('has no outputs besides the five documented ones', () => {
     // Assess
     expect(Object.keys(template.findOutputs('*')).sort()).toEqual([
       'ApiUrl',
+      'DigestBucketName',
       'FilesBucketName',
       'RestApiId',
       'TableName',

@@ -9,18 +9,41 @@ describe('categories against DynamoDB Local', () => {
     // Prepare
     const principal = companyPrincipal();
     // Act
-    const created = await invoke(createCategory, { method: 'POST', path: '/v2/categories', principal, body: { name: 'Vehicles' } });
+    const created = await invoke(createCategory, {
+      method: 'POST',
+      path: '/v2/categories',
+      principal,
+      body: { name: 'Vehicles' },
+    });
     const listed = await invoke(listCategories, { method: 'GET', path: '/v2/categories', principal });
     // Assess
     expect(created.statusCode).toBe(201);
     expect(created.headers.Location).toBe(`/test/v2/categories/${created.body.id}`);
-    expect(created.body).toMatchObject({ name: 'Vehicles', status: 'active', statistics: { subcategoryCount: 0, objectCount: 0 }, subcategories: [] });
-    expect(listed.body.pagination).toEqual({ limit: 20, offset: 0, total: 1, hasNext: false, hasPrevious: false });
+    expect(created.body).toMatchObject({
+      name: 'Vehicles',
+      status: 'active',
+      statistics: { subcategoryCount: 0, objectCount: 0 },
+      subcategories: [],
+    });
+    expect(listed.body.pagination).toEqual({
+      limit: 20,
+      offset: 0,
+      total: 1,
+      hasNext: false,
+      hasPrevious: false,
+    });
   });
 
   it('moves updatedAt on PUT', async () => {
+    // Prepare
     const principal = companyPrincipal();
-    const created = await invoke(createCategory, { method: 'POST', path: '/v2/categories', principal, body: { name: 'Tools' } });
+    const created = await invoke(createCategory, {
+      method: 'POST',
+      path: '/v2/categories',
+      principal,
+      body: { name: 'Tools' },
+    });
+    // Act
     const updated = await invoke(updateCategory, {
       method: 'PUT',
       path: `/v2/categories/${created.body.id}`,
@@ -28,6 +51,7 @@ describe('categories against DynamoDB Local', () => {
       pathParameters: { categoryId: created.body.id },
       body: { status: 'archived' },
     });
+    // Assess
     expect(updated.statusCode).toBe(200);
     expect(updated.body.status).toBe('archived');
     expect(updated.body.updatedAt > created.body.updatedAt).toBe(true);

@@ -53,6 +53,7 @@ type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGat
 export async function invoke(
   handler: Handler,
   options: EventOptions,
+  // biome-ignore lint/suspicious/noExplicitAny: tests read response bodies of every shape
 ): Promise<{ statusCode: number; headers: Record<string, unknown>; body: any }> {
   const result = await handler(proxyEvent(options), lambdaContext);
   return {

@@ -7,7 +7,6 @@ import { randomUUID } from 'node:crypto';
 import { adjustCategoryStatisticsItem } from '#repositories/category-repository.js';
 import {
   appendEventItems,
-  type ChainRef,
   chainIdOf,
   listChainEvents,
   readWholeChain,
@@ -19,24 +18,19 @@ import {
   listObjects as listObjectRecords,
   listSubcategoryObjects as listSubcategoryObjectRecords,
   type ObjectRecord,
-  replaceObjectItems,
   statusBucketOf,
 } from '#repositories/object-repository.js';
-import {
-  countObjectCreatedItem,
-  findSubcategory,
-  moveObjectStatusItem,
-} from '#repositories/subcategory-repository.js';
+import { countObjectCreatedItem, findSubcategory } from '#repositories/subcategory-repository.js';
 import { writeTransaction } from '#repositories/transactions.js';
-import { nextTimestamp, nowIso } from '#shared/clock.js';
+import { nowIso } from '#shared/clock.js';
 import { ConflictError, NotFoundError, ValidationError } from '#shared/errors.js';
 import { type Page, toPage } from '#shared/pagination.js';
 import { actorOf, type Principal } from '#shared/principal.js';
 import { type Infer, METADATA_MAX_BYTES, type Metadata } from '#shared/schema.js';
-import { canonicalJson } from '../ledger/canonical-json.js';
 import { type ChainVerification, verifyChain } from '../ledger/chain-verification.js';
 import { type LedgerEventView, toEventView } from '../ledger/event-view.js';
-import { type FieldChanges, nextLink, sealEvent } from '../ledger/ledger-event.js';
+import { nextLink, sealEvent } from '../ledger/ledger-event.js';
+import { changeObject, fieldChanges, objectChain, objectNotFound } from './object-change.js';
 import { statusAfter } from './object-lifecycle.js';
 import type {
   createObjectBody,
@@ -52,17 +46,6 @@ type UpdateObjectInput = Infer<typeof updateObjectBody.shape>;
 type ListObjectsInput = Infer<typeof listObjectsQuery.shape>;
 type PageInput = Infer<typeof listSubcategoryObjectsQuery.shape> & Infer<typeof listObjectEventsQuery.shape>;
 
-/** Re-reads and re-applies after losing a race; then answers 409. */
-export const UPDATE_ATTEMPTS = 6;
-
-const objectChain = (record: Pick<ObjectRecord, 'companyId' | 'id'>): ChainRef => ({
-  kind: 'object',
-  tenantId: record.companyId,
-  entityId: record.id,
-});
-
-const objectNotFound = (objectId: string) =>
-  new NotFoundError('OBJECT_NOT_FOUND', `No object ${objectId} in this company`);
 const subcategoryNotFound = (subcategoryId: string) =>
   new NotFoundError('SUBCATEGORY_NOT_FOUND', `No subcategory ${subcategoryId} in this category`);
 const subcategoryNotActive = (subcategoryId: string) =>
@@ -70,31 +53,6 @@ const subcategoryNotActive = (subcategoryId: string) =>
     'SUBCATEGORY_NOT_ACTIVE',
     `Subcategory ${subcategoryId} is delisted and accepts no new objects`,
   );
-
-/** Thrown inside a write attempt that lost a race; the attempt is repeated. */
-class LostRaceError extends Error {}
-
-/** The tracked fields that differ between two versions, as `{ from, to }`. */
-function fieldChanges(before: Partial<ObjectRecord>, after: ObjectRecord): FieldChanges {
-  const tracked = [
-    'externalId',
-    'name',
-    'description',
-    'summary',
-    'owner',
-    'status',
-    'categoryId',
-    'subcategoryId',
-    'metadata',
-  ] as const;
-  const changes: FieldChanges = {};
-  for (const field of tracked) {
-    const from = before[field] ?? null;
-    const to = after[field] ?? null;
-    if (canonicalJson(from) !== canonicalJson(to)) changes[field] = { from, to };
-  }
-  return changes;
-}
 
 /**
  * Creates an `active` object in an active subcategory, with its first ledger event.
@@ -132,6 +90,7 @@ export async function createObject(
     txId: '',
     lastTxId: '',
     eventCount: 1,
+    fileCount: 0,
   };
   const event = sealEvent({
     chainId: chainIdOf(objectChain(draft)),
@@ -188,14 +147,6 @@ function mergeMetadata(stored: Metadata, patch: Metadata | undefined): Metadata 
   return merged;
 }
 
-/** The subcategory's active-object count moves when an object enters or leaves `active`. */
-function statusCountItems(before: ObjectRecord, after: ObjectRecord) {
-  const wasActive = statusBucketOf(before.status) === 'active';
-  const isActive = statusBucketOf(after.status) === 'active';
-  if (wasActive === isActive) return [];
-  return [moveObjectStatusItem(after.companyId, after.categoryId, after.subcategoryId, isActive ? 1 : -1)];
-}
-
 /**
  * Applies an action (spec 4.4): changes the given fields, merges metadata, sets the status the
  * action leads to, and appends one ledger event (eventCount + 1, new lastTxId, txId kept).
@@ -210,11 +161,11 @@ export async function updateObject(
       { field: 'owner', code: 'REQUIRED', message: 'owner is required when action is transfer' },
     ]);
   }
-  for (let attempt = 1; attempt <= UPDATE_ATTEMPTS; attempt++) {
-    const before = await findVisibleObject(principal.tenantId, objectId);
-    if (!before) throw objectNotFound(objectId);
-    const timestamp = nextTimestamp(before.updatedAt);
-    const draft: ObjectRecord = {
+  const after = await changeObject(principal, objectId, {
+    action: input.action,
+    eventDescription: input.eventDescription,
+    performedBy: input.performedBy,
+    apply: (before) => ({
       ...before,
       name: input.name ?? before.name,
       description: input.description ?? before.description,
@@ -222,40 +173,9 @@ export async function updateObject(
       owner: input.owner ?? before.owner,
       metadata: mergeMetadata(before.metadata, input.metadata),
       status: statusAfter(input.action, before.status),
-      updatedAt: timestamp,
-      eventCount: before.eventCount + 1,
-    };
-    const event = sealEvent({
-      chainId: chainIdOf(objectChain(before)),
-      ...nextLink({ eventCount: before.eventCount, lastHash: before.lastTxId }),
-      action: input.action,
-      changes: fieldChanges(before, draft),
-      eventDescription: input.eventDescription ?? null,
-      performedBy: input.performedBy ?? null,
-      principal: actorOf(principal),
-      timestamp,
-    });
-    const after: ObjectRecord = { ...draft, lastTxId: event.hash };
-    try {
-      await writeTransaction(
-        [
-          ...replaceObjectItems(before, after),
-          ...statusCountItems(before, after),
-          ...appendEventItems(objectChain(after), event),
-        ],
-        () => new LostRaceError(),
-      );
-      return toObjectView(after);
-    } catch (error) {
-      if (!(error instanceof LostRaceError)) throw error;
-      // Another update took this sequence number: back off a little and build on top of it.
-      await new Promise((resolve) => setTimeout(resolve, 5 * attempt * Math.random()));
-    }
-  }
-  throw new ConflictError(
-    'CONCURRENT_MODIFICATION',
-    'The object is being changed by other requests; try again',
-  );
+    }),
+  });
+  return toObjectView(after);
 }
 
 /** One object of the company; 404 `OBJECT_NOT_FOUND` for unknown and other companies' ids. */

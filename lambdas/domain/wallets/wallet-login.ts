@@ -1,21 +1,23 @@
 /**
  * Wallet login: `username@appId` and password in, a session token out. Every refusal is the
  * same 401, whatever its reason (unknown App or username, wrong password, wallet not active,
- * deleted or locked), and every attempt does the same work: the same three table calls and one
- * scrypt verification, against a decoy hash when there is no usable wallet.
+ * deleted or locked), and every attempt does the same work: the same three table calls (more
+ * only when parallel attempts on one wallet race) and one scrypt verification, against a decoy
+ * hash when there is no usable wallet.
  *
  * Throttling, per wallet: the 5th failed attempt in a row locks the wallet's logins for 60 s;
  * each further 5 failures (10th, 15th, ...) lock it again for twice as long as the last lock,
  * at most 1 hour. Attempts during a lock are refused without being counted (a correct password
- * too); a successful login or a new password set by the App resets the count.
+ * too); a successful login or a new password set by the App resets the count. Each attempt is
+ * counted before its password is checked, one at a time, so parallel guesses cannot outrun it.
  */
 import { randomUUID } from 'node:crypto';
 import {
   findWallet,
   findWalletIdByUsername,
-  lockLogins,
   recordLogin,
   reserveLoginAttempt,
+  type WalletRecord,
 } from '#repositories/wallet-repository.js';
 import { insertSessionItem } from '#repositories/wallet-session-repository.js';
 import { UnauthorizedError } from '#shared/errors.js';
@@ -75,6 +77,43 @@ export function parseFullUsername(fullUsername: string): { username: string; app
   return usernameValid && UUID_PATTERN.test(appId) ? { username, appId } : undefined;
 }
 
+/** Rounds of "read the count, count one more" an attempt may lose to parallel attempts before it is refused. */
+const RESERVATION_ROUNDS = 3;
+
+/**
+ * Counts the attempt on the wallet before its password is checked, so that every checked
+ * password is counted and parallel guesses cannot outrun the lock: the attempt that makes the
+ * count a multiple of 5 sets the lock in the same write (a correct password lifts it again).
+ * Undefined when the attempt may not check a password: no such wallet, not active, locked, or
+ * lost too many races with parallel attempts.
+ */
+async function reserveAttempt(
+  appId: string,
+  walletId: string,
+  readWallet: WalletRecord | undefined,
+  now: number,
+): Promise<{ wallet: WalletRecord; failedAttempts: number } | undefined> {
+  const nowIso = new Date(now).toISOString();
+  let wallet = readWallet;
+  for (let round = 1; round <= RESERVATION_ROUNDS; round++) {
+    // The write is made even when the read shows it must fail: an unknown, inactive or locked
+    // wallet then costs the same table calls as a known one.
+    const usable = wallet?.status === 'active' && !(wallet.lockedUntil && wallet.lockedUntil > nowIso);
+    const failedAttempts = (wallet?.failedLoginCount ?? 0) + 1;
+    const lockSeconds = lockSecondsAfter(failedAttempts);
+    const reserved = await reserveLoginAttempt(appId, walletId, {
+      expectedFailedCount: failedAttempts - 1,
+      nowIso,
+      lockedUntil: lockSeconds > 0 ? new Date(now + lockSeconds * 1000).toISOString() : undefined,
+    });
+    if (reserved && wallet) return { wallet, failedAttempts };
+    // A usable wallet refused the write: a parallel attempt was counted first; read again.
+    if (!usable || round === RESERVATION_ROUNDS) return undefined;
+    wallet = await findWallet(appId, walletId);
+  }
+  return undefined;
+}
+
 /**
  * Logs a wallet in and starts a session of {@link SESSION_LIFETIME_SECONDS}.
  *
@@ -92,17 +131,12 @@ export async function loginWallet(input: WalletLoginInput): Promise<WalletLoginR
   // An unknown username reads and conditionally updates a wallet id that does not exist, so
   // that it costs the same table calls as a known one.
   const walletId = (await findWalletIdByUsername(name.appId, name.username)) ?? randomUUID();
-  const wallet = await findWallet(name.appId, walletId);
-  const failedAttempts = await reserveLoginAttempt(name.appId, walletId, nowIso);
-  if (!wallet || failedAttempts === undefined) {
+  const reserved = await reserveAttempt(name.appId, walletId, await findWallet(name.appId, walletId), now);
+  if (!reserved) {
     await verifyAgainstDecoy(input.password);
     throw loginRefused();
   }
-  const lockSeconds = lockSecondsAfter(failedAttempts);
-  // Locked before the password is checked, so that parallel guesses cannot slip past the lock;
-  // a correct password clears it again.
-  if (lockSeconds > 0)
-    await lockLogins(name.appId, walletId, new Date(now + lockSeconds * 1000).toISOString());
+  const { wallet } = reserved;
   if (!(await verifyPassword(input.password, wallet.passwordHash))) throw loginRefused();
 
   const token = generateSessionToken();

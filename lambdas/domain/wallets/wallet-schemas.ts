@@ -63,8 +63,8 @@ function username(): Schema<string> {
 const password = string({ min: PASSWORD_MIN_LENGTH, max: PASSWORD_MAX_LENGTH });
 
 export const walletIdPath = object({
-  // Any text: an id that is not one of ours is answered 404 RESOURCE_NOT_FOUND, like an unknown one.
-  walletId: required(string({ min: 1 })),
+  // As every id in a path: a UUID in any case (400 FORMAT_INVALID otherwise), read in lower case.
+  walletId: required(string({ format: 'uuid' })),
 });
 
 export const listWalletsQuery = object({

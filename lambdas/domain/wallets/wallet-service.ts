@@ -111,8 +111,6 @@ export async function updateWallet(
       metadata: changes.metadata ?? before.metadata,
       passwordHash: passwordHash ?? before.passwordHash,
       sessionVersion: endsSessions ? before.sessionVersion + 1 : before.sessionVersion,
-      failedLoginCount: passwordHash !== undefined ? 0 : before.failedLoginCount,
-      lockedUntil: passwordHash !== undefined ? undefined : before.lockedUntil,
       updatedAt: nextTimestamp(before.updatedAt),
       version: before.version + 1,
     };

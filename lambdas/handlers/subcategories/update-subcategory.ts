@@ -1,10 +1,9 @@
 import { updateSubcategory } from '#domain/subcategories/subcategory-service.js';
 import { nowIso } from '#shared/clock.js';
-import { assertOwnCompany, httpHandler } from '#shared/http-handler.js';
+import { httpHandler } from '#shared/http-handler.js';
 import { operations } from '../../operations.js';
 
 export const handler = httpHandler(operations.updateSubcategory, async ({ principal, path, form }) => {
-  assertOwnCompany(principal, path.companyId);
   const { imageId, changes } = await updateSubcategory(
     principal,
     path.categoryId,

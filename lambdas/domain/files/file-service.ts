@@ -1,0 +1,327 @@
+/**
+ * Files of objects (spec 4.16-4.18 and the extensions): upload (streamed, typed on three
+ * signals, hashed while streaming), download, delete and list. Upload and delete each append
+ * an event to the object's ledger chain in the transaction that writes or removes the record.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import {
+  deleteFileItem,
+  type FileRecord,
+  fileStorageKey,
+  findFile,
+  insertFileItem,
+  listObjectFiles,
+} from '#repositories/file-repository.js';
+import { deleteFileBytes, presignedDownloadUrl, readFileBytes } from '#repositories/file-store.js';
+import {
+  findObjectByExternalId,
+  findVisibleObject,
+  type ObjectRecord,
+} from '#repositories/object-repository.js';
+import type { TransactItem } from '#repositories/transactions.js';
+import { nowIso } from '#shared/clock.js';
+import { BadRequestError, NotFoundError, PayloadTooLargeError, ValidationError } from '#shared/errors.js';
+import { parseMultipartStream } from '#shared/multipart.js';
+import { type Page, toPage } from '#shared/pagination.js';
+import { actorOf, type Principal } from '#shared/principal.js';
+import type { Infer } from '#shared/schema.js';
+import { UUID_PATTERN } from '#shared/schema.js';
+import { changeObject, objectNotFound } from '../objects/object-change.js';
+import { type FileIntake, takeInFile } from './file-intake.js';
+import { FILE_MAX_BYTES, TAG_MAX_LENGTH, TAGS_MAX_COUNT, uploadFields } from './file-schemas.js';
+import { type FileView, toFileView } from './file-view.js';
+
+type UploadFields = Infer<typeof uploadFields.shape>;
+
+/** Files up to this size are answered inline; larger ones by a redirect to S3 (Lambda answers stop near 6 MB, base64 adds a third). */
+export const INLINE_DOWNLOAD_MAX_BYTES = 4 * 1024 * 1024;
+/** How long browsers and proxies may keep a download (the content of a file id never changes). */
+export const DOWNLOAD_MAX_AGE_SECONDS = 300;
+/** Multipart framing allowed on top of the file itself before a body is refused unread. */
+const MULTIPART_OVERHEAD_BYTES = 1024 * 1024;
+
+const fileNotFound = (fileId: string) =>
+  new NotFoundError('FILE_NOT_FOUND', `No file ${fileId} in this company`);
+
+/** The object named by its UUID or its externalId (spec 4.16), if visible. */
+export async function resolveObject(companyId: string, objectRef: string): Promise<ObjectRecord> {
+  const byId = UUID_PATTERN.test(objectRef)
+    ? await findVisibleObject(companyId, objectRef.toLowerCase())
+    : undefined;
+  const object = byId ?? (await findObjectByExternalId(companyId, objectRef));
+  if (!object) throw objectNotFound(objectRef);
+  return object;
+}
+
+/** `tags` as sent (comma-separated) → a list without blanks or repeats. */
+export function parseTags(tags: string | undefined): string[] {
+  const list = [
+    ...new Set(
+      (tags ?? '')
+        .split(',')
+        .map((tag) => tag.trim())
+        .filter(Boolean),
+    ),
+  ];
+  if (list.length > TAGS_MAX_COUNT) {
+    throw new ValidationError([
+      { field: 'tags', code: 'LENGTH_INVALID', message: `at most ${TAGS_MAX_COUNT} tags` },
+    ]);
+  }
+  const long = list.find((tag) => [...tag].length > TAG_MAX_LENGTH);
+  if (long !== undefined) {
+    throw new ValidationError([
+      {
+        field: 'tags',
+        code: 'LENGTH_INVALID',
+        message: `each tag must be at most ${TAG_MAX_LENGTH} characters`,
+      },
+    ]);
+  }
+  return list;
+}
+
+/** Writes the record and the object's `file_upload` event; returns the record. */
+export async function recordUploadedFile(
+  principal: Principal,
+  object: ObjectRecord,
+  file: {
+    id: string;
+    originalFileName: string;
+    intake: FileIntake;
+    storageKey: string;
+    description: string;
+    tags: string[];
+  },
+  extraItems: TransactItem[] = [],
+): Promise<FileRecord> {
+  const record: FileRecord = {
+    id: file.id,
+    companyId: object.companyId,
+    objectId: object.id,
+    fileName: `${file.id}${file.intake.type.extensions[0]}`,
+    originalFileName: file.originalFileName,
+    mimeType: file.intake.type.mimeType,
+    size: file.intake.size,
+    description: file.description,
+    tags: file.tags,
+    uploadedAt: nowIso(),
+    uploadedBy: actorOf(principal),
+    checksum: `sha256:${file.intake.sha256}`,
+    storageKey: file.storageKey,
+    storageVersionId: file.intake.versionId,
+  };
+  await changeObject(principal, object.id, {
+    action: 'file_upload',
+    apply: (before) => ({ ...before, fileCount: before.fileCount + 1 }),
+    changes: () => ({
+      file: {
+        from: null,
+        to: {
+          id: record.id,
+          fileName: record.fileName,
+          originalFileName: record.originalFileName,
+          checksum: record.checksum,
+          size: record.size,
+        },
+      },
+    }),
+    extraItems: () => [insertFileItem(record), ...extraItems],
+  });
+  return record;
+}
+
+export interface UploadRequest {
+  body: Readable;
+  contentType: string;
+  contentLength: number | undefined;
+  /** Stage prefix for the record's `url`. */
+  pathPrefix: string;
+}
+
+/**
+ * Direct upload (spec 4.16): a multipart body with `file`, `description` and `tags`. The file
+ * streams to storage while it is hashed; it is refused on the first sign of a wrong type or an
+ * excess of size, and whatever was stored of a refused upload is deleted.
+ */
+export async function uploadFile(
+  principal: Principal,
+  objectRef: string,
+  request: UploadRequest,
+): Promise<FileView> {
+  if (
+    request.contentLength !== undefined &&
+    request.contentLength > FILE_MAX_BYTES + MULTIPART_OVERHEAD_BYTES
+  ) {
+    throw new PayloadTooLargeError(
+      'FILE_TOO_LARGE',
+      `The file is larger than ${FILE_MAX_BYTES} bytes (50 MB)`,
+    );
+  }
+  if (!request.contentType.toLowerCase().startsWith('multipart/form-data')) {
+    throw new BadRequestError(
+      'FILE_REQUIRED',
+      'Send the file as multipart/form-data, in a part named "file"',
+    );
+  }
+  const object = await resolveObject(principal.tenantId, objectRef);
+  const id = randomUUID();
+  const storageKey = fileStorageKey(object.companyId, id);
+  let filePart: { originalFileName: string; intake: Promise<FileIntake> } | undefined;
+  // Rejects as soon as the file is refused, without waiting for the end of the body.
+  let rejectEarly: (error: unknown) => void = () => undefined;
+  const refused = new Promise<never>((_, reject) => {
+    rejectEarly = reject;
+  });
+  const fieldsRead = parseMultipartStream(
+    request.body,
+    request.contentType,
+    (part) => {
+      if (part.fieldName !== 'file' || filePart) {
+        part.stream.resume(); // only the first `file` part counts
+        return;
+      }
+      filePart = {
+        originalFileName: part.fileName,
+        intake: takeInFile(part.stream, {
+          fileName: part.fileName,
+          declaredMimeType: part.mimeType,
+          maxBytes: FILE_MAX_BYTES,
+          storageKey,
+        }),
+      };
+      filePart.intake.catch(rejectEarly);
+    },
+    { maxFileBytes: FILE_MAX_BYTES },
+  );
+  let intake: FileIntake | undefined;
+  try {
+    const fields = await Promise.race([fieldsRead, refused]);
+    if (!filePart) throw new BadRequestError('FILE_REQUIRED', 'The body has no file part named "file"');
+    intake = await filePart.intake;
+    const parsedFields: UploadFields = uploadFields.parse(fields, 'body');
+    const record = await recordUploadedFile(principal, object, {
+      id,
+      originalFileName: filePart.originalFileName,
+      intake,
+      storageKey,
+      description: parsedFields.description ?? '',
+      tags: parseTags(parsedFields.tags),
+    });
+    return toFileView(record, request.pathPrefix);
+  } catch (error) {
+    if (intake) await deleteFileBytes([{ key: storageKey, versionId: intake.versionId }]);
+    throw error;
+  }
+}
+
+/** A file of the company whose object is still visible. */
+async function findVisibleFile(companyId: string, fileId: string): Promise<FileRecord> {
+  const record = await findFile(companyId, fileId);
+  if (!record || !(await findVisibleObject(companyId, record.objectId))) throw fileNotFound(fileId);
+  return record;
+}
+
+/** `Content-Disposition` with the original name, ASCII fallback plus RFC 5987 UTF-8 form. */
+export function contentDisposition(kind: 'inline' | 'attachment', fileName: string): string {
+  const fallback = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  const encoded = encodeURIComponent(fileName).replace(
+    /['()*]/g,
+    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `${kind}; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+}
+
+const etagOf = (record: FileRecord) => `"${record.checksum.replace(/^sha256:/, '')}"`;
+
+function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch.split(',').some((candidate) => {
+    const value = candidate.trim().replace(/^W\//, '');
+    return value === '*' || value === etag;
+  });
+}
+
+export type Download =
+  | { kind: 'notModified'; headers: Record<string, string> }
+  | { kind: 'inline'; headers: Record<string, string>; content: Buffer }
+  | { kind: 'redirect'; headers: Record<string, string>; location: string };
+
+/** The bytes of a file (spec 4.17), or a 304, or a redirect to S3 for large files. */
+export async function downloadFile(
+  companyId: string,
+  fileId: string,
+  options: { attachment: boolean; ifNoneMatch?: string },
+): Promise<Download> {
+  const record = await findVisibleFile(companyId, fileId);
+  const etag = etagOf(record);
+  const headers = {
+    'Content-Type': record.mimeType,
+    'Content-Disposition': contentDisposition(
+      options.attachment ? 'attachment' : 'inline',
+      record.originalFileName,
+    ),
+    'Cache-Control': `private, max-age=${DOWNLOAD_MAX_AGE_SECONDS}`,
+    ETag: etag,
+  };
+  if (matchesEtag(options.ifNoneMatch, etag)) {
+    return { kind: 'notModified', headers: { ETag: etag, 'Cache-Control': headers['Cache-Control'] } };
+  }
+  if (record.size > INLINE_DOWNLOAD_MAX_BYTES) {
+    const location = await presignedDownloadUrl(
+      record.storageKey,
+      {
+        contentType: headers['Content-Type'],
+        contentDisposition: headers['Content-Disposition'],
+        cacheControl: headers['Cache-Control'],
+      },
+      DOWNLOAD_MAX_AGE_SECONDS,
+    );
+    return { kind: 'redirect', headers: { ETag: etag, 'Cache-Control': 'no-store' }, location };
+  }
+  const content = await readFileBytes(record.storageKey);
+  return { kind: 'inline', headers: { ...headers, 'Content-Length': String(content.length) }, content };
+}
+
+/** Deletes a file (spec 4.18): record and bytes, with a `file_delete` event on the object. */
+export async function deleteFile(principal: Principal, fileId: string): Promise<void> {
+  const record = await findVisibleFile(principal.tenantId, fileId);
+  await changeObject(principal, record.objectId, {
+    action: 'file_delete',
+    apply: async (before) => {
+      if (!(await findFile(principal.tenantId, fileId))) throw fileNotFound(fileId);
+      return { ...before, fileCount: Math.max(0, before.fileCount - 1) };
+    },
+    changes: () => ({
+      file: {
+        from: {
+          id: record.id,
+          fileName: record.fileName,
+          originalFileName: record.originalFileName,
+          checksum: record.checksum,
+          size: record.size,
+        },
+        to: null,
+      },
+    }),
+    extraItems: () => [deleteFileItem(record)],
+  });
+  await deleteFileBytes([{ key: record.storageKey, versionId: record.storageVersionId }]);
+}
+
+/** A page of an object's files, newest first (extension). */
+export async function listFiles(
+  companyId: string,
+  objectRef: string,
+  page: { limit: number; offset: number },
+  pathPrefix: string,
+): Promise<Page<FileView>> {
+  const object = await resolveObject(companyId, objectRef);
+  const records = await listObjectFiles(companyId, object.id, page.offset, page.limit);
+  return toPage(
+    records.map((record) => toFileView(record, pathPrefix)),
+    page,
+    object.fileCount,
+  );
+}

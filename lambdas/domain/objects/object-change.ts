@@ -1,0 +1,127 @@
+/**
+ * The one way an existing object changes: read it, build the new version and its ledger event,
+ * and write both (plus any items the change brings, such as a file record) in one transaction
+ * conditioned on the object's event count. A lost race re-reads and re-applies the change, a
+ * bounded number of times, then answers 409. Used by updates and by file uploads and deletes.
+ */
+
+import { appendEventItems, type ChainRef, chainIdOf } from '#repositories/ledger-repository.js';
+import {
+  findVisibleObject,
+  type ObjectRecord,
+  replaceObjectItems,
+  statusBucketOf,
+} from '#repositories/object-repository.js';
+import { moveObjectStatusItem } from '#repositories/subcategory-repository.js';
+import { type TransactItem, writeTransaction } from '#repositories/transactions.js';
+import { nextTimestamp } from '#shared/clock.js';
+import { ConflictError, NotFoundError } from '#shared/errors.js';
+import { actorOf, type Principal } from '#shared/principal.js';
+import { canonicalJson } from '../ledger/canonical-json.js';
+import { type FieldChanges, nextLink, sealEvent } from '../ledger/ledger-event.js';
+
+/** Re-reads and re-applies after losing a race; then answers 409. */
+export const CHANGE_ATTEMPTS = 6;
+
+export const objectChain = (record: Pick<ObjectRecord, 'companyId' | 'id'>): ChainRef => ({
+  kind: 'object',
+  tenantId: record.companyId,
+  entityId: record.id,
+});
+
+export const objectNotFound = (objectId: string) =>
+  new NotFoundError('OBJECT_NOT_FOUND', `No object ${objectId} in this company`);
+
+const TRACKED_FIELDS = [
+  'externalId',
+  'name',
+  'description',
+  'summary',
+  'owner',
+  'status',
+  'categoryId',
+  'subcategoryId',
+  'metadata',
+] as const;
+
+/** The tracked fields that differ between two versions, as `{ from, to }`. */
+export function fieldChanges(before: Partial<ObjectRecord>, after: ObjectRecord): FieldChanges {
+  const changes: FieldChanges = {};
+  for (const field of TRACKED_FIELDS) {
+    const from = before[field] ?? null;
+    const to = after[field] ?? null;
+    if (canonicalJson(from) !== canonicalJson(to)) changes[field] = { from, to };
+  }
+  return changes;
+}
+
+/** The subcategory's active-object count moves when an object enters or leaves `active`. */
+function statusCountItems(before: ObjectRecord, after: ObjectRecord): TransactItem[] {
+  const wasActive = statusBucketOf(before.status) === 'active';
+  const isActive = statusBucketOf(after.status) === 'active';
+  if (wasActive === isActive) return [];
+  return [moveObjectStatusItem(after.companyId, after.categoryId, after.subcategoryId, isActive ? 1 : -1)];
+}
+
+export interface ObjectChange {
+  action: string;
+  eventDescription?: string | null;
+  performedBy?: string | null;
+  /** The new version's fields (before event count, transaction ids and time are set). May throw (e.g. 404). */
+  apply(before: ObjectRecord): ObjectRecord | Promise<ObjectRecord>;
+  /** The event's `changes`; by default the tracked fields that differ. */
+  changes?(before: ObjectRecord, after: ObjectRecord): FieldChanges;
+  /** Items written in the same transaction (their conditions failing counts as a lost race). */
+  extraItems?(after: ObjectRecord): TransactItem[];
+}
+
+class LostRaceError extends Error {}
+
+/** Applies a change to an object of the principal's company; returns the new version. */
+export async function changeObject(
+  principal: Principal,
+  objectId: string,
+  change: ObjectChange,
+): Promise<ObjectRecord> {
+  for (let attempt = 1; attempt <= CHANGE_ATTEMPTS; attempt++) {
+    const before = await findVisibleObject(principal.tenantId, objectId);
+    if (!before) throw objectNotFound(objectId);
+    const timestamp = nextTimestamp(before.updatedAt);
+    const draft: ObjectRecord = {
+      ...(await change.apply(before)),
+      updatedAt: timestamp,
+      eventCount: before.eventCount + 1,
+    };
+    const event = sealEvent({
+      chainId: chainIdOf(objectChain(before)),
+      ...nextLink({ eventCount: before.eventCount, lastHash: before.lastTxId }),
+      action: change.action,
+      changes: (change.changes ?? fieldChanges)(before, draft),
+      eventDescription: change.eventDescription ?? null,
+      performedBy: change.performedBy ?? null,
+      principal: actorOf(principal),
+      timestamp,
+    });
+    const after: ObjectRecord = { ...draft, lastTxId: event.hash };
+    try {
+      await writeTransaction(
+        [
+          ...replaceObjectItems(before, after),
+          ...statusCountItems(before, after),
+          ...(change.extraItems?.(after) ?? []),
+          ...appendEventItems(objectChain(after), event),
+        ],
+        () => new LostRaceError(),
+      );
+      return after;
+    } catch (error) {
+      if (!(error instanceof LostRaceError)) throw error;
+      // Another change took this sequence number: back off a little and build on top of it.
+      await new Promise((resolve) => setTimeout(resolve, 5 * attempt * Math.random()));
+    }
+  }
+  throw new ConflictError(
+    'CONCURRENT_MODIFICATION',
+    'The object is being changed by other requests; try again',
+  );
+}

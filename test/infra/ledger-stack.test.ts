@@ -1,0 +1,89 @@
+/** The ledger's infrastructure: the Object Lock digest bucket, its schedule, and append-only IAM. */
+import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { LEDGER_PARTITION_PATTERN, LEDGER_REWRITE_ACTIONS } from '../../lib/ledger-protection';
+import { synthesizeStack } from './synthesized-stack';
+
+type CfnResource = { Type: string; Properties: Record<string, unknown> };
+
+describe('ledger infrastructure', () => {
+  let synthesized: ReturnType<typeof synthesizeStack>;
+  let template: Template;
+
+  beforeAll(() => {
+    synthesized = synthesizeStack();
+    template = synthesized.template;
+  });
+
+  it('keeps digests in a bucket with Object Lock in COMPLIANCE mode', () => {
+    // Prepare
+    const bucketId = synthesized.logicalIdOf(synthesized.stack.ledgerDigests.bucket);
+    // Assess
+    expect(template.toJSON().Resources[bucketId]).toMatchObject({
+      DeletionPolicy: 'Retain',
+      Properties: {
+        ObjectLockEnabled: true,
+        ObjectLockConfiguration: {
+          ObjectLockEnabled: 'Enabled',
+          Rule: { DefaultRetention: { Mode: 'COMPLIANCE', Days: 365 } },
+        },
+        VersioningConfiguration: { Status: 'Enabled' },
+        PublicAccessBlockConfiguration: {
+          BlockPublicAcls: true,
+          BlockPublicPolicy: true,
+          IgnorePublicAcls: true,
+          RestrictPublicBuckets: true,
+        },
+      },
+    });
+  });
+
+  it('writes a digest every hour from a scheduled function', () => {
+    // Prepare
+    const functionId = synthesized.logicalIdOf(synthesized.stack.ledgerDigests.digestFunction);
+    // Assess
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(1 hour)',
+      Targets: Match.arrayWith([Match.objectLike({ Arn: { 'Fn::GetAtt': [functionId, 'Arn'] } })]),
+    });
+  });
+
+  it('denies every function changing or deleting ledger event items', () => {
+    // Prepare
+    const functions = template.findResources('AWS::Lambda::Function') as Record<string, CfnResource>;
+    const policies = Object.values(template.findResources('AWS::IAM::Policy') as Record<string, CfnResource>);
+    const roleOf = (lambdaFunction: CfnResource) =>
+      (lambdaFunction.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+    // Assess
+    for (const lambdaFunction of Object.values(functions)) {
+      const statements = policies
+        .filter((policy) =>
+          (policy.Properties.Roles as Array<{ Ref: string }>).some(
+            (role) => role.Ref === roleOf(lambdaFunction),
+          ),
+        )
+        .flatMap(
+          (policy) =>
+            (policy.Properties.PolicyDocument as { Statement: Array<Record<string, unknown>> }).Statement,
+        );
+      expect(statements).toContainEqual(
+        expect.objectContaining({
+          Effect: 'Deny',
+          Action: LEDGER_REWRITE_ACTIONS,
+          Condition: { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': [LEDGER_PARTITION_PATTERN] } },
+        }),
+      );
+    }
+  });
+
+  it('lets the subcategory update start the removal job, by name', () => {
+    // Prepare
+    const updateFunction = synthesized.stack.api.operationFunctions.get('updateSubcategory');
+    const job = synthesized.stack.backgroundJobs.functions.get('removeSubcategoryData');
+    const functions = template.findResources('AWS::Lambda::Function') as Record<string, CfnResource>;
+    // Assess
+    expect(updateFunction && job).toBeTruthy();
+    const properties = functions[synthesized.logicalIdOf(updateFunction!)]?.Properties ?? {};
+    const environment = (properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    expect(environment.REMOVE_SUBCATEGORY_DATA_FUNCTION_NAME).toEqual({ Ref: synthesized.logicalIdOf(job!) });
+  });
+});

@@ -1,0 +1,223 @@
+/**
+ * Running the project as its users do, for the end-to-end tests: `npm start` as a child process
+ * (in a process group of its own, so that everything it starts can be stopped together) and
+ * `npm run --silent admin -- ...` against it.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { freePort } from '../../local/free-port';
+
+export const projectRoot = join(__dirname, '..', '..');
+
+/** The line `npm start` prints once the API answers. */
+export const LISTENING_LINE = 'Asset Registry API listening on';
+
+/**
+ * The environment of the child processes: this one's, without anything that would point the
+ * admin CLI or the handlers at another stack (a set TABLE_NAME switches the CLI to AWS mode).
+ */
+export function childEnvironment(settings: { port: number; dataDirectory: string }): NodeJS.ProcessEnv {
+  const environment: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of [
+    'TABLE_NAME',
+    'FILES_BUCKET_NAME',
+    'DIGEST_BUCKET_NAME',
+    'LOCAL_DYNAMODB_ENDPOINT',
+    'LOCAL_S3_ENDPOINT',
+    'REST_API_ID',
+    'API_STAGE',
+  ]) {
+    delete environment[name];
+  }
+  return {
+    ...environment,
+    PORT: String(settings.port),
+    DATA_DIR: settings.dataDirectory,
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  };
+}
+
+export interface LocalServer {
+  port: number;
+  baseUrl: string;
+  dataDirectory: string;
+  /** The `npm` process (leader of the process group). */
+  child: ChildProcess;
+  /** Everything printed so far, stdout and stderr. */
+  output(): string;
+  /** Resolves with the exit code (or signal name) once the `npm` process has ended. */
+  exited: Promise<number | string>;
+  /** Sends a signal to the whole process group, as Ctrl-C in a terminal does. */
+  signalGroup(signal: NodeJS.Signals): void;
+  /** Last resort for afterAll: SIGKILL to the whole group (npm, tsx, node, java). */
+  kill(): Promise<void>;
+}
+
+export interface StartOptions {
+  dataDirectory: string;
+  port?: number;
+  /** How long to wait for the listening line (the first run may download DynamoDB Local). */
+  timeoutMs?: number;
+}
+
+/** Starts `npm start`; resolves once it prints the listening line, rejects if it ends first. */
+export async function startLocalServer(options: StartOptions): Promise<LocalServer> {
+  const port = options.port ?? (await freePort());
+  const child = spawn('npm', ['start'], {
+    cwd: projectRoot,
+    env: childEnvironment({ port, dataDirectory: options.dataDirectory }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const exited = new Promise<number | string>((resolve) => {
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown'));
+  });
+  const signalGroup = (signal: NodeJS.Signals) => {
+    if (child.pid === undefined) return;
+    try {
+      process.kill(-child.pid, signal);
+    } catch {
+      // the group is gone already
+    }
+  };
+  const server: LocalServer = {
+    port,
+    baseUrl: `http://127.0.0.1:${port}`,
+    dataDirectory: options.dataDirectory,
+    child,
+    output: () => output,
+    exited,
+    signalGroup,
+    async kill() {
+      signalGroup('SIGKILL');
+      await settledWithin(exited, 5000);
+    },
+  };
+
+  const timeoutMs = options.timeoutMs ?? 180_000;
+  const deadline = Date.now() + timeoutMs;
+  let ended: number | string | undefined;
+  void exited.then((result) => {
+    ended = result;
+  });
+  while (!output.includes(LISTENING_LINE)) {
+    if (ended !== undefined) {
+      throw new Error(`npm start ended (${ended}) before listening:\n${output}`);
+    }
+    if (Date.now() > deadline) {
+      await server.kill();
+      throw new Error(`npm start did not listen within ${timeoutMs} ms:\n${output}`);
+    }
+    await delay(100);
+  }
+  return server;
+}
+
+export interface AdminResult {
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `npm run --silent admin -- <args>` exactly as the README tells users to. */
+export function runAdmin(
+  args: readonly string[],
+  settings: { port: number; dataDirectory: string },
+): Promise<AdminResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npm', ['run', '--silent', 'admin', '--', ...args], {
+      cwd: projectRoot,
+      env: childEnvironment(settings),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`admin ${args.join(' ')} did not end within 60 s\n${stdout}\n${stderr}`));
+    }, 60_000);
+    child.once('error', reject);
+    child.once('close', (exitCode) => {
+      clearTimeout(timer);
+      resolve({ exitCode, stdout, stderr });
+    });
+  });
+}
+
+/** The local stack's state file that `npm start` writes into the data folder, if any. */
+export function readStackStateFile(
+  dataDirectory: string,
+): { pid: number; gatewayUrl: string; environment: Record<string, string> } | undefined {
+  const file = join(dataDirectory, 'local-stack.json');
+  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
+}
+
+/** Whether something accepts TCP connections on the loopback port right now. */
+export function portAcceptsConnections(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.setTimeout(2000);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** Whether a process with this id still runs. */
+export function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Waits until `condition` holds, checking every 100 ms; false when `timeoutMs` ran out. */
+export async function eventually(
+  condition: () => boolean | Promise<boolean>,
+  timeoutMs = 15_000,
+): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await condition()) return true;
+    await delay(100);
+  }
+  return condition();
+}
+
+export const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The promise's value, or 'timeout' after `ms`; the timer is cleared so that jest can exit. */
+export async function settledWithin<T>(promise: Promise<T>, ms: number): Promise<T | 'timeout'> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(resolve, ms, 'timeout');
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
