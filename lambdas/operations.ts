@@ -11,6 +11,16 @@ import {
   updateCategoryBody,
 } from '#domain/categories/category-schemas.js';
 import {
+  companyFilePath,
+  createUploadSessionBody,
+  downloadQuery,
+  FILE_MAX_BYTES,
+  listFilesQuery,
+  objectFilesPath,
+  uploadFields,
+  uploadSessionPath,
+} from '#domain/files/file-schemas.js';
+import {
   createObjectBody,
   listObjectEventsQuery,
   listObjectsQuery,
@@ -62,6 +72,11 @@ export interface Operation {
   body?: AnyObjectSchema;
   /** A `multipart/form-data` body (also accepted as JSON without the file): its text fields and its file part. */
   form?: { fields: AnyObjectSchema; fileField: string; maxFileBytes: number };
+  /**
+   * A `multipart/form-data` upload read by the handler as a stream (never parsed whole here):
+   * its text fields and file part, for the documentation; the local gateway streams it too.
+   */
+  streamedBody?: { fields: AnyObjectSchema; fileField: string; maxFileBytes: number };
   /** The path names a company (`companyId`): another company's id is refused with `deniedCode`, before the body is read. */
   companyInPath?: boolean;
   /** Background jobs the operation starts (its function may invoke theirs). */
@@ -309,6 +324,81 @@ export const operations = {
     permission: 'wallets:write',
     pathParameters: walletIdPath,
     successStatus: 204,
+  },
+  uploadFile: {
+    ...companyOperation,
+    method: 'POST',
+    path: '/v2/companies/{companyId}/objects/{objectId}/files',
+    handler: 'files/upload-file',
+    summary: 'Upload a file to an object, multipart/form-data; objectId may be the externalId (spec 4.16)',
+    permission: 'files:write',
+    companyInPath: true,
+    pathParameters: objectFilesPath,
+    streamedBody: { fields: uploadFields, fileField: 'file', maxFileBytes: FILE_MAX_BYTES },
+    successStatus: 201,
+  },
+  listFiles: {
+    ...companyOperation,
+    method: 'GET',
+    path: '/v2/companies/{companyId}/objects/{objectId}/files',
+    handler: 'files/list-files',
+    summary: "List an object's files, newest first (extension)",
+    permission: 'files:read',
+    deniedCode: 'FILE_ACCESS_DENIED',
+    companyInPath: true,
+    pathParameters: objectFilesPath,
+    query: listFilesQuery,
+    successStatus: 200,
+  },
+  downloadFile: {
+    ...companyOperation,
+    method: 'GET',
+    path: '/v2/companies/{companyId}/files/{fileId}',
+    handler: 'files/download-file',
+    summary:
+      'Download a file: its bytes, 304 for a matching ETag, or a redirect to S3 above 4 MB (spec 4.17)',
+    permission: 'files:read',
+    deniedCode: 'FILE_ACCESS_DENIED',
+    companyInPath: true,
+    pathParameters: companyFilePath,
+    query: downloadQuery,
+    successStatus: 200,
+  },
+  deleteFile: {
+    ...companyOperation,
+    method: 'DELETE',
+    path: '/v2/companies/{companyId}/files/{fileId}',
+    handler: 'files/delete-file',
+    summary: 'Delete a file, record and bytes (spec 4.18)',
+    permission: 'files:write',
+    deniedCode: 'FILE_DELETE_DENIED',
+    companyInPath: true,
+    pathParameters: companyFilePath,
+    successStatus: 204,
+  },
+  createUploadSession: {
+    ...companyOperation,
+    method: 'POST',
+    path: '/v2/companies/{companyId}/objects/{objectId}/files/uploads',
+    handler: 'files/create-upload-session',
+    summary: 'Start a large upload (up to 50 MB) straight to S3 with a presigned POST (extension)',
+    permission: 'files:write',
+    companyInPath: true,
+    pathParameters: objectFilesPath,
+    body: createUploadSessionBody,
+    successStatus: 201,
+  },
+  completeUploadSession: {
+    ...companyOperation,
+    method: 'POST',
+    path: '/v2/companies/{companyId}/objects/{objectId}/files/uploads/{uploadId}/complete',
+    handler: 'files/complete-upload-session',
+    summary:
+      'Finish a presigned upload: the server checks size, type and checksum and records the file (extension)',
+    permission: 'files:write',
+    companyInPath: true,
+    pathParameters: uploadSessionPath,
+    successStatus: 201,
   },
 } as const satisfies Record<string, Operation>;
 

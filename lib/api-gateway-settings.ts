@@ -25,8 +25,12 @@ export const API_KEY_HEADER = 'X-API-Key';
 /** The header a wallet sends its session token in, as `Bearer <token>`. */
 export const WALLET_TOKEN_HEADER = 'Authorization';
 
-/** Content types API Gateway passes to Lambda base64-encoded, byte for byte. */
-export const BINARY_MEDIA_TYPES = ['multipart/form-data', 'application/octet-stream'];
+/**
+ * Content types API Gateway passes through base64-encoded, byte for byte. `*\/*`: every body,
+ * because downloads answer files of any type, and API Gateway decides whether to decode a
+ * proxy answer from this list; handlers decode base64 request bodies (even JSON) themselves.
+ */
+export const BINARY_MEDIA_TYPES = ['*/*'];
 
 /** API Gateway refuses larger request bodies before any Lambda runs. */
 export const MAX_REQUEST_BODY_BYTES = 10 * 1024 * 1024;

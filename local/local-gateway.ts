@@ -15,6 +15,7 @@ import type {
   APIGatewayRequestAuthorizerEvent,
   Context,
 } from 'aws-lambda';
+import { attachBodyStream } from '../lambdas/shared/body-stream.js';
 import {
   API_KEY_HEADER,
   AUTHORIZER_CACHE_TTL_SECONDS,
@@ -101,7 +102,8 @@ async function readBody(request: IncomingMessage): Promise<Buffer> {
 
 function isBinary(contentType: string | undefined): boolean {
   const mediaType = contentType?.split(';')[0]?.trim().toLowerCase();
-  return mediaType !== undefined && BINARY_MEDIA_TYPES.includes(mediaType);
+  if (mediaType === undefined) return false;
+  return BINARY_MEDIA_TYPES.some((type) => type === '*/*' || type === mediaType);
 }
 
 function headerMaps(request: IncomingMessage) {
@@ -215,9 +217,11 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
     const route = matchRoute(method, url.pathname);
     if (!route) return sendGatewayResponse(response, 'MISSING_AUTHENTICATION_TOKEN');
 
-    let body: Buffer;
+    // Uploads stream to the handler (and on to storage) instead of being read whole here.
+    const streamed = route.operation.streamedBody !== undefined;
+    let body: Buffer = Buffer.alloc(0);
     try {
-      body = await readBody(request);
+      if (!streamed) body = await readBody(request);
     } catch (error) {
       if (error instanceof BodyTooLargeError) return sendGatewayResponse(response, 'REQUEST_TOO_LARGE');
       throw error;
@@ -291,6 +295,7 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
         resourcePath: route.operation.path,
       },
     };
+    if (streamed) attachBodyStream(event, request);
     const handler = await loadHandler(route.operation.handler);
     const result = await handler(event, lambdaContext(route.operation.id));
     const responseHeaders: Record<string, string | string[]> = { ...result.headers } as Record<
@@ -306,6 +311,8 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
     responseHeaders['x-amzn-RequestId'] = requestId;
     response.writeHead(result.statusCode, responseHeaders);
     response.end(responseBody);
+    // A refused upload answers early: read and drop what is left of its body, never keep it.
+    if (streamed && !request.readableEnded) request.resume();
   }
 
   const server = createServer((request, response) => {

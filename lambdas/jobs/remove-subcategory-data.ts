@@ -1,10 +1,11 @@
 /**
- * Background removal of a subcategory's data after REMOVE: its objects (100 per round, deleted
- * 25 items per BatchWriteItem), then its images and file records, then the subcategory item,
- * then the removal mark that hides all of it from reads. Ledger events are never touched: the
+ * Background removal of a subcategory's data after REMOVE: its objects and their files (100
+ * objects per round, 25 items per BatchWriteItem), then its images and their records, then the
+ * subcategory item, then the removal mark that hides all of it from reads. Ledger events are never touched: the
  * ledger is immutable and still verifies. A run that nears its time budget hands the rest to a
  * fresh run of itself, so no run is ever unbounded.
  */
+import { deleteFileRecords, listAllObjectFiles } from '#repositories/file-repository.js';
 import { deleteFileBytes } from '#repositories/file-store.js';
 import { deleteObjectsData, listSubcategoryObjects } from '#repositories/object-repository.js';
 import {
@@ -28,6 +29,11 @@ export const handler = async (
   for (;;) {
     const objects = await listSubcategoryObjects(job.companyId, job.subcategoryId, 0, REMOVAL_BATCH_SIZE);
     if (objects.length === 0) break;
+    const files = (
+      await Promise.all(objects.map((object) => listAllObjectFiles(object.companyId, object.id)))
+    ).flat();
+    await deleteFileBytes(files.map((file) => ({ key: file.storageKey, versionId: file.storageVersionId })));
+    await deleteFileRecords(files);
     await deleteObjectsData(objects);
     objectsDeleted += objects.length;
     if (Date.now() - startedAt > RUN_BUDGET_MS) {

@@ -5,6 +5,7 @@
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '#shared/clients.js';
+import { deleteItems } from './batch-delete.js';
 import { readIndexWindow } from './index-query.js';
 import { TIME_TO_LIVE_ATTRIBUTE } from './table-definition.js';
 import { tenantPartition } from './tenant-keys.js';
@@ -107,6 +108,11 @@ export async function listObjectFiles(
     limit,
   });
   return window.items.map(fromItem);
+}
+
+/** Deletes file records (after their bytes are gone), 25 per call. */
+export async function deleteFileRecords(records: FileRecord[]): Promise<void> {
+  await deleteItems(records.map((record) => fileKey(record.companyId, record.id)));
 }
 
 /** Every file of an object (for removing the object's data). */

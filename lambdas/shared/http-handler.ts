@@ -22,7 +22,8 @@ type PartOf<S> = S extends ObjectSchema<infer Shape> ? Infer<Shape> : Record<str
 /** What a handler receives: the caller and the validated request parts. */
 export interface OperationRequest<Op extends Operation> {
   event: APIGatewayProxyEvent;
-  principal: Principal;
+  /** The caller; none for operations without authorization (wallet login). */
+  principal: Op['authorization'] extends 'none' ? undefined : Principal;
   path: PartOf<Op['pathParameters']>;
   query: PartOf<Op['query']>;
   body: PartOf<Op['body']>;
@@ -33,7 +34,10 @@ export interface OperationRequest<Op extends Operation> {
 /** What a handler returns; the status defaults to the row's `successStatus`. */
 export interface HttpResult {
   statusCode?: number;
+  /** A JSON body. */
   body?: unknown;
+  /** Bytes answered as they are (file downloads), instead of JSON. */
+  rawBody?: Buffer;
   headers?: Record<string, string>;
 }
 
@@ -89,14 +93,15 @@ export function httpHandler<Op extends Operation>(
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
     .use(errorResponder({ errorFormat: operation.errorFormat }))
     .handler(async (event) => {
-      const principal = principalFromEvent(event);
-      authorizeOperation(operation, principal);
+      const principal = operation.authorization === 'none' ? undefined : principalFromEvent(event);
+      if (principal) authorizeOperation(operation, principal);
       const path = operation.pathParameters
         ? parsePart(operation.pathParameters, event.pathParameters, 'path')
         : {};
       // Another company's id in the path is refused before the body is even read.
-      if (operation.companyInPath)
+      if (principal && operation.companyInPath) {
         assertOwnCompany(principal, (path as { companyId: string }).companyId, operation.deniedCode);
+      }
       const request = {
         event,
         principal,
@@ -106,6 +111,15 @@ export function httpHandler<Op extends Operation>(
         form: operation.form ? await parseForm(operation.form, event) : { fields: {} },
       } as OperationRequest<Op>;
       const result = await handle(request);
-      return jsonResponse(result.statusCode ?? operation.successStatus, result.body, result.headers);
+      const statusCode = result.statusCode ?? operation.successStatus;
+      if (result.rawBody) {
+        return {
+          statusCode,
+          headers: result.headers ?? {},
+          body: result.rawBody.toString('base64'),
+          isBase64Encoded: true,
+        };
+      }
+      return jsonResponse(statusCode, result.body, result.headers);
     });
 }

@@ -1,0 +1,10 @@
+import { createUploadSession } from '#domain/files/upload-sessions.js';
+import { httpHandler, resourceLocation } from '#shared/http-handler.js';
+import { operations } from '../../operations.js';
+
+export const handler = httpHandler(
+  operations.createUploadSession,
+  async ({ principal, path, body, event }) => ({
+    body: await createUploadSession(principal, path.objectId, body, resourceLocation(event, '')),
+  }),
+);

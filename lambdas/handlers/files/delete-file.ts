@@ -1,0 +1,8 @@
+import { deleteFile } from '#domain/files/file-service.js';
+import { httpHandler } from '#shared/http-handler.js';
+import { operations } from '../../operations.js';
+
+export const handler = httpHandler(operations.deleteFile, async ({ principal, path }) => {
+  await deleteFile(principal, path.fileId);
+  return {};
+});
