@@ -79,6 +79,8 @@ export interface Operation {
   streamedBody?: { fields: AnyObjectSchema; fileField: string; maxFileBytes: number };
   /** The path names a company (`companyId`): another company's id is refused with `deniedCode`, before the body is read. */
   companyInPath?: boolean;
+  /** A creating POST: an `Idempotency-Key` header makes retries return the first answer. */
+  idempotent?: boolean;
   /** Background jobs the operation starts (its function may invoke theirs). */
   backgroundJobs?: readonly BackgroundJobName[];
   /** Status of the successful answer. */
@@ -119,6 +121,7 @@ export const operations = {
     summary: 'Create a category (spec 4.6)',
     permission: 'categories:write',
     body: createCategoryBody,
+    idempotent: true,
     successStatus: 201,
   },
   getCategory: {
@@ -151,6 +154,7 @@ export const operations = {
     permission: 'categories:write',
     pathParameters: categoryIdOnlyPath,
     body: createSubcategoryBody,
+    idempotent: true,
     successStatus: 200,
   },
   getSubcategory: {
@@ -207,6 +211,7 @@ export const operations = {
     permission: 'objects:write',
     pathParameters: subcategoryObjectsPath,
     body: createObjectBody,
+    idempotent: true,
     successStatus: 201,
   },
   getObject: {
@@ -280,6 +285,7 @@ export const operations = {
     summary: 'Create a wallet (spec 4.12)',
     permission: 'wallets:write',
     body: createWalletBody,
+    idempotent: true,
     successStatus: 201,
   },
   walletLogin: {
@@ -335,6 +341,7 @@ export const operations = {
     companyInPath: true,
     pathParameters: objectFilesPath,
     streamedBody: { fields: uploadFields, fileField: 'file', maxFileBytes: FILE_MAX_BYTES },
+    idempotent: true,
     successStatus: 201,
   },
   listFiles: {
@@ -386,6 +393,7 @@ export const operations = {
     companyInPath: true,
     pathParameters: objectFilesPath,
     body: createUploadSessionBody,
+    idempotent: true,
     successStatus: 201,
   },
   completeUploadSession: {
@@ -398,7 +406,19 @@ export const operations = {
     permission: 'files:write',
     companyInPath: true,
     pathParameters: uploadSessionPath,
+    idempotent: true,
     successStatus: 201,
+  },
+  openapi: {
+    // No key: principal, permission and deniedCode do not apply (required fields of every row).
+    ...companyOperation,
+    method: 'GET',
+    path: '/v2/openapi.json',
+    handler: 'openapi/get-openapi',
+    summary: 'This API as an OpenAPI 3.1 document, generated from the operation table (extension)',
+    authorization: 'none',
+    permission: 'categories:read',
+    successStatus: 200,
   },
 } as const satisfies Record<string, Operation>;
 
@@ -408,3 +428,10 @@ export type OperationId = keyof typeof operations;
 export const operationList: ReadonlyArray<Operation & { id: OperationId }> = Object.entries(operations).map(
   ([id, operation]) => ({ id: id as OperationId, ...operation }),
 );
+
+/** The id of a row of the table (its key in `operations`). */
+export function operationIdOf(operation: Operation): OperationId {
+  const entry = Object.entries(operations).find(([, row]) => row === operation);
+  if (!entry) throw new Error(`Not a row of the operation table: ${operation.method} ${operation.path}`);
+  return entry[0] as OperationId;
+}

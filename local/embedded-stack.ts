@@ -71,6 +71,10 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
     AWS_REGION: process.env.AWS_REGION ?? 'us-east-1',
     // Background jobs run in the API's own process instead of as separate Lambda functions.
     LOCAL_BACKGROUND_JOBS: 'inline',
+    // No CloudWatch or X-Ray here: metrics and traces off, warnings and errors logged.
+    POWERTOOLS_METRICS_DISABLED: 'true',
+    POWERTOOLS_TRACE_ENABLED: 'false',
+    POWERTOOLS_LOG_LEVEL: 'WARN',
   };
   const client = new DynamoDBClient({
     endpoint: environment.LOCAL_DYNAMODB_ENDPOINT,

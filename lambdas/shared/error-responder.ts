@@ -13,11 +13,14 @@ export interface ErrorResponderOptions {
   /** `details` groups messages by field (subcategory operations); the default lists issues. */
   errorFormat?: 'validationErrors' | 'details';
   log?: (line: Record<string, unknown>) => void;
+  /** Told the status of every error answer (for metrics). */
+  onAnswer?: (statusCode: number) => void;
 }
 
 const defaults: Required<ErrorResponderOptions> = {
   errorFormat: 'validationErrors',
   log: (line) => console.error(JSON.stringify(line)),
+  onAnswer: () => undefined,
 };
 
 function issuesByField(issues: FieldIssue[]): Record<string, string[]> {
@@ -46,12 +49,13 @@ export function errorBody(
 export const errorResponder = (
   options: ErrorResponderOptions = {},
 ): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => {
-  const { errorFormat, log } = { ...defaults, ...options };
+  const { errorFormat, log, onAnswer } = { ...defaults, ...options };
   return {
     onError: async (request) => {
       const { error } = request;
       if (error instanceof ApiError) {
         request.response = jsonResponse(error.statusCode, errorBody(error, errorFormat));
+        onAnswer(error.statusCode);
         return;
       }
       // Only the error's class, message and stack: never the event, which carries the API key.
@@ -63,6 +67,7 @@ export const errorResponder = (
         errorMessage: error?.message,
         stack: error?.stack,
       });
+      onAnswer(500);
       request.response = jsonResponse(500, {
         error: 'Internal server error',
         code: 'INTERNAL_ERROR',

@@ -2,18 +2,24 @@
  * The shared handler stack. A handler file is one call:
  * `export const handler = httpHandler(operations.x, async (request) => ({ body: await domain(...) }))`.
  * This module checks the caller against the operation's row (principal kind and permission),
- * parses path, query and body with the row's schemas, and shapes the answer; errors become
- * the spec's bodies in {@link errorResponder}.
+ * parses path, query and body with the row's schemas, runs creating POSTs idempotently, and
+ * shapes the answer; errors become the spec's bodies in {@link errorResponder}. Powertools
+ * middleware logs (with the caller's ids), counts and traces every call.
  */
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import type { Operation } from '../operations.js';
+import { type Operation, operationIdOf } from '../operations.js';
 import { errorResponder } from './error-responder.js';
 import { ForbiddenError } from './errors.js';
 import { readFormBody } from './form-body.js';
 import { parseJsonBody, parsePart } from './http-request.js';
 import { jsonResponse } from './http-response.js';
+import { runIdempotently } from './idempotency.js';
 import type { UploadedFile } from './multipart.js';
+import { countAnswer, logger, metrics, tracer } from './observability.js';
 import { type Principal, principalFromEvent } from './principal.js';
 import type { Infer, ObjectSchema } from './schema.js';
 
@@ -90,10 +96,27 @@ export function httpHandler<Op extends Operation>(
   operation: Op,
   handle: (request: OperationRequest<Op>) => Promise<HttpResult>,
 ): middy.MiddyfiedHandler<APIGatewayProxyEvent, APIGatewayProxyResult> {
+  const operationId = operationIdOf(operation);
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
-    .use(errorResponder({ errorFormat: operation.errorFormat }))
+    .use(captureLambdaHandler(tracer))
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(logMetrics(metrics, { captureColdStartMetric: true }))
+    .use(
+      errorResponder({
+        errorFormat: operation.errorFormat,
+        log: ({ message, ...details }) => logger.error(String(message), details),
+        onAnswer: (statusCode) => countAnswer(operationId, statusCode),
+      }),
+    )
     .handler(async (event) => {
       const principal = operation.authorization === 'none' ? undefined : principalFromEvent(event);
+      // Ids only: the key itself never reaches a log line.
+      logger.appendKeys({
+        operation: operationId,
+        principalType: principal?.type,
+        tenantId: principal?.tenantId,
+        keyId: principal?.keyId,
+      });
       if (principal) authorizeOperation(operation, principal);
       const path = operation.pathParameters
         ? parsePart(operation.pathParameters, event.pathParameters, 'path')
@@ -110,8 +133,17 @@ export function httpHandler<Op extends Operation>(
         body: operation.body ? parsePart(operation.body, parseJsonBody(event), 'body') : {},
         form: operation.form ? await parseForm(operation.form, event) : { fields: {} },
       } as OperationRequest<Op>;
-      const result = await handle(request);
+      const result =
+        operation.idempotent && principal
+          ? await runIdempotently(
+              operationId,
+              principal.tenantId,
+              event,
+              () => handle(request) as Promise<HttpResult & Record<string, unknown>>,
+            )
+          : await handle(request);
       const statusCode = result.statusCode ?? operation.successStatus;
+      countAnswer(operationId, statusCode);
       if (result.rawBody) {
         return {
           statusCode,

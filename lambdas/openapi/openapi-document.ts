@@ -1,0 +1,374 @@
+/**
+ * The OpenAPI 3.1 document of this API, generated from the operation table (routes, key kinds,
+ * permissions, request schemas), the response schemas and each operation's documented answers.
+ * Nothing here lists operations: a new row of the table appears in the document by itself.
+ */
+import { SUPPORTED_TYPES } from '#shared/file-types.js';
+import { WALLET_PERMISSIONS } from '#shared/principal.js';
+import type { JsonSchema } from '#shared/schema.js';
+import { API_KEY_HEADER, MAX_REQUEST_BODY_BYTES } from '../../lib/api-gateway-settings.js';
+import { type Operation, type OperationId, operationList } from '../operations.js';
+import { type HeaderDoc, operationResponses } from './operation-responses.js';
+import { errorBodySchema, responseSchemas, schemaRef } from './response-schemas.js';
+
+export const OPENAPI_VERSION = '3.1.0';
+export const API_KEY_SCHEME = 'ApiKey';
+export const WALLET_SESSION_SCHEME = 'WalletSession';
+
+type Row = Operation & { id: OperationId };
+
+export interface OpenApiResponse {
+  description: string;
+  headers?: Record<string, { description: string; schema: JsonSchema }>;
+  content?: Record<string, { schema: JsonSchema }>;
+}
+
+export interface OpenApiOperation {
+  operationId: OperationId;
+  summary: string;
+  description: string;
+  tags: string[];
+  security: Array<Record<string, string[]>>;
+  parameters?: Array<{
+    name: string;
+    in: 'path' | 'query' | 'header';
+    required: boolean;
+    description?: string;
+    schema: JsonSchema;
+  }>;
+  requestBody?: {
+    required: boolean;
+    description?: string;
+    content: Record<string, { schema: JsonSchema; encoding?: Record<string, { contentType: string }> }>;
+  };
+  responses: Record<string, OpenApiResponse>;
+  'x-spec-section'?: string;
+  'x-extension'?: boolean;
+}
+
+export interface OpenApiDocument {
+  openapi: string;
+  info: { title: string; version: string; description: string };
+  /** Left out when the server is not known: OpenAPI then takes `/`, the document's own server. */
+  servers?: Array<{ url: string; description?: string }>;
+  tags: Array<{ name: string }>;
+  paths: Record<string, Record<string, OpenApiOperation>>;
+  components: {
+    schemas: Record<string, JsonSchema>;
+    securitySchemes: Record<string, Record<string, string>>;
+  };
+}
+
+const STATUS_DESCRIPTIONS: Record<number, string> = {
+  400: 'The request is not valid',
+  401: 'Missing or invalid credentials',
+  403: 'The key may not do this',
+  404: 'Not found',
+  409: 'Conflict with the current state',
+  413: 'Too large',
+  415: 'Unsupported file type',
+  429: 'Throttled by API Gateway',
+  500: 'Internal server error',
+};
+
+const DESCRIPTION = [
+  'Registers assets ("objects") in categories and subcategories, attaches files to them, records every',
+  'change of an object in a verifiable ledger, and manages the wallets of Apps.',
+  '',
+  'Callers send a company or App key in `X-API-Key`; a wallet sends its session token from',
+  '`POST /v2/wallets/login` as `Authorization: Bearer`. Each operation says which key kind and',
+  'permission it needs; a key of the wrong kind or without the permission gets 403 with the',
+  "operation's code.",
+  '',
+  'Errors: `{error, code, timestamp}`; 400s add `validationErrors` (`[{field, message, code}]`), or',
+  '`details` (field → messages) on subcategory operations. Lengths count Unicode code points; `null`',
+  'for an optional request field means "not given"; fields an operation does not know are ignored.',
+  '',
+  'Operations and fields marked as extensions are not in the interface specification (it says "not',
+  'shown" there); the README documents them.',
+].join('\n');
+
+/**
+ * The header of creating POSTs that makes retries safe (`lambdas/shared/idempotency.ts`); read
+ * from the row's `idempotent` flag when the table has one.
+ */
+const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+const isIdempotent = (row: Row): boolean => 'idempotent' in row && row.idempotent === true;
+
+const idempotencyKeyParameter = {
+  name: IDEMPOTENCY_KEY_HEADER,
+  in: 'header' as const,
+  required: false,
+  description:
+    'Optional. A retry with the same key and the same request returns the first answer and creates nothing new; the same key with another request is 409 IDEMPOTENCY_KEY_REUSED, and while the first still runs 409 IDEMPOTENCY_IN_PROGRESS. Kept 24 hours.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+};
+
+const tagOf = (row: Row): string => row.handler.split('/')[0] ?? row.handler;
+
+/** The spec section a row's summary names (`... (spec 4.5)`), if any. */
+const specSectionOf = (row: Row): string | undefined => /\(spec (\d+\.\d+)\)/.exec(row.summary)?.[1];
+
+function securityOf(row: Row): Array<Record<string, string[]>> {
+  if (row.authorization === 'none') return [];
+  const schemes: Array<Record<string, string[]>> = [{ [API_KEY_SCHEME]: [] }];
+  // A wallet session acts as its App with the wallet permissions only.
+  if (row.principal === 'app' && WALLET_PERMISSIONS.includes(row.permission)) {
+    schemes.push({ [WALLET_SESSION_SCHEME]: [] });
+  }
+  return schemes;
+}
+
+function descriptionOf(row: Row): string {
+  const lines: string[] = [];
+  if (row.authorization === 'none') lines.push('Public: no key.');
+  else {
+    const kind = row.principal === 'company' ? 'a company key' : "an App key (or, where listed, a wallet's session)";
+    lines.push(`Needs ${kind} with \`${row.permission}\`; otherwise 403 \`${row.deniedCode}\`.`);
+  }
+  if (row.companyInPath) lines.push("Another company's id in the path is refused with the same 403.");
+  if (!specSectionOf(row)) lines.push('Extension: not in the interface specification.');
+  return lines.join(' ');
+}
+
+/** A property schema without its `description`, which moves to the parameter. */
+function parametersOf(schema: Operation['pathParameters'], location: 'path' | 'query') {
+  if (!schema) return [];
+  const required = new Set((schema.jsonSchema.required as string[] | undefined) ?? []);
+  const properties = schema.jsonSchema.properties as Record<string, JsonSchema>;
+  return Object.entries(properties).map(([name, property]) => {
+    const { description, ...propertySchema } = property;
+    return {
+      name,
+      in: location,
+      // OpenAPI: every path parameter is required.
+      required: location === 'path' || required.has(name),
+      ...(typeof description === 'string' ? { description } : {}),
+      schema: propertySchema,
+    };
+  });
+}
+
+const hasRequired = (schema: JsonSchema): boolean =>
+  Array.isArray(schema.required) && schema.required.length > 0;
+
+function multipartOf(
+  part: NonNullable<Operation['form']>,
+  row: Row,
+  fileRequired: boolean,
+): { schema: JsonSchema; encoding: Record<string, { contentType: string }> } {
+  const fields = part.fields.jsonSchema;
+  const kinds = operationResponses[row.id].fileKinds;
+  const mimeTypes = SUPPORTED_TYPES.filter((type) => !kinds || kinds.includes(type.kind)).map(
+    (type) => type.mimeType,
+  );
+  const required = [...((fields.required as string[] | undefined) ?? []), ...(fileRequired ? [part.fileField] : [])];
+  return {
+    schema: {
+      type: 'object',
+      properties: {
+        ...(fields.properties as Record<string, JsonSchema>),
+        [part.fileField]: {
+          type: 'string',
+          contentMediaType: 'application/octet-stream',
+          description: `at most ${part.maxFileBytes} bytes; one of ${mimeTypes.join(', ')}, by extension, declared type and content`,
+        },
+      },
+      ...(required.length > 0 ? { required } : {}),
+    },
+    encoding: { [part.fileField]: { contentType: mimeTypes.join(', ') } },
+  };
+}
+
+function requestBodyOf(row: Row): OpenApiOperation['requestBody'] {
+  if (row.body) {
+    return {
+      required: hasRequired(row.body.jsonSchema),
+      description: 'A JSON object; an empty body reads as `{}`.',
+      content: { 'application/json': { schema: row.body.jsonSchema } },
+    };
+  }
+  if (row.form) {
+    return {
+      required: false,
+      description: 'multipart/form-data, or a JSON object with the same fields and no file.',
+      content: {
+        'multipart/form-data': multipartOf(row.form, row, false),
+        'application/json': { schema: row.form.fields.jsonSchema },
+      },
+    };
+  }
+  if (row.streamedBody) {
+    return {
+      required: true,
+      description: 'multipart/form-data with one file part.',
+      content: { 'multipart/form-data': multipartOf(row.streamedBody, row, true) },
+    };
+  }
+  return undefined;
+}
+
+function headersOf(headers: Record<string, HeaderDoc> | undefined): OpenApiResponse['headers'] {
+  if (!headers) return undefined;
+  return Object.fromEntries(
+    Object.entries(headers).map(([name, header]) => [
+      name,
+      { description: header.description, schema: header.schema ?? { type: 'string' } },
+    ]),
+  );
+}
+
+/** Every error status the row can answer, with the codes of each. */
+export function errorCodesOf(row: Row): Map<number, string[]> {
+  const documented = operationResponses[row.id].errors ?? {};
+  const codes = new Map<number, string[]>();
+  const add = (status: number, ...added: readonly string[]) =>
+    codes.set(status, [...new Set([...(codes.get(status) ?? []), ...added])]);
+  const takesInput = Boolean(row.pathParameters || row.query || row.body || row.form || row.streamedBody);
+  if (takesInput) add(400, 'VALIDATION_ERROR');
+  if (row.authorization !== 'none') {
+    add(401, 'UNAUTHORIZED');
+    add(403, row.deniedCode);
+  }
+  for (const [status, statusCodes] of Object.entries(documented)) {
+    add(Number(status), ...(statusCodes ?? []));
+  }
+  if (isIdempotent(row)) add(409, 'IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_IN_PROGRESS');
+  if (row.body || row.form || row.streamedBody) add(413, 'REQUEST_TOO_LARGE');
+  add(429, 'TOO_MANY_REQUESTS');
+  add(500, 'INTERNAL_ERROR');
+  return new Map([...codes].sort(([left], [right]) => left - right));
+}
+
+/** Statuses API Gateway may write itself (its `timestamp` is not ISO 8601 in AWS). */
+const writtenByGateway = (row: Row, status: number) =>
+  status === 429 || status === 500 || status === 413 || (status === 401 && row.authorization !== 'none');
+
+function responsesOf(row: Row): Record<string, OpenApiResponse> {
+  const documented = operationResponses[row.id];
+  const responses: Record<string, OpenApiResponse> = {};
+  const success: OpenApiResponse = { description: 'Success', headers: headersOf(documented.headers) };
+  if (documented.body === 'binary') {
+    success.description = "The file's bytes";
+    success.content = { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } };
+  } else if (documented.body !== null) {
+    success.content = { 'application/json': { schema: schemaRef(documented.body) } };
+  } else success.description = 'Done; no body';
+  if (!success.headers) delete success.headers;
+  responses[String(row.successStatus)] = success;
+  for (const [status, answer] of Object.entries(documented.otherAnswers ?? {})) {
+    responses[status] = { description: answer.description, headers: headersOf(answer.headers) };
+  }
+  for (const [status, codes] of errorCodesOf(row)) {
+    const description =
+      status === 413 && codes.includes('REQUEST_TOO_LARGE')
+        ? `${STATUS_DESCRIPTIONS[status]}; REQUEST_TOO_LARGE: API Gateway refuses bodies over ${MAX_REQUEST_BODY_BYTES} bytes`
+        : (STATUS_DESCRIPTIONS[status] ?? 'Error');
+    responses[String(status)] = {
+      description: `${description}: ${codes.join(', ')}`,
+      content: {
+        'application/json': {
+          schema: errorBodySchema({
+            codes,
+            issueFormat: status === 400 ? (row.errorFormat ?? 'validationErrors') : undefined,
+            writtenByGateway: writtenByGateway(row, status),
+          }),
+        },
+      },
+    };
+  }
+  return responses;
+}
+
+function operationOf(row: Row): OpenApiOperation {
+  const specSection = specSectionOf(row);
+  const parameters = [
+    ...parametersOf(row.pathParameters, 'path'),
+    ...parametersOf(row.query, 'query'),
+    ...(isIdempotent(row) ? [idempotencyKeyParameter] : []),
+  ];
+  const requestBody = requestBodyOf(row);
+  return {
+    operationId: row.id,
+    summary: row.summary,
+    description: descriptionOf(row),
+    tags: [tagOf(row)],
+    security: securityOf(row),
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(requestBody ? { requestBody } : {}),
+    responses: responsesOf(row),
+    ...(specSection ? { 'x-spec-section': specSection } : { 'x-extension': true }),
+  };
+}
+
+/**
+ * Builds the document for a list of operations (the table by default).
+ *
+ * @example
+ * const document = buildOpenApiDocument({ serverUrl: '/prod' });
+ * document.paths['/v2/categories'].get.operationId // 'listCategories'
+ */
+export function buildOpenApiDocument(
+  options: { serverUrl?: string; operations?: readonly Row[] } = {},
+): OpenApiDocument {
+  const rows = options.operations ?? operationList;
+  const paths: OpenApiDocument['paths'] = {};
+  for (const row of rows) (paths[row.path] ??= {})[row.method.toLowerCase()] = operationOf(row);
+  return {
+    openapi: OPENAPI_VERSION,
+    info: { title: 'Asset Registry', version: '2.0.0', description: DESCRIPTION },
+    ...(options.serverUrl ? { servers: [{ url: options.serverUrl, description: SERVER_DESCRIPTION }] } : {}),
+    tags: [...new Set(rows.map(tagOf))].map((name) => ({ name })),
+    paths,
+    components: {
+      schemas: responseSchemas,
+      securitySchemes: {
+        [API_KEY_SCHEME]: {
+          type: 'apiKey',
+          in: 'header',
+          name: API_KEY_HEADER,
+          description: 'A company key (categories, subcategories, objects, files) or an App key (wallets)',
+        },
+        [WALLET_SESSION_SCHEME]: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'arw_ session token',
+          description: 'A wallet session token from POST /v2/wallets/login; acts for its App with wallets:read',
+        },
+      },
+    },
+  };
+}
+
+const SERVER_DESCRIPTION = 'this deployment, with its stage prefix in AWS';
+
+/** A host name with an optional port: anything else in `Host` is not echoed into the document. */
+const HOST_PATTERN = /^[A-Za-z0-9.-]+(:\d{1,5})?$/;
+
+/**
+ * The base URL of the API as the request reached it: scheme and host from the request (API
+ * Gateway sets `X-Forwarded-Proto`), then the stage prefix (`/prod` in AWS, none locally).
+ * Undefined without a usable `Host` header.
+ *
+ * @example
+ * serverUrlOf({ host: 'abc.execute-api.eu-west-1.amazonaws.com', forwardedProto: 'https', stagePrefix: '/prod' })
+ * // 'https://abc.execute-api.eu-west-1.amazonaws.com/prod'
+ */
+export function serverUrlOf(request: {
+  host: string | undefined;
+  forwardedProto: string | undefined;
+  stagePrefix: string;
+}): string | undefined {
+  if (!request.host || !HOST_PATTERN.test(request.host)) return undefined;
+  const scheme = request.forwardedProto?.split(',')[0]?.trim().toLowerCase() === 'https' ? 'https' : 'http';
+  return `${scheme}://${request.host}${request.stagePrefix}`;
+}
+
+let cached: OpenApiDocument | undefined;
+
+/** The table's document (built once per container), for the server at `serverUrl` if known. */
+export function openApiDocument(serverUrl: string | undefined): OpenApiDocument {
+  cached ??= buildOpenApiDocument();
+  if (!serverUrl) return cached;
+  return { ...cached, servers: [{ url: serverUrl, description: SERVER_DESCRIPTION }] };
+}

@@ -1,0 +1,144 @@
+/**
+ * What each operation answers, beyond what its row in the operation table already says: the
+ * success body's schema, other non-error answers, and the error codes its domain service throws
+ * (read from `lambdas/domain/**`). The codes every row implies are added by the generator from
+ * the row itself: 400 `VALIDATION_ERROR` for a row with path, query or body schemas, 401, the
+ * row's 403 `deniedCode`, 413 `REQUEST_TOO_LARGE` for a body, 429 and 500.
+ *
+ * Keyed by operation id and typed as a complete record, so a new row does not compile until its
+ * answers are documented here.
+ */
+import type { SupportedType } from '#shared/file-types.js';
+import type { OperationId } from '../operations.js';
+import type { ResponseSchemaName } from './response-schemas.js';
+
+/** Error statuses whose codes come from the domain services. */
+export type DomainErrorStatus = 400 | 401 | 404 | 409 | 413 | 415;
+
+export interface HeaderDoc {
+  description: string;
+  schema?: Record<string, unknown>;
+}
+
+export interface OperationResponses {
+  /** Schema of the success body; `null` for none (204), `'binary'` for raw bytes. */
+  body: ResponseSchemaName | 'binary' | null;
+  /** Headers of the success answer. */
+  headers?: Record<string, HeaderDoc>;
+  /** Non-error answers besides the row's `successStatus` (no body). */
+  otherAnswers?: Record<number, { description: string; headers?: Record<string, HeaderDoc> }>;
+  /** Codes the domain throws, by status. */
+  errors?: Partial<Record<DomainErrorStatus, readonly string[]>>;
+  /** The kinds of file the row's `form` or `streamedBody` file part takes (`lambdas/shared/file-types.ts`). */
+  fileKinds?: readonly SupportedType['kind'][];
+}
+
+const location: Record<string, HeaderDoc> = {
+  Location: { description: 'path of the created resource (with the stage prefix in AWS)' },
+};
+
+/** Any write made through `writeTransaction` can lose a race too often (`lambdas/repositories/transactions.ts`). */
+const CONCURRENT = 'CONCURRENT_MODIFICATION';
+
+export const operationResponses: Record<OperationId, OperationResponses> = {
+  listCategories: { body: 'CategoryPage' },
+  createCategory: { body: 'Category', headers: location, errors: { 409: ['CATEGORY_NAME_EXISTS', CONCURRENT] } },
+  getCategory: { body: 'Category', errors: { 404: ['CATEGORY_NOT_FOUND'] } },
+  updateCategory: {
+    body: 'Category',
+    errors: { 404: ['CATEGORY_NOT_FOUND'], 409: ['CATEGORY_NAME_EXISTS', CONCURRENT] },
+  },
+  createSubcategory: {
+    body: 'SubcategoryCreated',
+    errors: { 404: ['CATEGORY_NOT_FOUND'], 409: ['SUBCATEGORY_NAME_EXISTS', CONCURRENT] },
+  },
+  getSubcategory: { body: 'SubcategoryDetailResponse', errors: { 404: ['SUBCATEGORY_NOT_FOUND'] } },
+  updateSubcategory: {
+    body: 'SubcategoryUpdated',
+    fileKinds: ['image'],
+    errors: {
+      400: ['INVALID_ACTION'],
+      404: ['SUBCATEGORY_NOT_FOUND'],
+      409: ['INVALID_STATE_TRANSITION', 'SUBCATEGORY_NAME_EXISTS', CONCURRENT],
+      413: ['FILE_TOO_LARGE'],
+      415: ['UNSUPPORTED_FILE_TYPE'],
+    },
+  },
+  listObjects: { body: 'ObjectPage' },
+  listSubcategoryObjects: { body: 'ObjectPage', errors: { 404: ['SUBCATEGORY_NOT_FOUND'] } },
+  createObject: {
+    body: 'Object',
+    headers: location,
+    errors: {
+      404: ['SUBCATEGORY_NOT_FOUND'],
+      409: ['EXTERNAL_ID_EXISTS', 'SUBCATEGORY_NOT_ACTIVE', CONCURRENT],
+    },
+  },
+  getObject: { body: 'Object', errors: { 404: ['OBJECT_NOT_FOUND'] } },
+  getCompanyObject: { body: 'Object', errors: { 404: ['OBJECT_NOT_FOUND'] } },
+  updateObject: { body: 'Object', errors: { 404: ['OBJECT_NOT_FOUND'], 409: [CONCURRENT] } },
+  listObjectEvents: { body: 'LedgerEventPage', errors: { 404: ['OBJECT_NOT_FOUND'] } },
+  verifyObject: { body: 'ChainVerification', errors: { 404: ['OBJECT_NOT_FOUND'] } },
+  listWallets: { body: 'WalletPage' },
+  createWallet: { body: 'Wallet', headers: location, errors: { 409: ['USERNAME_EXISTS', CONCURRENT] } },
+  walletLogin: {
+    body: 'WalletLogin',
+    headers: { 'Cache-Control': { description: '`no-store`: the token is a credential' } },
+    errors: { 401: ['UNAUTHORIZED'], 409: [CONCURRENT] },
+  },
+  getWallet: { body: 'WalletDetail', errors: { 404: ['RESOURCE_NOT_FOUND'] } },
+  updateWallet: { body: 'Wallet', errors: { 404: ['RESOURCE_NOT_FOUND'], 409: [CONCURRENT] } },
+  deleteWallet: { body: null, errors: { 404: ['RESOURCE_NOT_FOUND'], 409: [CONCURRENT] } },
+  uploadFile: {
+    body: 'FileRecord',
+    headers: location,
+    fileKinds: ['image', 'document', 'text', 'word', 'spreadsheet'],
+    errors: {
+      400: ['FILE_REQUIRED'],
+      404: ['OBJECT_NOT_FOUND'],
+      409: [CONCURRENT],
+      413: ['FILE_TOO_LARGE'],
+      415: ['UNSUPPORTED_FILE_TYPE'],
+    },
+  },
+  listFiles: { body: 'FileRecordPage', errors: { 404: ['OBJECT_NOT_FOUND'] } },
+  downloadFile: {
+    body: 'binary',
+    headers: {
+      'Content-Type': { description: "the file's MIME type" },
+      'Content-Length': { description: 'bytes', schema: { type: 'integer', minimum: 0 } },
+      'Content-Disposition': {
+        description: '`inline` (default) or `attachment` (download=true), with the original file name',
+      },
+      'Cache-Control': { description: '`private, max-age=300`' },
+      ETag: { description: "the file's SHA-256, quoted" },
+    },
+    otherAnswers: {
+      302: {
+        description: 'Extension: files over 4 MB redirect to a presigned S3 address',
+        headers: { Location: { description: 'presigned S3 address' }, ETag: { description: 'as for 200' } },
+      },
+      304: {
+        description: 'Extension: `If-None-Match` matched the ETag',
+        headers: { ETag: { description: 'as for 200' } },
+      },
+    },
+    errors: { 404: ['FILE_NOT_FOUND'] },
+  },
+  deleteFile: { body: null, errors: { 404: ['FILE_NOT_FOUND'], 409: [CONCURRENT] } },
+  createUploadSession: {
+    body: 'UploadSession',
+    errors: { 404: ['OBJECT_NOT_FOUND'], 415: ['UNSUPPORTED_FILE_TYPE'] },
+  },
+  completeUploadSession: {
+    body: 'FileRecord',
+    headers: location,
+    errors: {
+      404: ['OBJECT_NOT_FOUND', 'UPLOAD_NOT_FOUND'],
+      409: ['UPLOAD_NOT_RECEIVED', CONCURRENT],
+      413: ['FILE_TOO_LARGE'],
+      415: ['UNSUPPORTED_FILE_TYPE'],
+    },
+  },
+  openapi: { body: 'OpenApiDocument' },
+};
