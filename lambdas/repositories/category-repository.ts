@@ -4,12 +4,16 @@
  * the list operation reads (by status or all, by creation time or name).
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { CategoryStatus, ListSort } from '#domain/categories/category-schemas.js';
+import {
+  CATEGORY_STATUSES,
+  type CategoryStatus,
+  type ListSort,
+} from '#domain/categories/category-schemas.js';
 import { dynamoDb, tableName } from '#shared/clients.js';
 import { ConflictError } from '#shared/errors.js';
 import type { Metadata } from '#shared/schema.js';
 import { comparableName } from '#shared/text.js';
-import { readIndexWindow } from './index-query.js';
+import { readStatusSortedList } from './status-sorted-list.js';
 import { countersKey, tenantPartition } from './tenant-keys.js';
 import { type TransactItem, writeTransaction } from './transactions.js';
 import { setAttributesItem, withoutAttributes } from './update-expression.js';
@@ -230,44 +234,21 @@ export async function listCategories(
   companyId: string,
   query: CategoryListQuery,
 ): Promise<{ records: CategoryRecord[]; total: number }> {
-  const byName = query.sort.startsWith('name:');
-  const indexName = query.status === 'all' ? (byName ? 'gsi4' : 'gsi3') : byName ? 'gsi2' : 'gsi1';
-  const partitionKeyValue =
-    query.status === 'all' ? allPartition(companyId) : byStatusPartition(companyId, query.status);
-  const filter =
-    query.nameContains === undefined
-      ? undefined
-      : {
-          expression: 'contains(#nameKey, :needle)',
-          names: { '#nameKey': 'nameKey' },
-          values: { ':needle': comparableName(query.nameContains) },
-        };
-  const [window, counters] = await Promise.all([
-    readIndexWindow({
-      indexName,
-      partitionKeyValue,
-      ascending: query.sort.endsWith(':asc'),
-      offset: query.offset,
-      limit: query.limit,
-      filter,
-    }),
-    filter ? Promise.resolve(undefined) : readCounters(companyId),
-  ]);
-  const total = window.matchedTotal ?? countFor(counters ?? {}, query.status);
-  return { records: window.items.map(fromItem), total };
-}
-
-async function readCounters(companyId: string): Promise<Record<string, unknown>> {
-  const { Item } = await dynamoDb.send(
-    new GetCommand({ TableName: tableName(), Key: countersKey(companyId), ConsistentRead: true }),
-  );
-  return Item ?? {};
-}
-
-function countFor(counters: Record<string, unknown>, status: CategoryStatus | 'all'): number {
-  const statuses: CategoryStatus[] = status === 'all' ? ['active', 'inactive', 'archived'] : [status];
-  return statuses.reduce(
-    (sum, each) => sum + ((counters[counterAttribute(each)] as number | undefined) ?? 0),
-    0,
-  );
+  const statuses: readonly CategoryStatus[] = query.status === 'all' ? CATEGORY_STATUSES : [query.status];
+  const { items, total } = await readStatusSortedList({
+    tenantId: companyId,
+    partitionKeyValue:
+      query.status === 'all' ? allPartition(companyId) : byStatusPartition(companyId, query.status),
+    allStatuses: query.status === 'all',
+    sortByName: query.sort.startsWith('name:'),
+    ascending: query.sort.endsWith(':asc'),
+    offset: query.offset,
+    limit: query.limit,
+    contains:
+      query.nameContains === undefined
+        ? undefined
+        : { attribute: 'nameKey', needle: comparableName(query.nameContains) },
+    counterNames: statuses.map(counterAttribute),
+  });
+  return { records: items.map(fromItem), total };
 }

@@ -13,8 +13,8 @@ import type { WalletListSort, WalletStatus } from '#domain/wallets/wallet-schema
 import { dynamoDb, tableName } from '#shared/clients.js';
 import { ConflictError } from '#shared/errors.js';
 import type { Metadata } from '#shared/schema.js';
-import { readIndexWindow } from './index-query.js';
-import { adjustCountersItem, readCounters, sumCounters } from './tenant-counters.js';
+import { readStatusSortedList } from './status-sorted-list.js';
+import { adjustCountersItem } from './tenant-counters.js';
 import { tenantPartition } from './tenant-keys.js';
 import { type TransactItem, writeTransaction } from './transactions.js';
 import { setAttributesItem } from './update-expression.js';
@@ -266,33 +266,23 @@ export async function listWallets(
   appId: string,
   query: WalletListQuery,
 ): Promise<{ records: WalletRecord[]; total: number }> {
-  const byUsername = query.sort.startsWith('username:');
-  const indexName = query.status === 'all' ? (byUsername ? 'gsi4' : 'gsi3') : byUsername ? 'gsi2' : 'gsi1';
-  const partitionKeyValue =
-    query.status === 'all' ? allPartition(appId) : byStatusPartition(appId, query.status);
-  const filter =
-    query.usernameContains === undefined
-      ? undefined
-      : {
-          expression: 'contains(#usernameKey, :needle)',
-          names: { '#usernameKey': 'usernameKey' },
-          values: { ':needle': usernameKeyOf(query.usernameContains) },
-        };
-  const [window, counters] = await Promise.all([
-    readIndexWindow({
-      indexName,
-      partitionKeyValue,
-      ascending: query.sort.endsWith(':asc'),
-      offset: query.offset,
-      limit: query.limit,
-      filter,
-    }),
-    filter ? Promise.resolve(undefined) : readCounters(appId),
-  ]);
   const statuses: readonly WalletStatus[] =
     query.status === 'all' ? ['active', 'inactive', 'suspended'] : [query.status];
-  const total = window.matchedTotal ?? sumCounters(counters ?? {}, statuses.map(counterAttribute));
-  return { records: window.items.map(fromItem), total };
+  const { items, total } = await readStatusSortedList({
+    tenantId: appId,
+    partitionKeyValue: query.status === 'all' ? allPartition(appId) : byStatusPartition(appId, query.status),
+    allStatuses: query.status === 'all',
+    sortByName: query.sort.startsWith('username:'),
+    ascending: query.sort.endsWith(':asc'),
+    offset: query.offset,
+    limit: query.limit,
+    contains:
+      query.usernameContains === undefined
+        ? undefined
+        : { attribute: 'usernameKey', needle: usernameKeyOf(query.usernameContains) },
+    counterNames: statuses.map(counterAttribute),
+  });
+  return { records: items.map(fromItem), total };
 }
 
 /**

@@ -9,7 +9,7 @@ import {
 
 export function companyPrincipal(
   permissions: readonly Permission[] = COMPANY_PERMISSIONS,
-  companyId = randomUUID(),
+  companyId: string = randomUUID(),
 ): Principal {
   return {
     type: 'company',
@@ -21,7 +21,7 @@ export function companyPrincipal(
 
 export function appPrincipal(
   permissions: readonly Permission[] = APP_PERMISSIONS,
-  appId = randomUUID(),
+  appId: string = randomUUID(),
 ): Principal {
   return {
     type: 'app',

@@ -1,0 +1,55 @@
+/**
+ * The list shape categories and wallets share: items sorted by creation time or by name, in a
+ * partition per status and one for all statuses (gsi1/gsi2 by status, gsi3/gsi4 for all, by
+ * creation time and by name), with exact totals from the tenant's per-status counters when no
+ * text filter is given (a filter reads the whole partition; see the README).
+ */
+import { readIndexWindow } from './index-query.js';
+import { readCounters, sumCounters } from './tenant-counters.js';
+
+export interface StatusSortedListRequest {
+  tenantId: string;
+  /** The partition of the one status asked for, or of all statuses. */
+  partitionKeyValue: string;
+  allStatuses: boolean;
+  sortByName: boolean;
+  ascending: boolean;
+  offset: number;
+  limit: number;
+  /** Case-insensitive substring filter on a stored, lower-cased attribute. */
+  contains?: { attribute: string; needle: string };
+  /** Counters whose sum is the total when there is no filter. */
+  counterNames: string[];
+}
+
+export async function readStatusSortedList(
+  request: StatusSortedListRequest,
+): Promise<{ items: Record<string, unknown>[]; total: number }> {
+  const indexName = request.allStatuses
+    ? request.sortByName
+      ? 'gsi4'
+      : 'gsi3'
+    : request.sortByName
+      ? 'gsi2'
+      : 'gsi1';
+  const filter = request.contains && {
+    expression: 'contains(#text, :needle)',
+    names: { '#text': request.contains.attribute },
+    values: { ':needle': request.contains.needle },
+  };
+  const [window, counters] = await Promise.all([
+    readIndexWindow({
+      indexName,
+      partitionKeyValue: request.partitionKeyValue,
+      ascending: request.ascending,
+      offset: request.offset,
+      limit: request.limit,
+      filter,
+    }),
+    filter ? undefined : readCounters(request.tenantId),
+  ]);
+  return {
+    items: window.items,
+    total: window.matchedTotal ?? sumCounters(counters ?? {}, request.counterNames),
+  };
+}
