@@ -8,9 +8,10 @@
  */
 
 import { createHash } from 'node:crypto';
-import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { FieldChanges, LedgerEvent } from '#domain/ledger/ledger-event.js';
 import { dynamoDb, tableName } from '#shared/clients.js';
+import { queryAllPages } from './query-pages.js';
 import { tenantPartition } from './tenant-keys.js';
 import type { TransactItem } from './transactions.js';
 
@@ -41,6 +42,8 @@ export function chainRefOf(chainId: string): ChainRef {
 
 const chainPartition = (chain: ChainRef) =>
   `${tenantPartition(chain.tenantId)}#LEDGER#${chain.kind}#${chain.entityId}`;
+/** Sequence numbers are written with 10 digits. */
+const MAX_SEQUENCE = 9_999_999_999;
 const eventSortKey = (sequence: number) => `EVENT#${String(sequence).padStart(10, '0')}`;
 
 function headKey(chainId: string) {
@@ -115,47 +118,29 @@ export async function listChainEvents(
   offset: number,
   limit: number,
 ): Promise<LedgerEvent[]> {
-  const events: LedgerEvent[] = [];
-  let exclusiveStartKey: QueryCommandInput['ExclusiveStartKey'];
   // Sequence numbers are dense from 1, so the window starts at a known sort key: no skipping.
-  do {
-    const page = await dynamoDb.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-        ExpressionAttributeValues: {
-          ':pk': chainPartition(chain),
-          ':from': eventSortKey(offset + 1),
-          ':to': eventSortKey(offset + limit),
-        },
-        ConsistentRead: true,
-        ExclusiveStartKey: exclusiveStartKey,
-      }),
-    );
-    events.push(...(page.Items ?? []).map(fromEventItem));
-    exclusiveStartKey = page.LastEvaluatedKey;
-  } while (exclusiveStartKey);
-  return events;
+  const items = await queryAllPages({
+    TableName: tableName(),
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+    ExpressionAttributeValues: {
+      ':pk': chainPartition(chain),
+      ':from': eventSortKey(offset + 1),
+      ':to': eventSortKey(Math.min(offset + limit, MAX_SEQUENCE)),
+    },
+    ConsistentRead: true,
+  });
+  return items.map(fromEventItem);
 }
 
 /** Every event of a chain, oldest first, read straight from the table (for verification). */
 export async function readWholeChain(chain: ChainRef): Promise<LedgerEvent[]> {
-  const events: LedgerEvent[] = [];
-  let exclusiveStartKey: QueryCommandInput['ExclusiveStartKey'];
-  do {
-    const page = await dynamoDb.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :event)',
-        ExpressionAttributeValues: { ':pk': chainPartition(chain), ':event': 'EVENT#' },
-        ConsistentRead: true,
-        ExclusiveStartKey: exclusiveStartKey,
-      }),
-    );
-    events.push(...(page.Items ?? []).map(fromEventItem));
-    exclusiveStartKey = page.LastEvaluatedKey;
-  } while (exclusiveStartKey);
-  return events;
+  const items = await queryAllPages({
+    TableName: tableName(),
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :event)',
+    ExpressionAttributeValues: { ':pk': chainPartition(chain), ':event': 'EVENT#' },
+    ConsistentRead: true,
+  });
+  return items.map(fromEventItem);
 }
 
 /** One event by its sequence number. */
@@ -183,30 +168,21 @@ export async function findChainHead(chain: ChainRef): Promise<ChainHead | undefi
 /** Every chain head of the ledger, sorted by chain id (the digest's leaf order). */
 export async function listAllChainHeads(): Promise<ChainHead[]> {
   const shards = await Promise.all(
-    Array.from({ length: HEAD_SHARD_COUNT }, async (_, shard) => {
-      const heads: ChainHead[] = [];
-      let exclusiveStartKey: QueryCommandInput['ExclusiveStartKey'];
-      do {
-        const page = await dynamoDb.send(
-          new QueryCommand({
-            TableName: tableName(),
-            KeyConditionExpression: 'pk = :pk',
-            ExpressionAttributeValues: { ':pk': `LEDGER_HEADS#${shard}` },
-            ConsistentRead: true,
-            ExclusiveStartKey: exclusiveStartKey,
-          }),
-        );
-        for (const item of page.Items ?? []) {
-          heads.push({
-            chainId: item.chainId as string,
-            eventCount: item.eventCount as number,
-            lastHash: item.lastHash as string,
-          });
-        }
-        exclusiveStartKey = page.LastEvaluatedKey;
-      } while (exclusiveStartKey);
-      return heads;
-    }),
+    Array.from({ length: HEAD_SHARD_COUNT }, (_, shard) =>
+      queryAllPages({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': `LEDGER_HEADS#${shard}` },
+        ConsistentRead: true,
+      }),
+    ),
   );
-  return shards.flat().sort((a, b) => (a.chainId < b.chainId ? -1 : a.chainId > b.chainId ? 1 : 0));
+  return shards
+    .flat()
+    .map((item) => ({
+      chainId: item.chainId as string,
+      eventCount: item.eventCount as number,
+      lastHash: item.lastHash as string,
+    }))
+    .sort((a, b) => (a.chainId < b.chainId ? -1 : a.chainId > b.chainId ? 1 : 0));
 }

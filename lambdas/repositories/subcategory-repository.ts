@@ -5,12 +5,13 @@
  * Its name is unique within the category (ignoring case) through a marker item in the same
  * partition.
  */
-import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '#shared/clients.js';
 import type { Metadata } from '#shared/schema.js';
 import { comparableName } from '#shared/text.js';
 import { deleteItems } from './batch-delete.js';
 import { categoryPartition } from './category-repository.js';
+import { queryAllPages } from './query-pages.js';
 import type { TransactItem } from './transactions.js';
 import { setAttributesItem, withoutAttributes } from './update-expression.js';
 
@@ -245,35 +246,25 @@ export async function listSubcategoryFiles(
   categoryId: string,
   subcategoryId: string,
 ): Promise<SubcategoryFileRecord[]> {
-  const files: SubcategoryFileRecord[] = [];
-  let exclusiveStartKey: QueryCommandInput['ExclusiveStartKey'];
-  do {
-    const page = await dynamoDb.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: {
-          ':pk': categoryPartition(companyId, categoryId),
-          ':prefix': `SUBCATEGORY_FILE#${subcategoryId}#`,
-        },
-        ConsistentRead: true,
-        ExclusiveStartKey: exclusiveStartKey,
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      files.push({
-        id: item.id,
-        subcategoryId: item.subcategoryId,
-        name: item.name,
-        title: item.title,
-        mimeType: item.mimeType,
-        size: item.size,
-        uploadDate: item.uploadDate,
-        storageKey: item.storageKey,
-      });
-    }
-    exclusiveStartKey = page.LastEvaluatedKey;
-  } while (exclusiveStartKey);
+  const items = await queryAllPages({
+    TableName: tableName(),
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: {
+      ':pk': categoryPartition(companyId, categoryId),
+      ':prefix': `SUBCATEGORY_FILE#${subcategoryId}#`,
+    },
+    ConsistentRead: true,
+  });
+  const files: SubcategoryFileRecord[] = items.map((item) => ({
+    id: item.id as string,
+    subcategoryId: item.subcategoryId as string,
+    name: item.name as string,
+    title: item.title as string,
+    mimeType: item.mimeType as string,
+    size: item.size as number,
+    uploadDate: item.uploadDate as string,
+    storageKey: item.storageKey as string,
+  }));
   return files.sort((a, b) => (a.uploadDate < b.uploadDate ? -1 : a.uploadDate > b.uploadDate ? 1 : 0));
 }
 
@@ -308,22 +299,11 @@ export async function listSubcategoriesOf(
   companyId: string,
   categoryId: string,
 ): Promise<SubcategoryRecord[]> {
-  const records: SubcategoryRecord[] = [];
-  let exclusiveStartKey: QueryCommandInput['ExclusiveStartKey'];
-  do {
-    const page = await dynamoDb.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: {
-          ':pk': categoryPartition(companyId, categoryId),
-          ':prefix': 'SUBCATEGORY#',
-        },
-        ExclusiveStartKey: exclusiveStartKey,
-      }),
-    );
-    records.push(...(page.Items ?? []).map(fromItem));
-    exclusiveStartKey = page.LastEvaluatedKey;
-  } while (exclusiveStartKey);
+  const items = await queryAllPages({
+    TableName: tableName(),
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': categoryPartition(companyId, categoryId), ':prefix': 'SUBCATEGORY#' },
+  });
+  const records = items.map(fromItem);
   return records.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
 }
