@@ -24,6 +24,7 @@ const shared = {
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testEnvironment: 'node',
+  setupFiles: ['<rootDir>/test/support/quiet-powertools.js'],
 };
 
 module.exports = {

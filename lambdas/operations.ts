@@ -81,6 +81,36 @@ export interface Operation {
   companyInPath?: boolean;
   /** A creating POST: an `Idempotency-Key` header makes retries return the first answer. */
   idempotent?: boolean;
+  /**
+   * What the operation's code calls on the data stores: its function's IAM policy is derived
+   * from this and nothing else (least privilege, `lib/operation-access.ts`). `table`: DynamoDB
+   * actions on the table's items (a `TransactWriteItems` needs the action of each of its items:
+   * Put → PutItem, Update → UpdateItem, Delete → DeleteItem); `indexes`: the indexes it
+   * queries; `files`: S3 actions on the files bucket's `companies/*` keys (`ListBucket`: on the
+   * bucket, so that a missing key reads as 404, not 403). Idempotency records of `idempotent`
+   * rows are granted apart. A row without it gets no data access at all.
+   */
+  access?: {
+    table?: readonly (
+      | 'GetItem'
+      | 'BatchGetItem'
+      | 'Query'
+      | 'PutItem'
+      | 'UpdateItem'
+      | 'DeleteItem'
+      | 'ConditionCheckItem'
+      | 'BatchWriteItem'
+    )[];
+    indexes?: readonly import('#repositories/table-definition.js').IndexName[];
+    files?: readonly (
+      | 'GetObject'
+      | 'PutObject'
+      | 'AbortMultipartUpload'
+      | 'DeleteObject'
+      | 'DeleteObjectVersion'
+      | 'ListBucket'
+    )[];
+  };
   /** Background jobs the operation starts (its function may invoke theirs). */
   backgroundJobs?: readonly BackgroundJobName[];
   /** Status of the successful answer. */
@@ -108,6 +138,7 @@ export const operations = {
     method: 'GET',
     path: '/v2/categories',
     handler: 'categories/list-categories',
+    access: { table: ['GetItem', 'Query'], indexes: ['gsi1', 'gsi2', 'gsi3', 'gsi4'] },
     summary: 'List categories (spec 4.5)',
     permission: 'categories:read',
     query: listCategoriesQuery,
@@ -118,6 +149,7 @@ export const operations = {
     method: 'POST',
     path: '/v2/categories',
     handler: 'categories/create-category',
+    access: { table: ['PutItem', 'UpdateItem'] },
     summary: 'Create a category (spec 4.6)',
     permission: 'categories:write',
     body: createCategoryBody,
@@ -129,6 +161,7 @@ export const operations = {
     method: 'GET',
     path: '/v2/categories/{categoryId}',
     handler: 'categories/get-category',
+    access: { table: ['GetItem', 'Query'] },
     summary: 'Get one category (extension: not shown in the spec)',
     permission: 'categories:read',
     pathParameters: categoryIdPath,
@@ -139,6 +172,7 @@ export const operations = {
     method: 'PUT',
     path: '/v2/categories/{categoryId}',
     handler: 'categories/update-category',
+    access: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
     summary: 'Update a category (spec 4.7)',
     permission: 'categories:write',
     pathParameters: categoryIdPath,
@@ -150,6 +184,7 @@ export const operations = {
     method: 'POST',
     path: '/v2/categories/{categoryId}/subcategories',
     handler: 'subcategories/create-subcategory',
+    access: { table: ['GetItem', 'PutItem', 'UpdateItem'], files: ['PutObject', 'DeleteObject'] },
     summary: 'Create a subcategory (spec 4.8)',
     permission: 'categories:write',
     pathParameters: categoryIdOnlyPath,
@@ -162,6 +197,7 @@ export const operations = {
     method: 'GET',
     path: '/api/v2/object/{companyId}/category/{categoryId}/subcategory/{subcategoryId}',
     handler: 'subcategories/get-subcategory',
+    access: { table: ['GetItem', 'Query'] },
     summary: 'Get a subcategory in detail (spec 4.9)',
     permission: 'categories:read',
     pathParameters: subcategoryDetailPath,
@@ -173,6 +209,10 @@ export const operations = {
     method: 'PUT',
     path: '/api/v2/object/{companyId}/category/{categoryId}/subcategory/{subcategoryId}',
     handler: 'subcategories/update-subcategory',
+    access: {
+      table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+      files: ['PutObject', 'DeleteObject'],
+    },
     summary: 'Update a subcategory with an action, multipart/form-data (spec 4.10)',
     permission: 'categories:write',
     pathParameters: subcategoryDetailPath,
@@ -186,6 +226,7 @@ export const operations = {
     method: 'GET',
     path: '/v2/objects',
     handler: 'objects/list-objects',
+    access: { table: ['GetItem'], indexes: ['gsi1', 'gsi2', 'gsi3', 'gsi4', 'gsi5', 'gsi6'] },
     summary: 'List objects (spec 4.1)',
     permission: 'objects:read',
     query: listObjectsQuery,
@@ -196,6 +237,7 @@ export const operations = {
     method: 'GET',
     path: '/v2/categories/{categoryId}/subcategories/{subcategoryId}/objects',
     handler: 'objects/list-subcategory-objects',
+    access: { table: ['GetItem'], indexes: ['gsi5'] },
     summary: 'List the objects of a subcategory (spec 4.2)',
     permission: 'objects:read',
     pathParameters: subcategoryObjectsPath,
@@ -207,6 +249,7 @@ export const operations = {
     method: 'POST',
     path: '/v2/categories/{categoryId}/subcategories/{subcategoryId}/objects',
     handler: 'objects/create-object',
+    access: { table: ['GetItem', 'PutItem', 'UpdateItem'] },
     summary: 'Create an object (spec 4.3)',
     permission: 'objects:write',
     pathParameters: subcategoryObjectsPath,
@@ -219,6 +262,7 @@ export const operations = {
     method: 'GET',
     path: '/v2/objects/{objectId}',
     handler: 'objects/get-object',
+    access: { table: ['GetItem'] },
     summary: 'Get one object (extension)',
     permission: 'objects:read',
     pathParameters: objectIdPath,
@@ -229,6 +273,7 @@ export const operations = {
     method: 'GET',
     path: '/v2/companies/{companyId}/objects/{objectId}',
     handler: 'objects/get-company-object',
+    access: { table: ['GetItem'] },
     summary: "Get one object at its address under the company (the create operation's Location; extension)",
     permission: 'objects:read',
     pathParameters: companyObjectPath,
@@ -240,6 +285,7 @@ export const operations = {
     method: 'PUT',
     path: '/v2/objects/{objectId}',
     handler: 'objects/update-object',
+    access: { table: ['GetItem', 'PutItem', 'UpdateItem'] },
     summary: 'Update an object with an action (spec 4.4)',
     permission: 'objects:write',
     pathParameters: objectIdPath,
@@ -251,6 +297,7 @@ export const operations = {
     method: 'GET',
     path: '/v2/objects/{objectId}/events',
     handler: 'objects/list-object-events',
+    access: { table: ['GetItem', 'Query'] },
     summary: "List an object's ledger events, oldest first (extension)",
     permission: 'objects:read',
     pathParameters: objectIdPath,
@@ -262,6 +309,7 @@ export const operations = {
     method: 'GET',
     path: '/v2/objects/{objectId}/verify',
     handler: 'objects/verify-object',
+    access: { table: ['GetItem', 'Query'] },
     summary: "Recompute and check an object's ledger chain (extension)",
     permission: 'objects:read',
     pathParameters: objectIdPath,
@@ -272,6 +320,7 @@ export const operations = {
     method: 'GET',
     path: '/v2/wallets',
     handler: 'wallets/list-wallets',
+    access: { table: ['GetItem'], indexes: ['gsi1', 'gsi2', 'gsi3', 'gsi4'] },
     summary: "List the App's wallets (spec 4.11)",
     permission: 'wallets:read',
     query: listWalletsQuery,
@@ -282,6 +331,7 @@ export const operations = {
     method: 'POST',
     path: '/v2/wallets',
     handler: 'wallets/create-wallet',
+    access: { table: ['PutItem', 'UpdateItem'] },
     summary: 'Create a wallet (spec 4.12)',
     permission: 'wallets:write',
     body: createWalletBody,
@@ -293,6 +343,7 @@ export const operations = {
     method: 'POST',
     path: '/v2/wallets/login',
     handler: 'wallets/login-wallet',
+    access: { table: ['GetItem', 'UpdateItem', 'PutItem'] },
     summary:
       'Log a wallet in with username@appId and password; returns a session token (not shown in the spec)',
     authorization: 'none',
@@ -305,6 +356,7 @@ export const operations = {
     method: 'GET',
     path: '/v2/wallets/{walletId}',
     handler: 'wallets/get-wallet',
+    access: { table: ['GetItem'] },
     summary: 'Get one wallet with its stats (spec 4.13)',
     permission: 'wallets:read',
     pathParameters: walletIdPath,
@@ -315,6 +367,7 @@ export const operations = {
     method: 'PUT',
     path: '/v2/wallets/{walletId}',
     handler: 'wallets/update-wallet',
+    access: { table: ['GetItem', 'UpdateItem'] },
     summary: 'Update a wallet: password, status, metadata (spec 4.14)',
     permission: 'wallets:write',
     pathParameters: walletIdPath,
@@ -326,6 +379,7 @@ export const operations = {
     method: 'DELETE',
     path: '/v2/wallets/{walletId}',
     handler: 'wallets/delete-wallet',
+    access: { table: ['GetItem', 'UpdateItem', 'DeleteItem'] },
     summary: 'Soft-delete a wallet and end its sessions (spec 4.15)',
     permission: 'wallets:write',
     pathParameters: walletIdPath,
@@ -336,6 +390,10 @@ export const operations = {
     method: 'POST',
     path: '/v2/companies/{companyId}/objects/{objectId}/files',
     handler: 'files/upload-file',
+    access: {
+      table: ['GetItem', 'PutItem'],
+      files: ['PutObject', 'AbortMultipartUpload', 'DeleteObject', 'DeleteObjectVersion'],
+    },
     summary: 'Upload a file to an object, multipart/form-data; objectId may be the externalId (spec 4.16)',
     permission: 'files:write',
     companyInPath: true,
@@ -349,6 +407,7 @@ export const operations = {
     method: 'GET',
     path: '/v2/companies/{companyId}/objects/{objectId}/files',
     handler: 'files/list-files',
+    access: { table: ['GetItem'], indexes: ['gsi1'] },
     summary: "List an object's files, newest first (extension)",
     permission: 'files:read',
     deniedCode: 'FILE_ACCESS_DENIED',
@@ -362,6 +421,7 @@ export const operations = {
     method: 'GET',
     path: '/v2/companies/{companyId}/files/{fileId}',
     handler: 'files/download-file',
+    access: { table: ['GetItem'], files: ['GetObject'] },
     summary:
       'Download a file: its bytes, 304 for a matching ETag, or a redirect to S3 above 4 MB (spec 4.17)',
     permission: 'files:read',
@@ -376,6 +436,7 @@ export const operations = {
     method: 'DELETE',
     path: '/v2/companies/{companyId}/files/{fileId}',
     handler: 'files/delete-file',
+    access: { table: ['GetItem', 'PutItem', 'DeleteItem'], files: ['DeleteObject', 'DeleteObjectVersion'] },
     summary: 'Delete a file, record and bytes (spec 4.18)',
     permission: 'files:write',
     deniedCode: 'FILE_DELETE_DENIED',
@@ -388,6 +449,7 @@ export const operations = {
     method: 'POST',
     path: '/v2/companies/{companyId}/objects/{objectId}/files/uploads',
     handler: 'files/create-upload-session',
+    access: { table: ['GetItem', 'PutItem'], files: ['PutObject'] },
     summary: 'Start a large upload (up to 50 MB) straight to S3 with a presigned POST (extension)',
     permission: 'files:write',
     companyInPath: true,
@@ -401,6 +463,10 @@ export const operations = {
     method: 'POST',
     path: '/v2/companies/{companyId}/objects/{objectId}/files/uploads/{uploadId}/complete',
     handler: 'files/complete-upload-session',
+    access: {
+      table: ['GetItem', 'PutItem', 'DeleteItem'],
+      files: ['GetObject', 'DeleteObject', 'ListBucket'],
+    },
     summary:
       'Finish a presigned upload: the server checks size, type and checksum and records the file (extension)',
     permission: 'files:write',
@@ -415,6 +481,7 @@ export const operations = {
     method: 'GET',
     path: '/v2/openapi.json',
     handler: 'openapi/get-openapi',
+    access: {},
     summary: 'This API as an OpenAPI 3.1 document, generated from the operation table (extension)',
     authorization: 'none',
     permission: 'categories:read',

@@ -4,11 +4,12 @@
  * Nothing here lists operations: a new row of the table appears in the document by itself.
  */
 import { SUPPORTED_TYPES } from '#shared/file-types.js';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_WINDOW_SECONDS } from '#shared/idempotency.js';
 import { WALLET_PERMISSIONS } from '#shared/principal.js';
 import type { JsonSchema } from '#shared/schema.js';
 import { API_KEY_HEADER, MAX_REQUEST_BODY_BYTES } from '../../lib/api-gateway-settings.js';
 import { type Operation, type OperationId, operationList } from '../operations.js';
-import { type HeaderDoc, operationResponses } from './operation-responses.js';
+import { type HeaderDoc, operationResponses, SPEC_ERROR_CODES } from './operation-responses.js';
 import { errorBodySchema, responseSchemas, schemaRef } from './response-schemas.js';
 
 export const OPENAPI_VERSION = '3.1.0';
@@ -84,23 +85,17 @@ const DESCRIPTION = [
   '`details` (field → messages) on subcategory operations. Lengths count Unicode code points; `null`',
   'for an optional request field means "not given"; fields an operation does not know are ignored.',
   '',
-  'Operations and fields marked as extensions are not in the interface specification (it says "not',
-  'shown" there); the README documents them.',
+  'Operations, fields and error codes marked as extensions are not in the interface specification',
+  '(it says "not shown" there); the README documents them. A path of no operation answers 404',
+  '`ROUTE_NOT_FOUND`.',
 ].join('\n');
 
-/**
- * The header of creating POSTs that makes retries safe (`lambdas/shared/idempotency.ts`); read
- * from the row's `idempotent` flag when the table has one.
- */
-const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
-const isIdempotent = (row: Row): boolean => 'idempotent' in row && row.idempotent === true;
-
+/** The header of the rows marked `idempotent` (`lambdas/shared/idempotency.ts`). */
 const idempotencyKeyParameter = {
   name: IDEMPOTENCY_KEY_HEADER,
   in: 'header' as const,
   required: false,
-  description:
-    'Optional. A retry with the same key and the same request returns the first answer and creates nothing new; the same key with another request is 409 IDEMPOTENCY_KEY_REUSED, and while the first still runs 409 IDEMPOTENCY_IN_PROGRESS. Kept 24 hours.',
+  description: `Optional. A retry with the same key and the same request returns the first answer and creates nothing new; the same key with another request is 409 IDEMPOTENCY_KEY_REUSED, and while the first still runs 409 IDEMPOTENCY_IN_PROGRESS. Kept ${IDEMPOTENCY_WINDOW_SECONDS / 3600} hours.`,
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
 };
 
@@ -123,7 +118,13 @@ function descriptionOf(row: Row): string {
   const lines: string[] = [];
   if (row.authorization === 'none') lines.push('Public: no key.');
   else {
-    const kind = row.principal === 'company' ? 'a company key' : "an App key (or, where listed, a wallet's session)";
+    const walletSession = securityOf(row).some((scheme) => WALLET_SESSION_SCHEME in scheme);
+    const kind =
+      row.principal === 'company'
+        ? 'a company key'
+        : walletSession
+          ? "an App key or one of the App's wallet sessions"
+          : 'an App key';
     lines.push(`Needs ${kind} with \`${row.permission}\`; otherwise 403 \`${row.deniedCode}\`.`);
   }
   if (row.companyInPath) lines.push("Another company's id in the path is refused with the same 403.");
@@ -162,7 +163,10 @@ function multipartOf(
   const mimeTypes = SUPPORTED_TYPES.filter((type) => !kinds || kinds.includes(type.kind)).map(
     (type) => type.mimeType,
   );
-  const required = [...((fields.required as string[] | undefined) ?? []), ...(fileRequired ? [part.fileField] : [])];
+  const required = [
+    ...((fields.required as string[] | undefined) ?? []),
+    ...(fileRequired ? [part.fileField] : []),
+  ];
   return {
     schema: {
       type: 'object',
@@ -233,7 +237,7 @@ export function errorCodesOf(row: Row): Map<number, string[]> {
   for (const [status, statusCodes] of Object.entries(documented)) {
     add(Number(status), ...(statusCodes ?? []));
   }
-  if (isIdempotent(row)) add(409, 'IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_IN_PROGRESS');
+  if (row.idempotent === true) add(409, 'IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_IN_PROGRESS');
   if (row.body || row.form || row.streamedBody) add(413, 'REQUEST_TOO_LARGE');
   add(429, 'TOO_MANY_REQUESTS');
   add(500, 'INTERNAL_ERROR');
@@ -264,8 +268,11 @@ function responsesOf(row: Row): Record<string, OpenApiResponse> {
       status === 413 && codes.includes('REQUEST_TOO_LARGE')
         ? `${STATUS_DESCRIPTIONS[status]}; REQUEST_TOO_LARGE: API Gateway refuses bodies over ${MAX_REQUEST_BODY_BYTES} bytes`
         : (STATUS_DESCRIPTIONS[status] ?? 'Error');
+    const codeList = codes
+      .map((code) => (SPEC_ERROR_CODES.includes(code) ? code : `${code} (extension)`))
+      .join(', ');
     responses[String(status)] = {
-      description: `${description}: ${codes.join(', ')}`,
+      description: `${description}: ${codeList}`,
       content: {
         'application/json': {
           schema: errorBodySchema({
@@ -285,7 +292,7 @@ function operationOf(row: Row): OpenApiOperation {
   const parameters = [
     ...parametersOf(row.pathParameters, 'path'),
     ...parametersOf(row.query, 'query'),
-    ...(isIdempotent(row) ? [idempotencyKeyParameter] : []),
+    ...(row.idempotent === true ? [idempotencyKeyParameter] : []),
   ];
   const requestBody = requestBodyOf(row);
   return {
@@ -333,7 +340,8 @@ export function buildOpenApiDocument(
           type: 'http',
           scheme: 'bearer',
           bearerFormat: 'arw_ session token',
-          description: 'A wallet session token from POST /v2/wallets/login; acts for its App with wallets:read',
+          description:
+            'A wallet session token from POST /v2/wallets/login; acts for its App with wallets:read',
         },
       },
     },

@@ -36,7 +36,11 @@ const described = (schema: JsonSchema, description: string): JsonSchema => ({ ..
 
 const uuid: JsonSchema = { type: 'string', format: 'uuid' };
 const text: JsonSchema = { type: 'string' };
-const dateTime: JsonSchema = { type: 'string', format: 'date-time', description: 'ISO 8601 UTC, milliseconds' };
+const dateTime: JsonSchema = {
+  type: 'string',
+  format: 'date-time',
+  description: 'ISO 8601 UTC, milliseconds',
+};
 const nullableDateTime: JsonSchema = { type: ['string', 'null'], format: 'date-time' };
 const count: JsonSchema = { type: 'integer', minimum: 0 };
 const sha256Hex: JsonSchema = { type: 'string', pattern: '^[0-9a-f]{64}$' };
@@ -177,7 +181,7 @@ const ledgerEvent = closedObject(
     prevHash: described(sha256Hex, '64 zeros for the first event'),
     hash: described(sha256Hex, 'SHA-256 of the canonical JSON of every other field'),
   },
-  { description: 'Extension (spec 2.7: not shown): one event of an object\'s ledger chain' },
+  { description: "Extension (spec 2.7: not shown): one event of an object's ledger chain" },
 );
 
 const chainVerification = closedObject(
@@ -278,10 +282,7 @@ const subcategoryUpdated = closedObject(
   {
     status: success,
     data: closedObject({ imageId: { type: ['string', 'null'], format: 'uuid' } }),
-    changes: described(
-      fieldChanges(['name', 'description', 'imageId', 'status']),
-      'the fields that changed',
-    ),
+    changes: described(fieldChanges(['name', 'description', 'imageId', 'status']), 'the fields that changed'),
     timestamp: dateTime,
   },
   { description: 'Spec 4.10' },
@@ -397,6 +398,7 @@ export function errorBodySchema(options: {
   return {
     ...schema,
     if: { properties: { code: { enum: withIssues } } },
+    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's `if`/`then`/`else`, never awaited
     then: { required: [issueField] },
     else: { not: { required: [issueField] } },
   };

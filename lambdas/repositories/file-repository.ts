@@ -40,6 +40,13 @@ const objectFilesPartition = (companyId: string, objectId: string) =>
 /** Where a file's bytes are stored. */
 export const fileStorageKey = (companyId: string, fileId: string) => `companies/${companyId}/files/${fileId}`;
 
+/**
+ * Where a presigned upload lands before it is verified. Its own top-level prefix, so that a
+ * lifecycle rule can expire what was never completed, and so that bytes posted again to a used
+ * presigned address can never replace a verified file.
+ */
+export const uploadStagingKey = (companyId: string, uploadId: string) => `uploads/${companyId}/${uploadId}`;
+
 function toItem(record: FileRecord): Record<string, unknown> {
   return {
     ...fileKey(record.companyId, record.id),

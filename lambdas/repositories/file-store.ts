@@ -6,6 +6,7 @@
  */
 import type { Readable } from 'node:stream';
 import {
+  CopyObjectCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
   HeadObjectCommand,
@@ -48,22 +49,43 @@ export async function readFileBytes(key: string): Promise<Buffer> {
   );
 }
 
-export async function openFileStream(key: string): Promise<Readable> {
-  const response = await s3.send(new GetObjectCommand({ Bucket: filesBucketName(), Key: key }));
+export async function openFileStream(key: string, versionId?: string): Promise<Readable> {
+  const response = await s3.send(
+    new GetObjectCommand({ Bucket: filesBucketName(), Key: key, VersionId: versionId }),
+  );
   return response.Body as Readable;
 }
 
-/** The stored object's size in bytes, or undefined when there is none. */
-export async function storedFileSize(key: string): Promise<number | undefined> {
+/** The stored object's size and version (versioned buckets), or undefined when there is none. */
+export async function storedFile(key: string): Promise<{ size: number; versionId?: string } | undefined> {
   try {
     const head = await s3.send(new HeadObjectCommand({ Bucket: filesBucketName(), Key: key }));
-    return head.ContentLength;
+    return { size: head.ContentLength ?? 0, versionId: head.VersionId };
   } catch (error) {
     const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
     if (status === 404 || (error as Error).name === 'NotFound' || (error as Error).name === 'NoSuchKey')
       return undefined;
     throw error;
   }
+}
+
+/** Copies one version of a stored file to another key, server-side; returns the new version. */
+export async function copyFileBytes(
+  from: { key: string; versionId?: string },
+  toKey: string,
+  contentType: string,
+): Promise<{ versionId?: string }> {
+  const source = `${filesBucketName()}/${from.key.split('/').map(encodeURIComponent).join('/')}${from.versionId ? `?versionId=${from.versionId}` : ''}`;
+  const copy = await s3.send(
+    new CopyObjectCommand({
+      Bucket: filesBucketName(),
+      Key: toKey,
+      CopySource: source,
+      ContentType: contentType,
+      MetadataDirective: 'REPLACE',
+    }),
+  );
+  return { versionId: copy.VersionId };
 }
 
 /**

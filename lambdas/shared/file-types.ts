@@ -8,6 +8,8 @@ export interface SupportedType {
   kind: 'image' | 'document' | 'text' | 'word' | 'spreadsheet';
   mimeType: string;
   extensions: string[];
+  /** Other declared types clients send for it (e.g. Windows browsers declare .csv as Excel). */
+  aliases?: string[];
   /** Whether the content looks like this type. */
   matches(content: Buffer): boolean;
 }
@@ -54,7 +56,13 @@ export const SUPPORTED_TYPES: readonly SupportedType[] = [
   { kind: 'image', mimeType: 'image/webp', extensions: ['.webp'], matches: isWebp },
   { kind: 'document', mimeType: 'application/pdf', extensions: ['.pdf'], matches: isPdf },
   { kind: 'text', mimeType: 'text/plain', extensions: ['.txt'], matches: isText },
-  { kind: 'text', mimeType: 'text/csv', extensions: ['.csv'], matches: isText },
+  {
+    kind: 'text',
+    mimeType: 'text/csv',
+    extensions: ['.csv'],
+    aliases: ['application/csv', 'text/comma-separated-values', 'application/vnd.ms-excel'],
+    matches: isText,
+  },
   { kind: 'word', mimeType: 'application/msword', extensions: ['.doc'], matches: isCompoundFile },
   {
     kind: 'word',
@@ -87,7 +95,33 @@ const extensionOf = (fileName: string) => {
 };
 
 /**
- * Checks a file against the supported types.
+ * The types a file may be by its name and declared type alone (before any byte is seen).
+ *
+ * @example
+ * typesByNameAndDeclaration('a.csv', 'text/csv; charset=utf-8') // [text/csv]
+ */
+export function typesByNameAndDeclaration(
+  fileName: string,
+  declaredMimeType: string | undefined,
+  allowedKinds?: ReadonlyArray<SupportedType['kind']>,
+): { types: SupportedType[]; reason?: string } {
+  const extension = extensionOf(fileName);
+  const declared = (declaredMimeType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  const candidates = SUPPORTED_TYPES.filter(
+    (type) => type.extensions.includes(extension) && (!allowedKinds || allowedKinds.includes(type.kind)),
+  );
+  if (candidates.length === 0)
+    return { types: [], reason: `files ending in "${extension || '(none)'}" are not supported` };
+  const types = GENERIC_MIME_TYPES.has(declared)
+    ? candidates
+    : candidates.filter((type) => type.mimeType === declared || type.aliases?.includes(declared));
+  if (types.length === 0)
+    return { types, reason: `the declared type ${declared} does not match the extension ${extension}` };
+  return { types };
+}
+
+/**
+ * Checks a file against the supported types on all three signals.
  *
  * @example
  * checkFileType('a.png', 'image/png', pngBytes) // { supported: true, type: { mimeType: 'image/png', ... } }
@@ -98,23 +132,9 @@ export function checkFileType(
   content: Buffer,
   allowedKinds?: ReadonlyArray<SupportedType['kind']>,
 ): TypeCheck {
-  const extension = extensionOf(fileName);
-  const declared = (declaredMimeType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-  const candidates = SUPPORTED_TYPES.filter(
-    (type) => type.extensions.includes(extension) && (!allowedKinds || allowedKinds.includes(type.kind)),
-  );
-  if (candidates.length === 0)
-    return { supported: false, reason: `files ending in "${extension || '(none)'}" are not supported` };
-  const declaredMatches = GENERIC_MIME_TYPES.has(declared)
-    ? candidates
-    : candidates.filter((type) => type.mimeType === declared);
-  if (declaredMatches.length === 0) {
-    return {
-      supported: false,
-      reason: `the declared type ${declared} does not match the extension ${extension}`,
-    };
-  }
-  const type = declaredMatches.find((each) => each.matches(content));
-  if (!type) return { supported: false, reason: `the content is not a ${extension} file` };
+  const { types, reason } = typesByNameAndDeclaration(fileName, declaredMimeType, allowedKinds);
+  if (reason) return { supported: false, reason };
+  const type = types.find((each) => each.matches(content));
+  if (!type) return { supported: false, reason: `the content is not a ${extensionOf(fileName)} file` };
   return { supported: true, type };
 }

@@ -6,7 +6,10 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { operationList, operations } from '../../lambdas/operations.js';
 import { walletKey } from '../../lambdas/repositories/wallet-repository.js';
-import { AUTHORIZER_CACHE_TTL_SECONDS } from '../../lib/api-gateway-settings.js';
+import {
+  AUTHORIZER_CACHE_TTL_SECONDS,
+  DEFAULT_USAGE_IDENTIFIER_KEY_ENVIRONMENT,
+} from '../../lib/api-gateway-settings.js';
 import { WALLET_ITEM_PARTITIONS } from '../../lib/api-key-authorizer.js';
 import { resourcePaths, type SynthesizedStack, synthesizeStack } from './synthesized-stack.js';
 
@@ -46,7 +49,12 @@ describe('authorizer for API keys and wallet sessions', () => {
 
   it('may update items only under wallet partitions, and put, delete or batch-write nothing', () => {
     // Act
-    const allowed = authorizerStatements().filter((statement) => statement.Effect === 'Allow');
+    // Only table actions count here: its log group and X-Ray grants (issue 7) write no item.
+    const allowed = authorizerStatements().filter(
+      (statement) =>
+        statement.Effect === 'Allow' &&
+        [statement.Action].flat().every((action) => action.startsWith('dynamodb:')),
+    );
     const writes = allowed.filter((statement) =>
       [statement.Action]
         .flat()
@@ -93,7 +101,7 @@ describe('authorizer for API keys and wallet sessions', () => {
     }
   });
 
-  it('still gets only the table name in its environment', () => {
+  it('gets the table name and its usage-plan fallback, but no bucket, in its environment', () => {
     // Prepare
     const authorizerFunction = synthesized.stack.api.authorizerFunction;
     // Act
@@ -101,7 +109,14 @@ describe('authorizer for API keys and wallet sessions', () => {
       template.toJSON().Resources[synthesized.logicalIdOf(authorizerFunction)].Properties.Environment
         .Variables;
     // Assess
-    expect(Object.keys(variables).sort()).toEqual(['NODE_OPTIONS', 'TABLE_NAME']);
+    // Issue 7 added the shared usage key (usage plans) and the Powertools names.
+    expect(Object.keys(variables).sort()).toEqual([
+      DEFAULT_USAGE_IDENTIFIER_KEY_ENVIRONMENT,
+      'NODE_OPTIONS',
+      'POWERTOOLS_METRICS_NAMESPACE',
+      'POWERTOOLS_SERVICE_NAME',
+      'TABLE_NAME',
+    ]);
   });
 });
 
@@ -135,13 +150,13 @@ describe('wallet routes', () => {
       expect(synthesized.stack.api.operationFunctions.has(operation.id)).toBe(true);
   });
 
-  it('mark only the login as public in the table', () => {
+  it('mark only the login (and the OpenAPI document, issue 7) as public in the table', () => {
     // Assess
     expect(
       operationList
         .filter((operation) => operation.authorization === 'none')
         .map((operation) => operation.id),
-    ).toEqual(['walletLogin']);
+    ).toEqual(['walletLogin', 'openapi']);
   });
 
   // Flip to `it` once lib/operation-routes.ts honours `authorization: 'none'` (see the report of issue 6):

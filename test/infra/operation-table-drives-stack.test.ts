@@ -3,8 +3,14 @@
  * mock, pointing at an existing handler module) appears in the stack with no stack change.
  */
 import type { Template } from 'aws-cdk-lib/assertions';
-import { type Operation, operations } from '../../lambdas/operations.js';
-import { resourcePaths, synthesizeStack } from './synthesized-stack.js';
+import { type Operation, type OperationId, operations } from '../../lambdas/operations.js';
+import {
+  actionsOf,
+  resourcePaths,
+  type SynthesizedStack,
+  statementsOfRole,
+  synthesizeStack,
+} from './synthesized-stack.js';
 
 jest.mock('../../lambdas/operations.js', () => {
   const actual = jest.requireActual('../../lambdas/operations.js');
@@ -23,11 +29,13 @@ jest.mock('../../lambdas/operations.js', () => {
 });
 
 describe('a new row of the operation table', () => {
+  let synthesized: SynthesizedStack;
   let template: Template;
 
   beforeAll(() => {
     // Act
-    template = synthesizeStack().template;
+    synthesized = synthesizeStack();
+    template = synthesized.template;
   });
 
   it('adds its function', () => {
@@ -37,6 +45,17 @@ describe('a new row of the operation table', () => {
     template.hasResourceProperties('AWS::Lambda::Function', {
       Description: 'DELETE /v2/probes/{probeId}/items/{itemId}: A row that exists only in this test',
     });
+  });
+
+  it('gives a row that declares no access no data access at all', () => {
+    // Prepare
+    const role = synthesized.stack.api.operationFunctions.get('archiveProbeItem' as OperationId)!.role!;
+    // Act
+    const allowed = statementsOfRole(synthesized.template, synthesized.logicalIdOf(role))
+      .filter((statement) => statement.Effect === 'Allow')
+      .flatMap(actionsOf);
+    // Assess: its log group and traces only.
+    expect(allowed.filter((action) => !/^(logs|xray):/.test(action))).toEqual([]);
   });
 
   it('adds its route, nested resources included, behind the authorizer', () => {

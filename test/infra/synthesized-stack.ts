@@ -15,8 +15,9 @@ export interface SynthesizedStack {
   logicalIdOf(construct: IConstruct): string;
 }
 
-export function synthesizeStack(): SynthesizedStack {
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+/** Synthesizes the stack; `context` as given with `cdk -c key=value`. */
+export function synthesizeStack(context: Record<string, unknown> = {}): SynthesizedStack {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } });
   const stack = new AssetRegistryStack(app, 'AssetRegistryStackUnderTest');
   return {
     stack,
@@ -69,4 +70,43 @@ export function policyActionsOfRole(template: Template, roleLogicalId: string): 
     }
   }
   return actions;
+}
+
+/** One statement of an IAM policy document, as synthesized. */
+export interface IamStatement {
+  Sid?: string;
+  Effect: 'Allow' | 'Deny';
+  Action: string | string[];
+  Resource: unknown;
+  Condition?: Record<string, Record<string, string | string[]>>;
+}
+
+/** Every statement of the IAM policies attached to a role (given by the role's logical id). */
+export function statementsOfRole(template: Template, roleLogicalId: string): IamStatement[] {
+  const policies = template.findResources('AWS::IAM::Policy') as Record<string, CfnResource>;
+  return Object.values(policies)
+    .map(
+      (policy) =>
+        policy.Properties as {
+          Roles: Array<{ Ref?: string }>;
+          PolicyDocument: { Statement: IamStatement[] };
+        },
+    )
+    .filter((properties) => properties.Roles.some((role) => role.Ref === roleLogicalId))
+    .flatMap((properties) => properties.PolicyDocument.Statement);
+}
+
+/** A statement's actions as a list. */
+export const actionsOf = (statement: IamStatement): string[] => [statement.Action].flat();
+
+/** A statement's resources as a list. */
+export const resourcesOf = (statement: IamStatement): unknown[] => [statement.Resource].flat();
+
+/** An IAM `StringLike` pattern (`*`, `?`) as a regular expression over the whole value. */
+export function likePattern(pattern: string): RegExp {
+  const escaped = pattern
+    .replace(/[.+^${}()|[\]\\#]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
+  return new RegExp(`^${escaped}$`);
 }

@@ -7,7 +7,12 @@
 import { createHash } from 'node:crypto';
 import { PassThrough, type Readable } from 'node:stream';
 import { streamFileBytes } from '#repositories/file-store.js';
-import { PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '#shared/errors.js';
+import {
+  BadRequestError,
+  PayloadTooLargeError,
+  UnsupportedMediaTypeError,
+  ValidationError,
+} from '#shared/errors.js';
 import { checkFileType, type SupportedType } from '#shared/file-types.js';
 
 /** Bytes read before the type is judged (text types are checked on up to this much). */
@@ -43,10 +48,12 @@ export function takeInFile(stream: Readable, options: IntakeOptions): Promise<Fi
     const fail = (error: unknown) => {
       if (failed) return;
       failed = true;
-      storage?.abort().catch(() => undefined);
-      sink?.destroy();
       stream.resume(); // keep reading, and dropping, what is left
-      reject(error);
+      sink?.destroy();
+      // Answer once the partial upload is aborted, so no part outlives the refusal.
+      Promise.resolve(storage?.abort())
+        .catch(() => undefined)
+        .finally(() => reject(error));
     };
 
     const judgeType = () => {
@@ -101,6 +108,10 @@ export function takeInFile(stream: Readable, options: IntakeOptions): Promise<Fi
       if (failed) return;
       if ((stream as Readable & { truncated?: boolean }).truncated) {
         fail(new PayloadTooLargeError('FILE_TOO_LARGE', `The file is larger than ${options.maxBytes} bytes`));
+        return;
+      }
+      if (size === 0) {
+        fail(new BadRequestError('FILE_REQUIRED', 'The file is empty'));
         return;
       }
       if (!type) judgeType();

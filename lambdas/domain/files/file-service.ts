@@ -211,7 +211,9 @@ export async function uploadFile(
     });
     return toFileView(record, request.pathPrefix);
   } catch (error) {
-    if (intake) await deleteFileBytes([{ key: storageKey, versionId: intake.versionId }]);
+    // The file may still be arriving in storage (a body malformed after the file part): wait for it.
+    const stored = intake ?? (await filePart?.intake.catch(() => undefined));
+    if (stored) await deleteFileBytes([{ key: storageKey, versionId: stored.versionId }]);
     throw error;
   }
 }

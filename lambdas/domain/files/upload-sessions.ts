@@ -11,15 +11,18 @@
 import { randomUUID } from 'node:crypto';
 import {
   deleteUploadSessionItem,
+  type FileRecord,
   fileStorageKey,
   findUploadSession,
   insertUploadSession,
+  uploadStagingKey,
 } from '#repositories/file-repository.js';
 import {
+  copyFileBytes,
   deleteFileBytes,
   openFileStream,
   presignedUploadPost,
-  storedFileSize,
+  storedFile,
 } from '#repositories/file-store.js';
 import {
   ConflictError,
@@ -28,10 +31,10 @@ import {
   UnsupportedMediaTypeError,
   ValidationError,
 } from '#shared/errors.js';
-import { SUPPORTED_TYPES } from '#shared/file-types.js';
+import { typesByNameAndDeclaration } from '#shared/file-types.js';
 import type { Principal } from '#shared/principal.js';
 import type { Infer } from '#shared/schema.js';
-import { takeInFile } from './file-intake.js';
+import { type FileIntake, takeInFile } from './file-intake.js';
 import { type createUploadSessionBody, FILE_MAX_BYTES } from './file-schemas.js';
 import { parseTags, recordUploadedFile, resolveObject } from './file-service.js';
 import { type FileView, toFileView } from './file-view.js';
@@ -63,21 +66,17 @@ export async function createUploadSession(
   pathPrefix: string,
 ): Promise<UploadSessionView> {
   const object = await resolveObject(principal.tenantId, objectRef);
-  const extension = input.fileName.includes('.')
-    ? input.fileName.slice(input.fileName.lastIndexOf('.')).toLowerCase()
-    : '';
-  const type = SUPPORTED_TYPES.find(
-    (each) => each.extensions.includes(extension) && each.mimeType === input.mimeType.toLowerCase(),
-  );
+  const { types, reason } = typesByNameAndDeclaration(input.fileName, input.mimeType);
+  const type = types[0];
   if (!type) {
     throw new UnsupportedMediaTypeError(
       'UNSUPPORTED_FILE_TYPE',
-      `"${input.fileName}" as ${input.mimeType} is not a supported file type`,
+      `"${input.fileName}" is not a supported file: ${reason}`,
     );
   }
   const tags = parseTags(input.tags);
   const id = randomUUID();
-  const storageKey = fileStorageKey(object.companyId, id);
+  const storageKey = uploadStagingKey(object.companyId, id);
   const createdAt = new Date();
   const expiresAt = new Date(createdAt.getTime() + UPLOAD_SESSION_SECONDS * 1000).toISOString();
   const post = await presignedUploadPost(
@@ -119,35 +118,37 @@ export async function completeUploadSession(
   const object = await resolveObject(principal.tenantId, objectRef);
   const session = await findUploadSession(object.companyId, uploadId);
   if (!session || session.objectId !== object.id) throw uploadNotFound(uploadId);
-  const discard = () => deleteFileBytes([session.storageKey]);
-  const size = await storedFileSize(session.storageKey);
-  if (size === undefined) {
-    if (Date.parse(session.expiresAt) < Date.now()) throw uploadNotFound(uploadId);
+  if (Date.parse(session.expiresAt) < Date.now()) throw uploadNotFound(uploadId);
+  const staged = await storedFile(session.storageKey);
+  if (!staged) {
     throw new ConflictError(
       'UPLOAD_NOT_RECEIVED',
       'The file has not been uploaded to the presigned address yet',
     );
   }
-  if (size > FILE_MAX_BYTES) {
+  // The very version measured here is the one checked, copied and then deleted.
+  const stagedVersion = { key: session.storageKey, versionId: staged.versionId };
+  const discard = () => deleteFileBytes([stagedVersion]);
+  if (staged.size > FILE_MAX_BYTES) {
     await discard();
     throw new PayloadTooLargeError(
       'FILE_TOO_LARGE',
       `The file is larger than ${FILE_MAX_BYTES} bytes (50 MB)`,
     );
   }
-  if (size !== session.size) {
+  if (staged.size !== session.size) {
     await discard();
     throw new ValidationError([
       {
         field: 'size',
         code: 'SIZE_INVALID',
-        message: `the upload has ${size} bytes, not the ${session.size} announced`,
+        message: `the upload has ${staged.size} bytes, not the ${session.size} announced`,
       },
     ]);
   }
-  let intake: Awaited<ReturnType<typeof takeInFile>>;
+  let intake: FileIntake;
   try {
-    intake = await takeInFile(await openFileStream(session.storageKey), {
+    intake = await takeInFile(await openFileStream(session.storageKey, staged.versionId), {
       fileName: session.originalFileName,
       declaredMimeType: session.mimeType,
       maxBytes: FILE_MAX_BYTES,
@@ -156,18 +157,28 @@ export async function completeUploadSession(
     await discard();
     throw error;
   }
-  const record = await recordUploadedFile(
-    principal,
-    object,
-    {
-      id: session.id,
-      originalFileName: session.originalFileName,
-      intake,
-      storageKey: session.storageKey,
-      description: session.description,
-      tags: session.tags,
-    },
-    [deleteUploadSessionItem(object.companyId, uploadId)],
-  );
+  // Verified bytes move to the file's own key; the presigned address cannot reach it.
+  const storageKey = fileStorageKey(object.companyId, session.id);
+  const copied = await copyFileBytes(stagedVersion, storageKey, intake.type.mimeType);
+  await discard();
+  let record: FileRecord;
+  try {
+    record = await recordUploadedFile(
+      principal,
+      object,
+      {
+        id: session.id,
+        originalFileName: session.originalFileName,
+        intake: { ...intake, versionId: copied.versionId },
+        storageKey,
+        description: session.description,
+        tags: session.tags,
+      },
+      [deleteUploadSessionItem(object.companyId, uploadId)],
+    );
+  } catch (error) {
+    await deleteFileBytes([{ key: storageKey, versionId: copied.versionId }]);
+    throw error;
+  }
   return toFileView(record, pathPrefix);
 }

@@ -1,0 +1,614 @@
+/**
+ * The OpenAPI document against live behaviour: `npm start`, `GET /v2/openapi.json` without a
+ * key, then a realistic flow over HTTP (a company from the admin CLI, categories,
+ * subcategories, objects, events and verification, files, an App with wallets, a login and
+ * calls with the wallet's Bearer token), every call made by operationId through the document's
+ * own method and path, and every answer checked against the document: a documented status and
+ * a body valid against its schema. The tests of this file run in order and share the server.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { OpenApiDocument } from '../../lambdas/openapi/openapi-document';
+import { type LocalServer, runAdmin, startLocalServer } from '../support/local-server';
+import { OpenApiClient, type OperationAnswer } from '../support/openapi-client';
+import { officialSchemaProblems } from '../support/openapi-validator';
+
+jest.setTimeout(180_000);
+
+/** A 1x1 PNG. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+const CSV = Buffer.from('serial,site\nA-1,dock 4\n', 'utf8');
+const PASSWORD = 'a wallet password';
+
+function formWith(fields: Record<string, string>, file?: { name: string; type: string; content: Buffer }) {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  if (file) form.append('file', new Blob([file.content], { type: file.type }), file.name);
+  return form;
+}
+
+describe('OpenAPI document against the live API (npm start)', () => {
+  const dataDirectory = mkdtempSync(join(tmpdir(), 'asset-registry-e2e-openapi-'));
+  let server: LocalServer | undefined;
+  let client: OpenApiClient;
+
+  // Shared between the ordered tests below.
+  let companyId = '';
+  let companyKey = '';
+  let noPermissionKey = '';
+  let appKey = '';
+  let appId = '';
+  let categoryId = '';
+  let subcategoryId = '';
+  let objectId = '';
+  let externalId = '';
+  let fileId = '';
+  let walletId = '';
+  let token = '';
+
+  /** Asserts the status, and that the answer is as the document says. */
+  function expectAnswer(answer: OperationAnswer, status: number): void {
+    expect({ status: answer.status, problems: answer.problems }).toEqual({
+      status,
+      problems: [],
+    });
+  }
+
+  const admin = async (args: string[]) => {
+    const result = await runAdmin(args, { port: server!.port, dataDirectory });
+    if (result.exitCode !== 0) throw new Error(`admin ${args.join(' ')}: ${result.stderr}`);
+    return JSON.parse(result.stdout);
+  };
+
+  beforeAll(async () => {
+    server = await startLocalServer({ dataDirectory });
+  });
+
+  afterAll(async () => {
+    await server?.kill();
+    rmSync(dataDirectory, { recursive: true, force: true });
+  });
+
+  it('serves GET /v2/openapi.json without a key: 200, valid OpenAPI 3.1, with this server', async () => {
+    // Act
+    const response = await fetch(`${server?.baseUrl}/v2/openapi.json`);
+    const document = (await response.json()) as OpenApiDocument;
+    client = new OpenApiClient(server!.baseUrl, document);
+    const again = await client.call('openapi');
+    // Assess
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(officialSchemaProblems(document)).toEqual([]);
+    expect(document.servers).toEqual([expect.objectContaining({ url: server?.baseUrl })]);
+    expectAnswer(again, 200);
+  });
+
+  it('sets up a company, a key without permissions and an App with the admin CLI', async () => {
+    // Act
+    const company = await admin(['create-company', '--name', 'OpenAPI Co']);
+    const bare = await admin(['create-key', '--company', company.companyId, '--permissions', '']);
+    const app = await admin(['create-app', '--name', 'OpenAPI App']);
+    companyId = company.companyId;
+    companyKey = company.apiKey;
+    noPermissionKey = bare.apiKey;
+    appId = app.appId;
+    appKey = app.apiKey;
+    // Assess
+    expect([companyKey, noPermissionKey, appKey].every((key) => key.startsWith('ark_'))).toBe(true);
+  });
+
+  it('categories: create, conflict, invalid, list, get, update, 401, 403, 404', async () => {
+    // Act
+    const created = await client.call('createCategory', {
+      apiKey: companyKey,
+      json: { name: 'Vehicles', description: 'Cars and trucks', metadata: { region: 'EU' } },
+    });
+    categoryId = created.body?.id;
+    const duplicate = await client.call('createCategory', { apiKey: companyKey, json: { name: 'vehicles' } });
+    const invalid = await client.call('createCategory', {
+      apiKey: companyKey,
+      json: { name: 'V', metadata: [] },
+    });
+    const malformed = await client.call('createCategory', {
+      apiKey: companyKey,
+      raw: { body: '{"name":', contentType: 'application/json' },
+    });
+    const listed = await client.call('listCategories', {
+      apiKey: companyKey,
+      query: { limit: '5', sort: 'name:asc' },
+    });
+    const badQuery = await client.call('listCategories', {
+      apiKey: companyKey,
+      query: { limit: '0', status: 'x' },
+    });
+    const read = await client.call('getCategory', { apiKey: companyKey, path: { categoryId } });
+    const updated = await client.call('updateCategory', {
+      apiKey: companyKey,
+      path: { categoryId },
+      json: { description: 'Road vehicles', status: 'inactive' },
+    });
+    const withoutKey = await client.call('listCategories');
+    const badKey = await client.call('listCategories', { apiKey: 'ark_not_a_key' });
+    const forbidden = await client.call('createCategory', {
+      apiKey: noPermissionKey,
+      json: { name: 'Nope' },
+    });
+    const appForbidden = await client.call('listCategories', { apiKey: appKey });
+    const unknown = await client.call('getCategory', {
+      apiKey: companyKey,
+      path: { categoryId: crypto.randomUUID() },
+    });
+    const notUuid = await client.call('getCategory', {
+      apiKey: companyKey,
+      path: { categoryId: 'not-a-uuid' },
+    });
+    // Assess
+    expectAnswer(created, 201);
+    expect(created.headers.get('location')).toBe(`/v2/categories/${categoryId}`);
+    expectAnswer(duplicate, 409);
+    expect(duplicate.body.code).toBe('CATEGORY_NAME_EXISTS');
+    expectAnswer(invalid, 400);
+    expect(invalid.body.validationErrors.length).toBe(2);
+    expectAnswer(malformed, 400);
+    expectAnswer(listed, 200);
+    expectAnswer(badQuery, 400);
+    expectAnswer(read, 200);
+    expectAnswer(updated, 200);
+    expect(updated.body.status).toBe('inactive');
+    expectAnswer(withoutKey, 401);
+    expectAnswer(badKey, 401);
+    expectAnswer(forbidden, 403);
+    expectAnswer(appForbidden, 403);
+    expectAnswer(unknown, 404);
+    expectAnswer(notUuid, 400);
+  });
+
+  it('subcategories: create (with image), invalid, detail, multipart update, actions, 404', async () => {
+    // Act
+    const created = await client.call('createSubcategory', {
+      apiKey: companyKey,
+      path: { categoryId },
+      json: {
+        name: 'Trucks',
+        description: 'Heavy',
+        image: `data:image/png;base64,${PNG.toString('base64')}`,
+      },
+    });
+    subcategoryId = created.body?.data?.id;
+    const detailPath = () => ({ companyId, categoryId, subcategoryId });
+    const duplicate = await client.call('createSubcategory', {
+      apiKey: companyKey,
+      path: { categoryId },
+      json: { name: 'trucks' },
+    });
+    const invalid = await client.call('createSubcategory', {
+      apiKey: companyKey,
+      path: { categoryId },
+      json: { name: 'T', description: 7 },
+    });
+    const badImage = await client.call('createSubcategory', {
+      apiKey: companyKey,
+      path: { categoryId },
+      json: { name: 'Pictures', image: 'not base64!' },
+    });
+    const noCategory = await client.call('createSubcategory', {
+      apiKey: companyKey,
+      path: { categoryId: crypto.randomUUID() },
+      json: { name: 'Orphans' },
+    });
+    const detail = await client.call('getSubcategory', { apiKey: companyKey, path: detailPath() });
+    const withImage = await client.call('updateSubcategory', {
+      apiKey: companyKey,
+      path: detailPath(),
+      form: formWith(
+        { name: 'Trucks', description: 'Heavy trucks', action: 'CHANGE' },
+        { name: 'truck.png', type: 'image/png', content: PNG },
+      ),
+    });
+    const notAnImage = await client.call('updateSubcategory', {
+      apiKey: companyKey,
+      path: detailPath(),
+      form: formWith({ name: 'Trucks' }, { name: 'notes.csv', type: 'text/csv', content: CSV }),
+    });
+    const badAction = await client.call('updateSubcategory', {
+      apiKey: companyKey,
+      path: detailPath(),
+      json: { action: 'EXPLODE' },
+    });
+    const deactivated = await client.call('updateSubcategory', {
+      apiKey: companyKey,
+      path: detailPath(),
+      json: { action: 'deactivate' },
+    });
+    const objectInDelisted = await client.call('createObject', {
+      apiKey: companyKey,
+      path: { categoryId, subcategoryId },
+      json: { externalId: 'VIN-0', name: 'Too early' },
+    });
+    const activated = await client.call('updateSubcategory', {
+      apiKey: companyKey,
+      path: detailPath(),
+      json: { action: 'ACTIVATE' },
+    });
+    const activatedAgain = await client.call('updateSubcategory', {
+      apiKey: companyKey,
+      path: detailPath(),
+      json: { action: 'ACTIVATE' },
+    });
+    const otherCompany = await client.call('getSubcategory', {
+      apiKey: companyKey,
+      path: { ...detailPath(), companyId: crypto.randomUUID() },
+    });
+    const unknown = await client.call('getSubcategory', {
+      apiKey: companyKey,
+      path: { ...detailPath(), subcategoryId: crypto.randomUUID() },
+    });
+    const categoryWithSubcategory = await client.call('getCategory', {
+      apiKey: companyKey,
+      path: { categoryId },
+    });
+    // Assess
+    expectAnswer(created, 200);
+    expectAnswer(duplicate, 409);
+    expectAnswer(invalid, 400);
+    expect(Object.keys(invalid.body.details).sort()).toEqual(['description', 'name']);
+    expectAnswer(badImage, 400);
+    expect(Object.keys(badImage.body.details)).toEqual(['image']);
+    expectAnswer(noCategory, 404);
+    expectAnswer(detail, 200);
+    expect(detail.body.data.files).toHaveLength(1);
+    expectAnswer(withImage, 200);
+    expect(withImage.body.changes).toHaveProperty('imageId');
+    expectAnswer(notAnImage, 415);
+    expectAnswer(badAction, 400);
+    expect(badAction.body.code).toBe('INVALID_ACTION');
+    expectAnswer(deactivated, 200);
+    expectAnswer(objectInDelisted, 409);
+    expect(objectInDelisted.body.code).toBe('SUBCATEGORY_NOT_ACTIVE');
+    expectAnswer(activated, 200);
+    expectAnswer(activatedAgain, 409);
+    expectAnswer(otherCompany, 403);
+    expectAnswer(unknown, 404);
+    expectAnswer(categoryWithSubcategory, 200);
+    expect(categoryWithSubcategory.body.subcategories).toHaveLength(1);
+  });
+
+  it('objects: create, conflict, lists, get, update actions, events, verify', async () => {
+    // Act
+    externalId = `VIN-${crypto.randomUUID().slice(0, 8)}`;
+    const created = await client.call('createObject', {
+      apiKey: companyKey,
+      path: { categoryId, subcategoryId },
+      json: { externalId, name: 'Truck 1', summary: 'blue', owner: 'Fleet A', metadata: { axles: 3 } },
+    });
+    objectId = created.body?.id;
+    const second = await client.call('createObject', {
+      apiKey: companyKey,
+      path: { categoryId, subcategoryId },
+      json: { externalId: `${externalId}-2`, name: 'Truck 2' },
+    });
+    const duplicate = await client.call('createObject', {
+      apiKey: companyKey,
+      path: { categoryId, subcategoryId },
+      json: { externalId, name: 'Truck again' },
+    });
+    const invalid = await client.call('createObject', {
+      apiKey: companyKey,
+      path: { categoryId, subcategoryId },
+      json: { name: 42, metadata: 'x' },
+    });
+    const noSubcategory = await client.call('createObject', {
+      apiKey: companyKey,
+      path: { categoryId, subcategoryId: crypto.randomUUID() },
+      json: { externalId: 'VIN-X', name: 'Nowhere' },
+    });
+    const listed = await client.call('listObjects', { apiKey: companyKey });
+    const filtered = await client.call('listObjects', {
+      apiKey: companyKey,
+      query: { status: 'all', name: 'truck', owner: 'fleet', sort: 'name:desc', categoryId },
+    });
+    const byExternalId = await client.call('listObjects', { apiKey: companyKey, query: { externalId } });
+    const ofSubcategory = await client.call('listSubcategoryObjects', {
+      apiKey: companyKey,
+      path: { categoryId, subcategoryId },
+      query: { limit: '1', offset: '1' },
+    });
+    const read = await client.call('getObject', { apiKey: companyKey, path: { objectId } });
+    const atLocation = await client.call('getCompanyObject', {
+      apiKey: companyKey,
+      path: { companyId, objectId },
+    });
+    const updated = await client.call('updateObject', {
+      apiKey: companyKey,
+      path: { objectId },
+      json: { action: 'update', description: 'Repainted', metadata: { color: 'red', axles: null } },
+    });
+    const transferred = await client.call('updateObject', {
+      apiKey: companyKey,
+      path: { objectId },
+      json: { action: 'transfer', owner: 'Fleet B', performedBy: 'ops' },
+    });
+    const transferWithoutOwner = await client.call('updateObject', {
+      apiKey: companyKey,
+      path: { objectId },
+      json: { action: 'transfer' },
+    });
+    const stolen = await client.call('updateObject', {
+      apiKey: companyKey,
+      path: { objectId },
+      json: { action: 'report_stolen', eventDescription: 'Gone from the yard' },
+    });
+    const events = await client.call('listObjectEvents', { apiKey: companyKey, path: { objectId } });
+    const verified = await client.call('verifyObject', { apiKey: companyKey, path: { objectId } });
+    const unknown = await client.call('getObject', {
+      apiKey: companyKey,
+      path: { objectId: crypto.randomUUID() },
+    });
+    const unknownEvents = await client.call('listObjectEvents', {
+      apiKey: companyKey,
+      path: { objectId: crypto.randomUUID() },
+    });
+    // Assess
+    expectAnswer(created, 201);
+    expectAnswer(second, 201);
+    expectAnswer(duplicate, 409);
+    expectAnswer(invalid, 400);
+    expectAnswer(noSubcategory, 404);
+    expectAnswer(listed, 200);
+    expect(listed.body.pagination.total).toBe(2);
+    expectAnswer(filtered, 200);
+    expectAnswer(byExternalId, 200);
+    expectAnswer(ofSubcategory, 200);
+    expect(ofSubcategory.body.pagination).toMatchObject({ hasPrevious: true, hasNext: false });
+    expectAnswer(read, 200);
+    expectAnswer(atLocation, 200);
+    expectAnswer(updated, 200);
+    expectAnswer(transferred, 200);
+    expectAnswer(transferWithoutOwner, 400);
+    expectAnswer(stolen, 200);
+    expect(stolen.body.status).toBe('stolen');
+    expectAnswer(events, 200);
+    expect(events.body.data.map((event: { action: string }) => event.action)).toEqual([
+      'create',
+      'update',
+      'transfer',
+      'report_stolen',
+    ]);
+    expectAnswer(verified, 200);
+    expect(verified.body.valid).toBe(true);
+    expectAnswer(unknown, 404);
+    expectAnswer(unknownEvents, 404);
+  });
+
+  it('files: upload, refusals, list, download, 304, delete, upload sessions', async () => {
+    // Act
+    const uploaded = await client.call('uploadFile', {
+      apiKey: companyKey,
+      path: { companyId, objectId },
+      form: formWith(
+        { description: 'Inventory', tags: 'csv, inventory' },
+        { name: 'inventory.csv', type: 'text/csv', content: CSV },
+      ),
+    });
+    fileId = uploaded.body?.id;
+    const byExternalId = await client.call('uploadFile', {
+      apiKey: companyKey,
+      path: { companyId, objectId: externalId },
+      form: formWith({}, { name: 'photo.png', type: 'image/png', content: PNG }),
+    });
+    const withoutFile = await client.call('uploadFile', {
+      apiKey: companyKey,
+      path: { companyId, objectId },
+      form: formWith({ description: 'nothing attached' }),
+    });
+    const notMultipart = await client.call('uploadFile', {
+      apiKey: companyKey,
+      path: { companyId, objectId },
+      json: { file: 'x' },
+    });
+    const unsupported = await client.call('uploadFile', {
+      apiKey: companyKey,
+      path: { companyId, objectId },
+      form: formWith(
+        {},
+        { name: 'tool.exe', type: 'application/octet-stream', content: Buffer.from('MZ\x90\x00') },
+      ),
+    });
+    const noObject = await client.call('uploadFile', {
+      apiKey: companyKey,
+      path: { companyId, objectId: crypto.randomUUID() },
+      form: formWith({}, { name: 'a.csv', type: 'text/csv', content: CSV }),
+    });
+    const otherCompany = await client.call('uploadFile', {
+      apiKey: companyKey,
+      path: { companyId: crypto.randomUUID(), objectId },
+      form: formWith({}, { name: 'a.csv', type: 'text/csv', content: CSV }),
+    });
+    const listed = await client.call('listFiles', { apiKey: companyKey, path: { companyId, objectId } });
+    const downloaded = await client.call('downloadFile', {
+      apiKey: companyKey,
+      path: { companyId, fileId },
+      query: { download: 'true' },
+    });
+    const notModified = await client.call('downloadFile', {
+      apiKey: companyKey,
+      path: { companyId, fileId },
+      headers: { 'If-None-Match': downloaded.headers.get('etag') ?? '' },
+    });
+    const forbiddenDownload = await client.call('downloadFile', {
+      apiKey: noPermissionKey,
+      path: { companyId, fileId },
+    });
+    const forbiddenDelete = await client.call('deleteFile', {
+      apiKey: noPermissionKey,
+      path: { companyId, fileId },
+    });
+    const deleted = await client.call('deleteFile', { apiKey: companyKey, path: { companyId, fileId } });
+    const goneDownload = await client.call('downloadFile', {
+      apiKey: companyKey,
+      path: { companyId, fileId },
+    });
+    const goneDelete = await client.call('deleteFile', { apiKey: companyKey, path: { companyId, fileId } });
+    const session = await client.call('createUploadSession', {
+      apiKey: companyKey,
+      path: { companyId, objectId },
+      json: { fileName: 'manual.csv', mimeType: 'text/csv', size: CSV.length, tags: 'manual' },
+    });
+    const earlyComplete = await client.call('completeUploadSession', {
+      apiKey: companyKey,
+      path: { companyId, objectId, uploadId: session.body?.uploadId },
+    });
+    const presignedForm = formWith(session.body?.fields ?? {}, {
+      name: 'manual.csv',
+      type: 'text/csv',
+      content: CSV,
+    });
+    const posted = await fetch(session.body?.url, { method: 'POST', body: presignedForm });
+    await posted.arrayBuffer();
+    const completed = await client.call('completeUploadSession', {
+      apiKey: companyKey,
+      path: { companyId, objectId, uploadId: session.body?.uploadId },
+    });
+    const unsupportedSession = await client.call('createUploadSession', {
+      apiKey: companyKey,
+      path: { companyId, objectId },
+      json: { fileName: 'tool.exe', mimeType: 'application/x-msdownload', size: 10 },
+    });
+    const unknownSession = await client.call('completeUploadSession', {
+      apiKey: companyKey,
+      path: { companyId, objectId, uploadId: crypto.randomUUID() },
+    });
+    // Assess
+    expectAnswer(uploaded, 201);
+    expect(uploaded.headers.get('location')).toBe(uploaded.body.url);
+    expectAnswer(byExternalId, 201);
+    expectAnswer(withoutFile, 400);
+    expect(withoutFile.body.code).toBe('FILE_REQUIRED');
+    expectAnswer(notMultipart, 400);
+    expectAnswer(unsupported, 415);
+    expectAnswer(noObject, 404);
+    expectAnswer(otherCompany, 403);
+    expectAnswer(listed, 200);
+    expect(listed.body.pagination.total).toBe(2);
+    expectAnswer(downloaded, 200);
+    expect(downloaded.text).toBe(CSV.toString('utf8'));
+    expect(downloaded.headers.get('content-disposition')).toMatch(/^attachment/);
+    expectAnswer(notModified, 304);
+    expectAnswer(forbiddenDownload, 403);
+    expect(forbiddenDownload.body.code).toBe('FILE_ACCESS_DENIED');
+    expectAnswer(forbiddenDelete, 403);
+    expect(forbiddenDelete.body.code).toBe('FILE_DELETE_DENIED');
+    expectAnswer(deleted, 204);
+    expectAnswer(goneDownload, 404);
+    expectAnswer(goneDelete, 404);
+    expectAnswer(session, 201);
+    expectAnswer(earlyComplete, 409);
+    expect(earlyComplete.body.code).toBe('UPLOAD_NOT_RECEIVED');
+    expect(posted.status).toBeLessThan(300);
+    expectAnswer(completed, 201);
+    expectAnswer(unsupportedSession, 415);
+    expectAnswer(unknownSession, 404);
+  });
+
+  it('wallets: create, conflict, list, get, update, login, Bearer calls, delete', async () => {
+    // Act
+    const created = await client.call('createWallet', {
+      apiKey: appKey,
+      json: { username: 'scanner-01', password: PASSWORD, metadata: { site: 'dock 4' } },
+    });
+    walletId = created.body?.id;
+    const duplicate = await client.call('createWallet', {
+      apiKey: appKey,
+      json: { username: 'SCANNER-01', password: PASSWORD },
+    });
+    const invalid = await client.call('createWallet', {
+      apiKey: appKey,
+      json: { username: 'ab', password: 'short' },
+    });
+    const companyOnWallets = await client.call('listWallets', { apiKey: companyKey });
+    const listed = await client.call('listWallets', {
+      apiKey: appKey,
+      query: { status: 'all', username: 'scan' },
+    });
+    const read = await client.call('getWallet', { apiKey: appKey, path: { walletId } });
+    const updated = await client.call('updateWallet', {
+      apiKey: appKey,
+      path: { walletId },
+      json: { metadata: { site: 'dock 5' } },
+    });
+    const badUpdate = await client.call('updateWallet', {
+      apiKey: appKey,
+      path: { walletId },
+      json: { status: 'gone', password: 'short' },
+    });
+    const login = await client.call('walletLogin', {
+      json: { username: `scanner-01@${appId}`, password: PASSWORD },
+    });
+    token = login.body?.token;
+    const wrongPassword = await client.call('walletLogin', {
+      json: { username: `scanner-01@${appId}`, password: 'not the password' },
+    });
+    const loginInvalid = await client.call('walletLogin', { json: { username: 7 } });
+    const asWallet = await client.call('getWallet', { bearer: token, path: { walletId } });
+    const listAsWallet = await client.call('listWallets', { bearer: token });
+    const updateAsWallet = await client.call('updateWallet', { bearer: token, path: { walletId }, json: {} });
+    const deleted = await client.call('deleteWallet', { apiKey: appKey, path: { walletId } });
+    const afterDelete = await client.call('getWallet', { apiKey: appKey, path: { walletId } });
+    const deleteAgain = await client.call('deleteWallet', { apiKey: appKey, path: { walletId } });
+    const tokenAfterDelete = await client.call('getWallet', { bearer: token, path: { walletId } });
+    // Assess
+    expectAnswer(created, 201);
+    expectAnswer(duplicate, 409);
+    expectAnswer(invalid, 400);
+    expectAnswer(companyOnWallets, 403);
+    expectAnswer(listed, 200);
+    expectAnswer(read, 200);
+    expectAnswer(updated, 200);
+    expectAnswer(badUpdate, 400);
+    expectAnswer(login, 200);
+    expectAnswer(wrongPassword, 401);
+    expectAnswer(loginInvalid, 400);
+    expectAnswer(asWallet, 200);
+    expect(asWallet.body.stats.apiCallCount).toBeGreaterThanOrEqual(1);
+    expectAnswer(listAsWallet, 200);
+    expectAnswer(updateAsWallet, 403);
+    expect(updateAsWallet.body.code).toBe('APP_ACCESS_DENIED');
+    expectAnswer(deleted, 204);
+    expectAnswer(afterDelete, 404);
+    expectAnswer(deleteAgain, 404);
+    expectAnswer(tokenAfterDelete, 401);
+  });
+
+  it('removes the subcategory, after which it answers 404', async () => {
+    // Act
+    const detailPath = { companyId, categoryId, subcategoryId };
+    const removed = await client.call('updateSubcategory', {
+      apiKey: companyKey,
+      path: detailPath,
+      json: { action: 'REMOVE' },
+    });
+    const gone = await client.call('getSubcategory', { apiKey: companyKey, path: detailPath });
+    const objectGone = await client.call('getObject', { apiKey: companyKey, path: { objectId } });
+    // Assess
+    expectAnswer(removed, 200);
+    expectAnswer(gone, 404);
+    expectAnswer(objectGone, 404);
+  });
+
+  it('called every operation of the document, and every answer was as documented', () => {
+    // Prepare
+    const documented = Object.values(client.document.paths).flatMap((item) =>
+      Object.values(item).map((operation) => operation.operationId),
+    );
+    // Act
+    const called = new Set(client.calls.map((call) => call.operationId));
+    // Assess
+    expect(documented.filter((operationId) => !called.has(operationId))).toEqual([]);
+    expect(client.problems).toEqual([]);
+    expect(client.calls.length).toBeGreaterThan(80);
+  });
+});

@@ -1,0 +1,425 @@
+/**
+ * Least privilege, proven on the synthesized template: every function's role allows exactly
+ * the data actions its declaration names, on exactly the resources they apply to; nothing is
+ * `*`; reads cannot write; only the file operations reach the files bucket; and the partition
+ * patterns in IAM conditions match the keys the repositories really use.
+ */
+
+import { DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Template } from 'aws-cdk-lib/assertions';
+import { mockClient } from 'aws-sdk-client-mock';
+import { type OperationId, operationList } from '../../lambdas/operations.js';
+import { nextDigestSequence } from '../../lambdas/repositories/digest-store.js';
+import { idempotencyStore } from '../../lambdas/repositories/idempotency-store.js';
+import { findApiKey } from '../../lambdas/repositories/identity-repository.js';
+import { listAllChainHeads } from '../../lambdas/repositories/ledger-repository.js';
+import { findSession } from '../../lambdas/repositories/wallet-session-repository.js';
+import {
+  API_KEY_ITEM_PARTITIONS,
+  WALLET_ITEM_PARTITIONS,
+  WALLET_SESSION_ITEM_PARTITIONS,
+} from '../../lib/api-key-authorizer.js';
+import { REMOVE_SUBCATEGORY_DATA_ACCESS } from '../../lib/background-job-functions.js';
+import {
+  DIGEST_KEY_PATTERN,
+  DIGEST_SEQUENCE_PARTITION,
+  LEDGER_HEAD_PARTITIONS,
+} from '../../lib/ledger-digests.js';
+import {
+  type DataAccess,
+  FILE_KEY_PATTERN,
+  IDEMPOTENCY_ACTIONS,
+  IDEMPOTENCY_ITEM_PARTITIONS,
+} from '../../lib/operation-access.js';
+import {
+  actionsOf,
+  type IamStatement,
+  likePattern,
+  resourcesOf,
+  type SynthesizedStack,
+  statementsOfRole,
+  synthesizeStack,
+} from './synthesized-stack.js';
+
+let synthesized: SynthesizedStack;
+let template: Template;
+let tableArn: string;
+let filesBucketArn: string;
+let digestBucketArn: string;
+
+beforeAll(() => {
+  // Act: one synth for the whole file.
+  synthesized = synthesizeStack();
+  template = synthesized.template;
+  const getAtt = (construct: Parameters<SynthesizedStack['logicalIdOf']>[0]) =>
+    JSON.stringify({ 'Fn::GetAtt': [synthesized.logicalIdOf(construct), 'Arn'] });
+  tableArn = getAtt(synthesized.stack.dataStore.table);
+  filesBucketArn = getAtt(synthesized.stack.dataStore.filesBucket);
+  digestBucketArn = getAtt(synthesized.stack.ledgerDigests.bucket);
+});
+
+const WRITE_ACTIONS = [
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:BatchWriteItem',
+  's3:PutObject',
+  's3:DeleteObject',
+  's3:DeleteObjectVersion',
+  's3:AbortMultipartUpload',
+];
+
+/** Rows that store, read or delete file bytes (object files and subcategory images). */
+const FILE_OPERATIONS: OperationId[] = [
+  'createSubcategory',
+  'updateSubcategory',
+  'uploadFile',
+  'downloadFile',
+  'deleteFile',
+  'createUploadSession',
+  'completeUploadSession',
+];
+
+const json = (value: unknown): string => JSON.stringify(value);
+/** `{"Fn::Join":["",[<bucket arn>,"/companies/*"]]}`, as synthesized for an ARN under a bucket. */
+const arnUnder = (arn: string, suffix: string): string =>
+  json({ 'Fn::Join': ['', [JSON.parse(arn), `/${suffix}`]] });
+const roleOf = (operationId: OperationId) =>
+  synthesized.logicalIdOf(synthesized.stack.api.operationFunctions.get(operationId)!.role!);
+const allows = (statements: IamStatement[]) => statements.filter((statement) => statement.Effect === 'Allow');
+/**
+ * Allow statements that are not the log group and X-Ray grants every function has, nor the
+ * start of a background job (tested on its own).
+ */
+const dataStatements = (statements: IamStatement[]) =>
+  allows(statements).filter(
+    (statement) =>
+      !actionsOf(statement).every((action) => /^(logs|xray):|^lambda:InvokeFunction$/.test(action)),
+  );
+
+/** What a role's statements allow, in the shape of a declaration (plus what does not fit one). */
+function observedAccess(statements: IamStatement[]) {
+  const table = new Set<string>();
+  const indexes = new Set<string>();
+  const files = new Set<string>();
+  const conditioned: IamStatement[] = [];
+  const other: IamStatement[] = [];
+  for (const statement of dataStatements(statements)) {
+    if (statement.Condition) {
+      conditioned.push(statement);
+      continue;
+    }
+    for (const resource of resourcesOf(statement)) {
+      const resourceJson = json(resource);
+      const index = /"\/index\/([^"]+)"/.exec(resourceJson)?.[1];
+      for (const action of actionsOf(statement)) {
+        if (resourceJson === tableArn && action.startsWith('dynamodb:')) table.add(action.slice(9));
+        else if (
+          index &&
+          resourceJson.includes(JSON.parse(tableArn)['Fn::GetAtt'][0]) &&
+          action === 'dynamodb:Query'
+        )
+          indexes.add(index);
+        else if (resourceJson === arnUnder(filesBucketArn, FILE_KEY_PATTERN) && action.startsWith('s3:'))
+          files.add(action.slice(3));
+        else if (resourceJson === filesBucketArn && action === 's3:ListBucket') files.add('ListBucket');
+        else other.push(statement);
+      }
+    }
+  }
+  return { table, indexes, files, conditioned, other };
+}
+
+const sorted = (values: Iterable<string> | undefined) => [...new Set(values ?? [])].sort();
+
+describe('the operation table declares every operation’s data access', () => {
+  it('has a declaration on every row, so a new row cannot silently get broad rights', () => {
+    // Act
+    const undeclared = operationList
+      .filter((operation) => operation.access === undefined)
+      .map((row) => row.id);
+    // Assess
+    expect(undeclared).toEqual([]);
+  });
+
+  it.each(operationList)('gives $id exactly the access its row declares', (operation) => {
+    // Prepare
+    const declared: DataAccess = operation.access ?? {};
+    // Act
+    const observed = observedAccess(statementsOfRole(template, roleOf(operation.id)));
+    // Assess
+    expect(sorted(observed.table)).toEqual(sorted(declared.table));
+    expect(sorted(observed.indexes)).toEqual(sorted(declared.indexes));
+    expect(sorted(observed.files)).toEqual(sorted(declared.files));
+    expect(observed.other).toEqual([]);
+  });
+
+  it.each(operationList)(
+    'gives $id idempotency records only when idempotent, and only those',
+    (operation) => {
+      // Act
+      const conditioned = observedAccess(statementsOfRole(template, roleOf(operation.id))).conditioned;
+      // Assess
+      expect(conditioned).toEqual(
+        operation.idempotent
+          ? [
+              {
+                Effect: 'Allow',
+                Action: IDEMPOTENCY_ACTIONS.map((action) => `dynamodb:${action}`),
+                Resource: JSON.parse(tableArn),
+                Condition: {
+                  'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [IDEMPOTENCY_ITEM_PARTITIONS] },
+                },
+              },
+            ]
+          : [],
+      );
+    },
+  );
+
+  it.each(operationList.filter((operation) => operation.method === 'GET'))(
+    'lets $id (GET) write nothing',
+    ({ id }) => {
+      // Act
+      const actions = allows(statementsOfRole(template, roleOf(id))).flatMap(actionsOf);
+      // Assess
+      expect(actions.filter((action) => WRITE_ACTIONS.includes(action))).toEqual([]);
+    },
+  );
+
+  it('lets only the file operations reach the files bucket', () => {
+    // Act
+    const reaching = operationList
+      .filter((operation) =>
+        allows(statementsOfRole(template, roleOf(operation.id))).some((statement) =>
+          json(statement.Resource).includes(JSON.parse(filesBucketArn)['Fn::GetAtt'][0]),
+        ),
+      )
+      .map((operation) => operation.id);
+    // Assess
+    expect(reaching.sort()).toEqual([...FILE_OPERATIONS].sort());
+  });
+});
+
+describe('every function of the stack', () => {
+  const everyRole = () =>
+    Object.entries(template.findResources('AWS::Lambda::Function')).map(([functionId, resource]) => ({
+      functionId,
+      roleId: (resource.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0],
+    }));
+
+  it('has a role of its own with no AWS managed policy', () => {
+    // Prepare
+    const roles = everyRole();
+    // Assess
+    expect(new Set(roles.map((role) => role.roleId)).size).toBe(roles.length);
+    for (const { roleId } of roles) {
+      expect(template.toJSON().Resources[roleId].Properties.ManagedPolicyArns).toBeUndefined();
+    }
+  });
+
+  it('is allowed no "*" action, no service-wide wildcard, and "*" resources only for X-Ray', () => {
+    // Act
+    for (const { roleId } of everyRole()) {
+      const statements = allows(statementsOfRole(template, roleId));
+      // Assess
+      for (const statement of statements) {
+        for (const action of actionsOf(statement)) expect(action).not.toMatch(/\*/);
+        if (resourcesOf(statement).includes('*')) {
+          expect(actionsOf(statement).sort()).toEqual(['xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
+        }
+        // Indexes are named one by one, never `index/*`.
+        expect(json(statement.Resource)).not.toContain('/index/*');
+      }
+    }
+  });
+
+  it('writes only to its own log group', () => {
+    for (const { functionId, roleId } of everyRole()) {
+      // Prepare
+      const logGroupId = (
+        template.toJSON().Resources[functionId].Properties.LoggingConfig.LogGroup as { Ref: string }
+      ).Ref;
+      // Act
+      const logStatements = allows(statementsOfRole(template, roleId)).filter((statement) =>
+        actionsOf(statement).some((action) => action.startsWith('logs:')),
+      );
+      // Assess
+      expect(logStatements).toEqual([
+        {
+          Effect: 'Allow',
+          Action: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+          Resource: { 'Fn::GetAtt': [logGroupId, 'Arn'] },
+        },
+      ]);
+    }
+  });
+
+  it('reaches no bucket but the files and digest buckets (never the access-log bucket)', () => {
+    // Prepare
+    const accessLogsBucketId = synthesized.logicalIdOf(synthesized.stack.dataStore.accessLogsBucket);
+    // Act
+    const statements = everyRole().flatMap(({ roleId }) => allows(statementsOfRole(template, roleId)));
+    // Assess
+    expect(json(statements)).not.toContain(accessLogsBucketId);
+    for (const statement of statements.filter((each) => actionsOf(each).some((a) => a.startsWith('s3:')))) {
+      expect([
+        arnUnder(filesBucketArn, FILE_KEY_PATTERN),
+        filesBucketArn,
+        arnUnder(digestBucketArn, DIGEST_KEY_PATTERN),
+      ]).toContain(json(statement.Resource));
+    }
+  });
+});
+
+describe('the authorizer', () => {
+  it('reads key and session items, and counts wallet calls, and nothing else', () => {
+    // Prepare
+    const roleId = synthesized.logicalIdOf(synthesized.stack.api.authorizerFunction.role!);
+    // Act
+    const statements = dataStatements(statementsOfRole(template, roleId));
+    // Assess
+    expect(statements).toEqual([
+      {
+        Effect: 'Allow',
+        Action: 'dynamodb:GetItem',
+        Resource: JSON.parse(tableArn),
+        Condition: {
+          'ForAllValues:StringLike': {
+            'dynamodb:LeadingKeys': [API_KEY_ITEM_PARTITIONS, WALLET_SESSION_ITEM_PARTITIONS],
+          },
+        },
+      },
+      {
+        Effect: 'Allow',
+        Action: 'dynamodb:UpdateItem',
+        Resource: JSON.parse(tableArn),
+        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [WALLET_ITEM_PARTITIONS] } },
+      },
+    ]);
+  });
+});
+
+describe('the job functions', () => {
+  it('lets the ledger digest read chain heads, move its counter and add digests, nothing else', () => {
+    // Prepare
+    const roleId = synthesized.logicalIdOf(synthesized.stack.ledgerDigests.digestFunction.role!);
+    // Act
+    const statements = dataStatements(statementsOfRole(template, roleId));
+    // Assess
+    expect(statements).toEqual([
+      {
+        Effect: 'Allow',
+        Action: 'dynamodb:Query',
+        Resource: JSON.parse(tableArn),
+        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [LEDGER_HEAD_PARTITIONS] } },
+      },
+      {
+        Effect: 'Allow',
+        Action: 'dynamodb:UpdateItem',
+        Resource: JSON.parse(tableArn),
+        Condition: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': [DIGEST_SEQUENCE_PARTITION] } },
+      },
+      {
+        Effect: 'Allow',
+        Action: 's3:PutObject',
+        Resource: JSON.parse(arnUnder(digestBucketArn, DIGEST_KEY_PATTERN)),
+      },
+    ]);
+  });
+
+  it('lets the removal job do what it declares, and start itself by name', () => {
+    // Prepare
+    const job = synthesized.stack.backgroundJobs.functions.get('removeSubcategoryData')!;
+    const statements = statementsOfRole(template, synthesized.logicalIdOf(job.role!));
+    // Act
+    const observed = observedAccess(statements);
+    const invoke = allows(statements).filter((statement) =>
+      actionsOf(statement).includes('lambda:InvokeFunction'),
+    );
+    // Assess
+    expect(sorted(observed.table)).toEqual(sorted(REMOVE_SUBCATEGORY_DATA_ACCESS.table));
+    expect(sorted(observed.indexes)).toEqual(sorted(REMOVE_SUBCATEGORY_DATA_ACCESS.indexes));
+    expect(sorted(observed.files)).toEqual(sorted(REMOVE_SUBCATEGORY_DATA_ACCESS.files));
+    expect(observed.conditioned).toEqual([]);
+    expect(invoke).toHaveLength(1);
+    expect(json(invoke[0]?.Resource)).toContain(':function:');
+    expect(json(invoke[0]?.Resource)).not.toContain('*');
+  });
+
+  it('lets the subcategory update start the removal job, without versions or aliases', () => {
+    // Prepare
+    const job = synthesized.stack.backgroundJobs.functions.get('removeSubcategoryData')!;
+    // Act
+    const invoke = allows(statementsOfRole(template, roleOf('updateSubcategory'))).filter((statement) =>
+      actionsOf(statement).includes('lambda:InvokeFunction'),
+    );
+    // Assess
+    expect(invoke).toEqual([
+      {
+        Effect: 'Allow',
+        Action: 'lambda:InvokeFunction',
+        Resource: { 'Fn::GetAtt': [synthesized.logicalIdOf(job), 'Arn'] },
+      },
+    ]);
+  });
+});
+
+describe('partition patterns of IAM conditions', () => {
+  const documentClient = mockClient(DynamoDBDocumentClient);
+  const keysSent = (): string[] =>
+    documentClient
+      .calls()
+      .map(
+        (call) =>
+          call.args[0].input as { Key?: { pk: string }; ExpressionAttributeValues?: { ':pk'?: string } },
+      )
+      .map((input) => input.Key?.pk ?? input.ExpressionAttributeValues?.[':pk'] ?? '');
+
+  beforeAll(() => {
+    process.env.TABLE_NAME = 'table-under-test';
+  });
+  beforeEach(() => {
+    // Prepare
+    documentClient.reset();
+    documentClient.on(GetCommand).resolves({});
+    documentClient.on(QueryCommand).resolves({ Items: [] });
+    documentClient.on(UpdateCommand).resolves({ Attributes: { value: 1 } });
+  });
+  afterAll(() => documentClient.restore());
+
+  it('match the key items and session items the authorizer reads', async () => {
+    // Act
+    await findApiKey('0123456789abcdef01234567');
+    await findSession('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    // Assess
+    const [apiKeyPartition, sessionPartition] = keysSent();
+    expect(apiKeyPartition).toMatch(likePattern(API_KEY_ITEM_PARTITIONS));
+    expect(sessionPartition).toMatch(likePattern(WALLET_SESSION_ITEM_PARTITIONS));
+    expect(sessionPartition).not.toMatch(likePattern(API_KEY_ITEM_PARTITIONS));
+  });
+
+  it('match the chain heads and the sequence counter the digest uses', async () => {
+    // Act
+    await listAllChainHeads();
+    await nextDigestSequence();
+    // Assess
+    const partitions = keysSent();
+    const counter = partitions.pop();
+    expect(counter).toBe(DIGEST_SEQUENCE_PARTITION);
+    expect(partitions.length).toBeGreaterThan(0);
+    for (const partition of partitions) expect(partition).toMatch(likePattern(LEDGER_HEAD_PARTITIONS));
+  });
+
+  it("match the idempotency layer's records", () => {
+    // Act
+    const store = idempotencyStore('7f1c1e88-2f0e-4c55-9d0e-0a3b1c2d3e4f') as unknown as {
+      staticPkValue: string;
+    };
+    // Assess
+    expect(store.staticPkValue).toMatch(likePattern(IDEMPOTENCY_ITEM_PARTITIONS));
+    expect('T#7f1c1e88-2f0e-4c55-9d0e-0a3b1c2d3e4f#LEDGER#object#x').not.toMatch(
+      likePattern(IDEMPOTENCY_ITEM_PARTITIONS),
+    );
+  });
+});

@@ -1,0 +1,564 @@
+/**
+ * fast-check arbitraries of HTTP requests for one operation of the table, for the fuzz tests:
+ * path ids (the ids of real resources, other UUIDs, junk), query strings and bodies built from
+ * the operation's own schemas (values that pass, values of the wrong type, huge strings,
+ * unicode with lone surrogates and control characters, deep nesting), raw bodies that are not
+ * JSON, multipart bodies (well-formed, truncated, with a wrong boundary) and credentials (the
+ * right key, none, a garbage key, a key of the other kind, a key without permissions, a wallet
+ * session token). A third of the requests are well-formed (the right key, real ids, passing
+ * values), so that the fuzzing also reaches the domain rules behind the checks.
+ */
+import fc from 'fast-check';
+import type { Operation } from '../../lambdas/operations';
+import type { JsonSchema } from '../../lambdas/shared/schema';
+
+/** The resources and credentials a fuzz run can point its requests at. */
+export interface FuzzWorld {
+  companyId: string;
+  companyKey: string;
+  /** A key of the same company with no permission. */
+  noPermissionKey: string;
+  appId: string;
+  appKey: string;
+  categoryId: string;
+  categoryName: string;
+  subcategoryId: string;
+  objectId: string;
+  externalId: string;
+  fileId: string;
+  uploadId: string;
+  walletId: string;
+  walletUsername: string;
+  walletPassword: string;
+  walletToken: string;
+}
+
+/** One generated request. */
+export interface FuzzRequest {
+  path: Record<string, string>;
+  query: Array<[string, string]>;
+  headers: Record<string, string>;
+  body?: Buffer;
+  /** What the body is, for the report of a failing input. */
+  bodyKind: string;
+}
+
+/** A PNG of one pixel, and a small CSV: bodies the upload operations accept. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+const CSV = Buffer.from('a,b\n1,2\n', 'utf8');
+
+/** Printable ASCII: what `fetch` lets through in a header value. */
+const headerText = (maxLength: number) =>
+  fc.string({
+    unit: fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code)),
+    maxLength,
+  });
+
+/** Strings meant to break things: unicode of every plane, lone surrogates, controls, RTL marks, NUL. */
+const nastyText = (maxLength = 40): fc.Arbitrary<string> =>
+  fc.oneof(
+    fc.string({ maxLength }),
+    fc.string({ unit: 'binary', maxLength }),
+    fc.string({ unit: 'grapheme', maxLength }),
+    fc
+      .array(
+        fc.constantFrom(
+          '\uD800',
+          '\uDFFF',
+          '\u0000',
+          '\u202E',
+          '\uFEFF',
+          '\u200B',
+          'é',
+          'e\u0301',
+          '😀',
+          '\\',
+          '"',
+          '%',
+          '/',
+          '\n',
+        ),
+        { minLength: 1, maxLength: 10 },
+      )
+      .map((parts) => parts.join('')),
+  );
+
+/** Strings of 10 k to 1 M characters. */
+const hugeText = fc
+  .tuple(fc.constantFrom(10_000, 100_001, 1_000_000), fc.constantFrom('a', 'é', '😀', '\uD800'))
+  .map(([length, unit]) => unit.repeat(length));
+
+/** An object nested `depth` levels deep. */
+const nested = fc.integer({ min: 2, max: 60 }).map((depth) => {
+  let value: unknown = 'bottom';
+  for (let level = 0; level < depth; level++) value = level % 2 ? [value] : { level: value };
+  return value as Record<string, unknown>;
+});
+
+/** Any JSON value, and the values of the wrong type a field may get. */
+const anyJson = fc.oneof(
+  fc.jsonValue({ maxDepth: 3 }),
+  fc.constantFrom(null, true, 0, -1, 1.5, 1e308, -0, '', [], {}),
+  nastyText(),
+);
+
+/** Not a UUID, though some look like one. */
+const junkId = fc.oneof(
+  nastyText(60),
+  fc.uuid().map((id) => `${id}x`),
+  fc.uuid().map((id) => `{${id}}`),
+  fc.uuid().map((id) => id.replace(/-/g, '')),
+  fc.constantFrom(
+    'null',
+    'undefined',
+    '0',
+    '-1',
+    'login',
+    'uploads',
+    '%00',
+    ' ',
+    '00000000-0000-0000-0000-00000000000g',
+  ),
+  fc.integer({ min: 101, max: 300 }).map((length) => 'x'.repeat(length)),
+);
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * A path value: URLs cannot carry lone surrogates (they become U+FFFD), and the segments `.`
+ * and `..` would be resolved away by the URL, changing the route.
+ */
+const pathSafe = (value: fc.Arbitrary<string>) =>
+  value
+    .map((text) => text.replace(LONE_SURROGATE, '\uFFFD'))
+    .filter((text) => text.length > 0 && text !== '.' && text !== '..');
+
+/** The ids of real resources a path placeholder may name. */
+function knownIds(world: FuzzWorld, name: string): string[] {
+  switch (name) {
+    case 'companyId':
+      return [world.companyId];
+    case 'categoryId':
+      return [world.categoryId];
+    case 'subcategoryId':
+      return [world.subcategoryId];
+    case 'objectId':
+      return [world.objectId, world.externalId];
+    case 'fileId':
+      return [world.fileId];
+    case 'uploadId':
+      return [world.uploadId];
+    case 'walletId':
+      return [world.walletId];
+    default:
+      return [];
+  }
+}
+
+/** Well-formed requests (every part passing its checks) or chaotic ones. */
+type Mode = 'wellFormed' | 'chaotic';
+
+function pathValue(world: FuzzWorld, name: string, mode: Mode): fc.Arbitrary<string> {
+  const known = knownIds(world, name);
+  if (mode === 'wellFormed') return known.length ? fc.constantFrom(...known) : fc.uuid();
+  return pathSafe(
+    fc.oneof(
+      // The caller's own company most of the time, or every request stops at the 403.
+      {
+        arbitrary: known.length ? fc.constantFrom(...known) : fc.uuid(),
+        weight: name === 'companyId' ? 12 : 5,
+      },
+      {
+        arbitrary: known.length ? fc.constantFrom(...known.map((id) => id.toUpperCase())) : fc.uuid(),
+        weight: 1,
+      },
+      { arbitrary: fc.uuid(), weight: 2 },
+      { arbitrary: junkId, weight: 2 },
+    ),
+  );
+}
+
+/**
+ * Values a field may take that pass its schema. Fields whose schema alone says too little get
+ * the values that pass the domain's rules too (mostly), and a few fields now and then take a
+ * value that exists already, to reach the conflicts.
+ */
+function passingValue(world: FuzzWorld, name: string, schema: JsonSchema): fc.Arbitrary<unknown> {
+  const meaningful: Record<string, unknown[]> = {
+    action: ['CHANGE', 'change', 'ACTIVATE', 'DEACTIVATE', 'REMOVE'],
+    image: [PNG.toString('base64'), `data:image/png;base64,${PNG.toString('base64')}`],
+    username: [`${world.walletUsername}@${world.appId}`],
+    password: [world.walletPassword],
+    fileName: ['manual.csv', 'photo.png', 'tool.exe'],
+    mimeType: ['text/csv', 'image/png', 'application/x-msdownload'],
+  };
+  const existing: Record<string, unknown[]> = {
+    name: [world.categoryName],
+    externalId: [world.externalId],
+    username: [world.walletUsername],
+    categoryId: [world.categoryId],
+    subcategoryId: [world.subcategoryId],
+  };
+  const value = schemaValue(world, name, schema);
+  const choices = [{ arbitrary: value, weight: 3 }];
+  if (meaningful[name]) choices.push({ arbitrary: fc.constantFrom(...(meaningful[name] ?? [])), weight: 9 });
+  if (existing[name]) choices.push({ arbitrary: fc.constantFrom(...(existing[name] ?? [])), weight: 1 });
+  return fc.oneof(...choices);
+}
+
+/** A value of the JSON schema of a field. */
+function schemaValue(world: FuzzWorld, name: string, schema: JsonSchema): fc.Arbitrary<unknown> {
+  let value: fc.Arbitrary<unknown>;
+  if (Array.isArray(schema.enum)) value = fc.constantFrom(...(schema.enum as unknown[]));
+  else if (schema.type === 'integer') {
+    value = fc.integer({
+      min: typeof schema.minimum === 'number' ? schema.minimum : -1000,
+      max: typeof schema.maximum === 'number' ? Math.min(schema.maximum, 10_000_000) : 1000,
+    });
+  } else if (schema.type === 'boolean') value = fc.boolean();
+  else if (schema.type === 'object')
+    value = fc.dictionary(nastyText(10), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 5 });
+  else if (schema.format === 'uuid')
+    value = fc.oneof(fc.uuid(), fc.constantFrom(...knownIds(world, name), world.objectId));
+  else if (typeof schema.pattern === 'string') {
+    const min = typeof schema.minLength === 'number' ? schema.minLength : 0;
+    const max = typeof schema.maxLength === 'number' ? schema.maxLength : 50;
+    value = fc
+      .stringMatching(new RegExp(schema.pattern))
+      .map((text) => text.slice(0, max))
+      .filter((text) => text.length >= min);
+  } else {
+    const min = typeof schema.minLength === 'number' ? schema.minLength : 0;
+    const max = Math.min(typeof schema.maxLength === 'number' ? schema.maxLength : 60, 60);
+    value = fc.string({ unit: 'grapheme', minLength: min, maxLength: Math.max(min, max) });
+  }
+  return value;
+}
+
+const propertiesOf = (schema: JsonSchema | undefined): Record<string, JsonSchema> =>
+  (schema?.properties as Record<string, JsonSchema> | undefined) ?? {};
+
+/**
+ * An object of the schema's fields plus unknown ones. Well-formed: the required fields passing,
+ * the others passing or left out. Chaotic: each field left out, passing, of a wrong type, huge or
+ * deeply nested.
+ */
+function fieldsObject(
+  world: FuzzWorld,
+  schema: JsonSchema | undefined,
+  mode: Mode,
+): fc.Arbitrary<Record<string, unknown>> {
+  const fields = Object.fromEntries(
+    Object.entries(propertiesOf(schema)).map(([name, property]) => [
+      name,
+      mode === 'wellFormed'
+        ? passingValue(world, name, property)
+        : fc.oneof(
+            { arbitrary: passingValue(world, name, property), weight: 6 },
+            { arbitrary: anyJson, weight: 2 },
+            { arbitrary: hugeText, weight: 1 },
+            { arbitrary: nested, weight: 1 },
+          ),
+    ]),
+  );
+  const requiredKeys = mode === 'wellFormed' ? ((schema?.required as string[] | undefined) ?? []) : [];
+  return fc
+    .tuple(
+      fc.record(fields, { requiredKeys }),
+      fc.dictionary(nastyText(12), anyJson, { maxKeys: mode === 'wellFormed' ? 1 : 3 }),
+    )
+    .map(([known, unknown]) => ({ ...unknown, ...known }));
+}
+
+const utf8 = (text: string) => Buffer.from(text, 'utf8');
+
+/** JSON bodies: mostly objects of the schema's fields, else (chaotic) any JSON, broken JSON or nothing. */
+function jsonBody(world: FuzzWorld, schema: JsonSchema | undefined, mode: Mode) {
+  const asJson = (value: Record<string, unknown>) => ({ text: JSON.stringify(value), kind: 'json object' });
+  if (mode === 'wellFormed') {
+    return fieldsObject(world, schema, mode).map((value) => ({
+      body: utf8(JSON.stringify(value)),
+      kind: 'json object',
+      contentType: 'application/json',
+    }));
+  }
+  return fc
+    .oneof(
+      { arbitrary: fieldsObject(world, schema, mode).map(asJson), weight: 8 },
+      {
+        arbitrary: anyJson.map((value) => ({ text: JSON.stringify(value) ?? '', kind: 'any json' })),
+        weight: 2,
+      },
+      {
+        arbitrary: nested.map((value) => ({
+          text: JSON.stringify({ metadata: value }),
+          kind: 'deep metadata',
+        })),
+        weight: 1,
+      },
+      { arbitrary: nastyText(80).map((text) => ({ text, kind: 'not json' })), weight: 1 },
+      {
+        arbitrary: fieldsObject(world, schema, mode).chain((value) => {
+          const text = JSON.stringify(value);
+          return fc
+            .integer({ min: 0, max: Math.max(0, text.length - 1) })
+            .map((cut) => ({ text: text.slice(0, cut), kind: 'cut json' }));
+        }),
+        weight: 1,
+      },
+      {
+        arbitrary: fc
+          .constantFrom(
+            '',
+            ' ',
+            'null',
+            '[]',
+            '\uFEFF{}',
+            '{"__proto__":{"x":1}}',
+            '{"constructor":{"prototype":{}}}',
+          )
+          .map((text) => ({ text, kind: 'edge json' })),
+        weight: 1,
+      },
+    )
+    .map(({ text, kind }) => ({ body: utf8(text), kind, contentType: 'application/json' }));
+}
+
+interface FilePart {
+  fileName: string;
+  mimeType: string;
+  content: Buffer;
+}
+
+const filePart: fc.Arbitrary<FilePart> = fc.oneof(
+  fc.constant({ fileName: 'photo.png', mimeType: 'image/png', content: PNG }),
+  fc.constant({ fileName: 'table.csv', mimeType: 'text/csv', content: CSV }),
+  fc.record({
+    fileName: fc.oneof(
+      fc.constantFrom('a.png', 'b.csv', 'c.exe', 'd.pdf', '', 'noextension', 'x.PNG'),
+      nastyText(30),
+    ),
+    mimeType: fc.oneof(
+      fc.constantFrom('image/png', 'text/csv', 'application/octet-stream', ''),
+      headerText(40),
+    ),
+    content: fc.oneof(
+      fc.uint8Array({ maxLength: 4096 }).map((bytes) => Buffer.from(bytes)),
+      fc.constantFrom(PNG, CSV, Buffer.alloc(0), Buffer.from('%PDF-1.4\n')),
+    ),
+  }),
+);
+
+/** `Content-Disposition` values quote the name; a name with CR or LF would end the header line early. */
+const quoted = (text: string) => text.replace(/["\r\n]/g, '_');
+
+function multipart(fields: Record<string, string>, file: FilePart | undefined, boundary: string): Buffer {
+  const chunks: Buffer[] = [];
+  for (const [name, value] of Object.entries(fields)) {
+    chunks.push(
+      utf8(`--${boundary}\r\nContent-Disposition: form-data; name="${quoted(name)}"\r\n\r\n${value}\r\n`),
+    );
+  }
+  if (file) {
+    chunks.push(
+      utf8(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${quoted(file.fileName)}"\r\nContent-Type: ${file.mimeType.replace(/[\r\n]/g, '')}\r\n\r\n`,
+      ),
+      file.content,
+      utf8('\r\n'),
+    );
+  }
+  chunks.push(utf8(`--${boundary}--\r\n`));
+  return Buffer.concat(chunks);
+}
+
+const goodFile: fc.Arbitrary<FilePart> = fc.constantFrom(
+  { fileName: 'photo.png', mimeType: 'image/png', content: PNG },
+  { fileName: 'table.csv', mimeType: 'text/csv', content: CSV },
+);
+
+/** multipart/form-data bodies: well-formed, or (chaotic) truncated, with another boundary than announced, or none. */
+function multipartBody(world: FuzzWorld, fieldsSchema: JsonSchema, mode: Mode) {
+  const textFields = fieldsObject(world, fieldsSchema, mode).map((fields) =>
+    Object.fromEntries(
+      Object.entries(fields).map(([name, value]) => [
+        name,
+        typeof value === 'string' ? value : (JSON.stringify(value) ?? ''),
+      ]),
+    ),
+  );
+  return fc
+    .record({
+      fields: textFields,
+      file: mode === 'wellFormed' ? goodFile : fc.option(filePart, { freq: 4 }),
+      boundary: fc.constantFrom('fuzzBoundary', '----WebKitFormBoundary7MA4YWxkTrZu0gW', 'a'),
+      damage:
+        mode === 'wellFormed'
+          ? fc.constant('none' as const)
+          : fc.oneof(
+              { arbitrary: fc.constant('none' as const), weight: 6 },
+              {
+                arbitrary: fc.constantFrom(
+                  'truncated' as const,
+                  'wrong boundary' as const,
+                  'no boundary' as const,
+                ),
+                weight: 1,
+              },
+            ),
+      cut: fc.double({ min: 0, max: 1, noNaN: true }),
+    })
+    .map(({ fields, file, boundary, damage, cut }) => {
+      let body = multipart(fields, file ?? undefined, boundary);
+      let contentType = `multipart/form-data; boundary=${boundary}`;
+      if (damage === 'truncated') body = body.subarray(0, Math.floor(body.length * cut));
+      if (damage === 'wrong boundary') contentType = 'multipart/form-data; boundary=somethingElse';
+      if (damage === 'no boundary') contentType = 'multipart/form-data';
+      return { body, contentType, kind: `multipart (${damage}${file ? `, file ${file.fileName}` : ''})` };
+    });
+}
+
+function bodyOf(world: FuzzWorld, operation: Operation, mode: Mode) {
+  if (operation.body) return jsonBody(world, operation.body.jsonSchema, mode);
+  if (operation.form) {
+    return fc.oneof(
+      multipartBody(world, operation.form.fields.jsonSchema, mode),
+      jsonBody(world, operation.form.fields.jsonSchema, mode),
+    );
+  }
+  if (operation.streamedBody) {
+    if (mode === 'wellFormed') return multipartBody(world, operation.streamedBody.fields.jsonSchema, mode);
+    return fc.oneof(
+      { arbitrary: multipartBody(world, operation.streamedBody.fields.jsonSchema, mode), weight: 4 },
+      { arbitrary: jsonBody(world, operation.streamedBody.fields.jsonSchema, mode), weight: 1 },
+    );
+  }
+  // Operations without a body get one now and then anyway (GET cannot carry one in fetch).
+  if (operation.method === 'GET' || mode === 'wellFormed') return fc.constant(undefined);
+  return fc.option(jsonBody(world, undefined, mode), { freq: 3 }).map((body) => body ?? undefined);
+}
+
+/** The query string: the schema's parameters, passing or (chaotic) not, and unknown ones. */
+function queryOf(world: FuzzWorld, operation: Operation, mode: Mode): fc.Arbitrary<Array<[string, string]>> {
+  const parameters = Object.entries(propertiesOf(operation.query?.jsonSchema)).map(([name, schema]) => {
+    const passing = schemaValue(world, name, schema).map((value) =>
+      typeof value === 'string' ? value : JSON.stringify(value),
+    );
+    const failing = fc.oneof(
+      nastyText(30),
+      fc.constantFrom('', '0', '-1', '1.5', '1e3', '99999999999999999999', ' 7', 'TRUE', 'null', '[]'),
+    );
+    const value =
+      mode === 'wellFormed'
+        ? passing
+        : fc.oneof({ arbitrary: passing, weight: 4 }, { arbitrary: failing, weight: 2 });
+    return fc.option(
+      value.map((text): [string, string] => [name, text]),
+      { freq: 2 },
+    );
+  });
+  const unknown = fc.array(fc.tuple(nastyText(10), nastyText(20)), {
+    maxLength: mode === 'wellFormed' ? 0 : 2,
+  });
+  return fc
+    .tuple(fc.tuple(...parameters), unknown)
+    .map(([known, extra]) => [...known.filter((pair): pair is [string, string] => pair !== null), ...extra]);
+}
+
+/** Credentials: mostly the key the row asks for; (chaotic) sometimes none, junk, the wrong kind, no permission, a wallet. */
+function credentialsOf(
+  world: FuzzWorld,
+  operation: Operation,
+  mode: Mode,
+): fc.Arbitrary<Record<string, string>> {
+  const rightKey = operation.principal === 'app' ? world.appKey : world.companyKey;
+  const otherKey = operation.principal === 'app' ? world.companyKey : world.appKey;
+  if (mode === 'wellFormed') {
+    const credentials: Record<string, string> =
+      operation.authorization === 'none' ? {} : { 'X-API-Key': rightKey };
+    return fc.constant(credentials);
+  }
+  return fc.oneof(
+    {
+      arbitrary: fc.constant({ 'X-API-Key': rightKey }),
+      weight: operation.authorization === 'none' ? 2 : 16,
+    },
+    { arbitrary: fc.constant({}), weight: 1 },
+    { arbitrary: headerText(60).map((key) => ({ 'X-API-Key': `ark_${key}` })), weight: 1 },
+    { arbitrary: fc.constant({ 'X-API-Key': otherKey }), weight: 1 },
+    { arbitrary: fc.constant({ 'X-API-Key': world.noPermissionKey }), weight: 1 },
+    {
+      arbitrary: fc.constant({ Authorization: `Bearer ${world.walletToken}` }),
+      weight: operation.principal === 'app' ? 3 : 1,
+    },
+    { arbitrary: headerText(60).map((token) => ({ Authorization: `Bearer ${token}` })), weight: 1 },
+  );
+}
+
+/** Every part of a request to `operation`, pointed at the resources of `world`. */
+export function fuzzRequest(world: FuzzWorld, operation: Operation): fc.Arbitrary<FuzzRequest> {
+  return fc.oneof(
+    { arbitrary: requestOf(world, operation, 'wellFormed'), weight: 1 },
+    { arbitrary: requestOf(world, operation, 'chaotic'), weight: 2 },
+  );
+}
+
+function requestOf(world: FuzzWorld, operation: Operation, mode: Mode): fc.Arbitrary<FuzzRequest> {
+  const placeholders = [...operation.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] as string);
+  const path = fc.record(
+    Object.fromEntries(placeholders.map((name) => [name, pathValue(world, name, mode)])),
+  );
+  const idempotencyKey =
+    operation.idempotent === true && mode === 'chaotic'
+      ? fc.option(
+          headerText(300).map((key) => ({ 'Idempotency-Key': key })),
+          { freq: 4 },
+        )
+      : fc.constant(null);
+  // A body under a Content-Type that does not describe it, now and then.
+  const wrongContentType = fc.oneof(
+    fc.constantFrom('text/plain', 'application/xml', 'application/x-www-form-urlencoded'),
+    headerText(30),
+  );
+  return fc
+    .record({
+      path,
+      query: queryOf(world, operation, mode),
+      credentials: credentialsOf(world, operation, mode),
+      idempotency: idempotencyKey,
+      body: bodyOf(world, operation, mode),
+      contentType: mode === 'wellFormed' ? fc.constant(null) : fc.option(wrongContentType, { freq: 8 }),
+    })
+    .map(({ path: pathValues, query, credentials, idempotency, body, contentType }) => ({
+      path: pathValues as Record<string, string>,
+      query,
+      headers: {
+        ...credentials,
+        ...(idempotency ?? {}),
+        ...(body ? { 'Content-Type': contentType ?? body.contentType } : {}),
+      },
+      body: body?.body,
+      bodyKind: `${mode}: ${body ? `${body.kind}${contentType ? ` as ${contentType}` : ''}` : 'no body'}`,
+    }));
+}
+
+/** A failing input, short enough to read in a report (bodies cut at 500 characters). */
+export function describeRequest(request: FuzzRequest): string {
+  const body = request.body?.toString('utf8');
+  return JSON.stringify({
+    path: request.path,
+    query: request.query,
+    headers: Object.fromEntries(
+      Object.entries(request.headers).map(([name, value]) => [
+        name,
+        value.length > 80 ? `${value.slice(0, 80)}…` : value,
+      ]),
+    ),
+    bodyKind: request.bodyKind,
+    bodyBytes: request.body?.length ?? 0,
+    body: body && body.length > 500 ? `${body.slice(0, 500)}…` : body,
+  });
+}

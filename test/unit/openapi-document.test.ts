@@ -1,0 +1,456 @@
+/**
+ * The OpenAPI document, offline: generated from the operation table (every row, with its method,
+ * path, parameters, bodies, security and answers), valid against the official OpenAPI 3.1
+ * schema, every Schema Object valid JSON Schema 2020-12, and served by its handler without a key.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { handler as getOpenApi } from '../../lambdas/handlers/openapi/get-openapi';
+import {
+  API_KEY_SCHEME,
+  buildOpenApiDocument,
+  type OpenApiDocument,
+  serverUrlOf,
+  WALLET_SESSION_SCHEME,
+} from '../../lambdas/openapi/openapi-document';
+import { operationList, operations } from '../../lambdas/operations';
+import type { JsonSchema } from '../../lambdas/shared/schema';
+import { invoke } from '../support/api-events';
+import { officialSchemaProblems, ResponseValidator } from '../support/openapi-validator';
+
+const SERVER = 'https://api.example.com/prod';
+const document = buildOpenApiDocument({ serverUrl: SERVER });
+const operationOf = (row: (typeof operationList)[number]) =>
+  document.paths[row.path]?.[row.method.toLowerCase()];
+
+/** Every Schema Object of the document, with where it is. */
+function schemaObjects(openApi: OpenApiDocument): Array<[string, JsonSchema]> {
+  const found: Array<[string, JsonSchema]> = [];
+  for (const [path, item] of Object.entries(openApi.paths)) {
+    for (const [method, operation] of Object.entries(item)) {
+      const where = `${method.toUpperCase()} ${path}`;
+      for (const parameter of operation.parameters ?? []) {
+        found.push([`${where} parameter ${parameter.name}`, parameter.schema]);
+      }
+      for (const [mediaType, content] of Object.entries(operation.requestBody?.content ?? {})) {
+        found.push([`${where} request ${mediaType}`, content.schema]);
+      }
+      for (const [status, response] of Object.entries(operation.responses)) {
+        for (const [mediaType, content] of Object.entries(response.content ?? {})) {
+          found.push([`${where} ${status} ${mediaType}`, content.schema]);
+        }
+        for (const [name, header] of Object.entries(response.headers ?? {})) {
+          found.push([`${where} ${status} header ${name}`, header.schema]);
+        }
+      }
+    }
+  }
+  return found;
+}
+
+describe('OpenAPI document: generated from the operation table', () => {
+  it.each(operationList)('has $id as $method $path', (row) => {
+    // Act
+    const operation = operationOf(row);
+    // Assess
+    expect(operation).toBeDefined();
+    expect(operation?.operationId).toBe(row.id);
+    expect(operation?.summary).toBe(row.summary);
+    expect(operation?.responses[String(row.successStatus)]).toBeDefined();
+  });
+
+  it('has no operation that is not a row of the table', () => {
+    // Act
+    const documented = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.entries(item).map(
+        ([method, operation]) => `${operation.operationId} ${method.toUpperCase()} ${path}`,
+      ),
+    );
+    // Assess
+    expect(documented.sort()).toEqual(
+      operationList.map((row) => `${row.id} ${row.method} ${row.path}`).sort(),
+    );
+  });
+
+  it.each(operationList)('declares every path parameter of $id as required, with its schema', (row) => {
+    // Prepare
+    const placeholders = [...row.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]);
+    // Act
+    const pathParameters = (operationOf(row)?.parameters ?? []).filter(
+      (parameter) => parameter.in === 'path',
+    );
+    // Assess
+    expect(pathParameters.map((parameter) => parameter.name).sort()).toEqual([...placeholders].sort());
+    for (const parameter of pathParameters) {
+      expect(parameter.required).toBe(true);
+      expect(parameter.schema.type).toBe('string');
+    }
+  });
+
+  it('takes query parameters from the schemas, with defaults, bounds, enums and required flags', () => {
+    // Act
+    const parameters = operationOf({ ...operations.listCategories, id: 'listCategories' })?.parameters ?? [];
+    const byName = Object.fromEntries(parameters.map((parameter) => [parameter.name, parameter]));
+    // Assess
+    expect(byName.limit).toMatchObject({
+      in: 'query',
+      required: false,
+      schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+    });
+    expect(byName.offset?.schema).toMatchObject({ type: 'integer', minimum: 0, default: 0 });
+    expect(byName.status?.schema).toEqual({
+      type: 'string',
+      enum: ['active', 'inactive', 'all'],
+      default: 'active',
+    });
+    expect(byName.sort?.schema).toMatchObject({ default: 'createdAt:desc' });
+    expect(byName.name?.description).toMatch(/partial match/);
+  });
+
+  it('gives path ids their uuid format, and the upload objectId (UUID or externalId) none', () => {
+    // Act
+    const getObject = operationOf({ ...operations.getObject, id: 'getObject' });
+    const upload = operationOf({ ...operations.uploadFile, id: 'uploadFile' });
+    // Assess
+    expect(getObject?.parameters?.[0]?.schema).toEqual({ type: 'string', format: 'uuid' });
+    expect(upload?.parameters?.find((parameter) => parameter.name === 'objectId')?.schema).toEqual({
+      type: 'string',
+      minLength: 1,
+      maxLength: 100,
+    });
+  });
+
+  it('describes JSON bodies, required when the schema has required fields', () => {
+    // Act
+    const create = operationOf({ ...operations.createCategory, id: 'createCategory' })?.requestBody;
+    const update = operationOf({ ...operations.updateCategory, id: 'updateCategory' })?.requestBody;
+    // Assess
+    expect(create?.required).toBe(true);
+    expect(create?.content['application/json']?.schema).toMatchObject({
+      required: ['name'],
+      properties: { name: { type: 'string', minLength: 2, maxLength: 100 } },
+    });
+    expect(update?.required).toBe(false);
+    expect(update?.content['application/json']?.schema.properties).toMatchObject({
+      status: { enum: ['active', 'inactive', 'archived'] },
+    });
+  });
+
+  it('describes the subcategory update as multipart with an image part, or JSON without it', () => {
+    // Act
+    const body = operationOf({ ...operations.updateSubcategory, id: 'updateSubcategory' })?.requestBody;
+    // Assess
+    expect(Object.keys(body?.content ?? {}).sort()).toEqual(['application/json', 'multipart/form-data']);
+    expect(body?.content['multipart/form-data']?.schema.properties).toMatchObject({
+      name: { type: 'string' },
+      action: { type: 'string' },
+      file: { type: 'string', contentMediaType: 'application/octet-stream' },
+    });
+    expect(body?.content['multipart/form-data']?.encoding?.file?.contentType).toBe(
+      'image/jpeg, image/png, image/gif, image/webp',
+    );
+    expect(body?.content['application/json']?.schema.properties).not.toHaveProperty('file');
+  });
+
+  it('describes the file upload as multipart with a required file part of any supported type', () => {
+    // Act
+    const body = operationOf({ ...operations.uploadFile, id: 'uploadFile' })?.requestBody;
+    const multipart = body?.content['multipart/form-data'];
+    // Assess
+    expect(Object.keys(body?.content ?? {})).toEqual(['multipart/form-data']);
+    expect(multipart?.schema.required).toEqual(['file']);
+    expect(multipart?.schema.properties).toMatchObject({ description: {}, tags: {}, file: {} });
+    expect(multipart?.encoding?.file?.contentType).toContain('application/pdf');
+    expect(multipart?.encoding?.file?.contentType).toContain('text/csv');
+  });
+
+  it('asks for the API key on every keyed row, a wallet session where it may act, nothing on public rows', () => {
+    // Act
+    const security = Object.fromEntries(operationList.map((row) => [row.id, operationOf(row)?.security]));
+    // Assess
+    expect(security.walletLogin).toEqual([]);
+    expect(security.openapi).toEqual([]);
+    expect(security.getWallet).toEqual([{ [API_KEY_SCHEME]: [] }, { [WALLET_SESSION_SCHEME]: [] }]);
+    expect(security.listWallets).toEqual([{ [API_KEY_SCHEME]: [] }, { [WALLET_SESSION_SCHEME]: [] }]);
+    expect(security.updateWallet).toEqual([{ [API_KEY_SCHEME]: [] }]);
+    expect(security.createCategory).toEqual([{ [API_KEY_SCHEME]: [] }]);
+    expect(document.components.securitySchemes[API_KEY_SCHEME]).toEqual(
+      expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-API-Key' }),
+    );
+    expect(document.components.securitySchemes[WALLET_SESSION_SCHEME]).toEqual(
+      expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+    );
+  });
+
+  it.each(operationList.filter((row) => row.authorization !== 'none'))(
+    "documents 401 UNAUTHORIZED and 403 with the row's deniedCode for $id",
+    (row) => {
+      // Act
+      const responses = operationOf(row)?.responses ?? {};
+      // Assess
+      expect(responses['401']?.content?.['application/json']?.schema.properties).toMatchObject({
+        code: { enum: ['UNAUTHORIZED'] },
+      });
+      expect(responses['403']?.content?.['application/json']?.schema.properties).toMatchObject({
+        code: { enum: [row.deniedCode] },
+      });
+    },
+  );
+
+  it('documents no 403 on the public rows', () => {
+    // Assess
+    for (const row of operationList.filter((each) => each.authorization === 'none')) {
+      expect(operationOf(row)?.responses).not.toHaveProperty('403');
+    }
+  });
+
+  it('documents the error codes each domain service throws, per status', () => {
+    // Act
+    const codes = (id: keyof typeof operations, status: number) =>
+      operationOf({ ...operations[id], id } as (typeof operationList)[number])?.responses[String(status)]
+        ?.content?.['application/json']?.schema.properties as { code: { enum: string[] } } | undefined;
+    // Assess
+    expect(codes('createObject', 404)?.code.enum).toEqual(['SUBCATEGORY_NOT_FOUND']);
+    expect(codes('createObject', 409)?.code.enum).toEqual(
+      expect.arrayContaining(['EXTERNAL_ID_EXISTS', 'SUBCATEGORY_NOT_ACTIVE']),
+    );
+    expect(codes('createCategory', 409)?.code.enum).toContain('CATEGORY_NAME_EXISTS');
+    expect(codes('getWallet', 404)?.code.enum).toEqual(['RESOURCE_NOT_FOUND']);
+    expect(codes('uploadFile', 400)?.code.enum).toEqual(['VALIDATION_ERROR', 'FILE_REQUIRED']);
+    expect(codes('uploadFile', 413)?.code.enum).toEqual(['FILE_TOO_LARGE', 'REQUEST_TOO_LARGE']);
+    expect(codes('uploadFile', 415)?.code.enum).toEqual(['UNSUPPORTED_FILE_TYPE']);
+    expect(codes('updateSubcategory', 400)?.code.enum).toEqual(['VALIDATION_ERROR', 'INVALID_ACTION']);
+    expect(codes('downloadFile', 403)?.code.enum).toEqual(['FILE_ACCESS_DENIED']);
+    expect(codes('deleteFile', 403)?.code.enum).toEqual(['FILE_DELETE_DENIED']);
+    expect(codes('walletLogin', 401)?.code.enum).toEqual(['UNAUTHORIZED']);
+  });
+
+  it('documents every error code the runtime throws, and none that it does not', () => {
+    // Prepare: the codes in `new XxxError('CODE'` and the row deniedCodes, across lambdas/
+    const sources = (folder: string): string[] =>
+      readdirSync(folder, { withFileTypes: true }).flatMap((entry) =>
+        entry.isDirectory()
+          ? entry.name === 'openapi'
+            ? []
+            : sources(join(folder, entry.name))
+          : entry.name.endsWith('.ts')
+            ? [readFileSync(join(folder, entry.name), 'utf8')]
+            : [],
+      );
+    const lambdaSources = sources(join(__dirname, '..', '..', 'lambdas')).join('\n');
+    const thrown = new Set(
+      [...lambdaSources.matchAll(/new \w+Error\(\s*'([A-Z_]+)'/g)].map((match) => match[1] as string),
+    );
+    // Act
+    const documented = new Set(
+      Object.values(document.paths).flatMap((item) =>
+        Object.values(item).flatMap((operation) =>
+          Object.values(operation.responses).flatMap(
+            (response) =>
+              ((response.content?.['application/json']?.schema.properties as { code?: { enum?: string[] } })
+                ?.code?.enum ?? []) as string[],
+          ),
+        ),
+      ),
+    );
+    const gatewayCodes = ['UNAUTHORIZED', 'REQUEST_TOO_LARGE', 'TOO_MANY_REQUESTS', 'INTERNAL_ERROR'];
+    // Assess
+    expect([...thrown].filter((code) => !documented.has(code))).toEqual([]);
+    expect(
+      [...documented].filter((code) => !gatewayCodes.includes(code) && !lambdaSources.includes(`'${code}'`)),
+    ).toEqual([]);
+  });
+
+  it('documents Idempotency-Key and its 409s on the rows the table marks idempotent', () => {
+    // Prepare
+    const marked = operationList.filter((row) => row.idempotent === true);
+    // Act / Assess
+    for (const row of operationList) {
+      const operation = operationOf(row);
+      const header = operation?.parameters?.find((parameter) => parameter.in === 'header');
+      const conflictCodes = (
+        operation?.responses['409']?.content?.['application/json']?.schema.properties as
+          | { code: { enum: string[] } }
+          | undefined
+      )?.code.enum;
+      if (marked.includes(row)) {
+        expect(header).toMatchObject({ name: 'Idempotency-Key', required: false });
+        expect(conflictCodes).toEqual(
+          expect.arrayContaining(['IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_IN_PROGRESS']),
+        );
+      } else {
+        expect(header).toBeUndefined();
+        expect(conflictCodes ?? []).not.toContain('IDEMPOTENCY_KEY_REUSED');
+      }
+    }
+  });
+
+  it('gives 400s validationErrors, or details on the subcategory rows', () => {
+    // Act
+    const issueField = (row: (typeof operationList)[number]) =>
+      Object.keys(
+        (operationOf(row)?.responses['400']?.content?.['application/json']?.schema.properties ??
+          {}) as object,
+      ).find((name) => name === 'validationErrors' || name === 'details');
+    // Assess
+    for (const row of operationList.filter((each) => operationOf(each)?.responses['400'])) {
+      expect(issueField(row)).toBe(row.errorFormat === 'details' ? 'details' : 'validationErrors');
+    }
+  });
+
+  it('marks the extensions and names the spec section of the others', () => {
+    // Act
+    const getObject = operationOf({ ...operations.getObject, id: 'getObject' });
+    const listObjects = operationOf({ ...operations.listObjects, id: 'listObjects' });
+    // Assess
+    expect(getObject?.['x-extension']).toBe(true);
+    expect(getObject?.description).toMatch(/Extension/);
+    expect(listObjects?.['x-spec-section']).toBe('4.1');
+    expect(listObjects?.['x-extension']).toBeUndefined();
+  });
+});
+
+describe('OpenAPI document: validity', () => {
+  it('is valid against the official OpenAPI 3.1 schema', () => {
+    // Act
+    const problems = officialSchemaProblems(document);
+    // Assess
+    expect(problems).toEqual([]);
+    expect(document.openapi).toBe('3.1.0');
+  });
+
+  it('is valid without a server too (OpenAPI then takes "/")', () => {
+    // Act
+    const withoutServer = buildOpenApiDocument();
+    // Assess
+    expect(withoutServer).not.toHaveProperty('servers');
+    expect(officialSchemaProblems(withoutServer)).toEqual([]);
+  });
+
+  it('would be refused by the same check when broken (the check is not vacuous)', () => {
+    // Prepare
+    const broken = structuredClone(document) as unknown as {
+      paths: Record<string, Record<string, { responses?: unknown; parameters?: Array<{ in: string }> }>>;
+    };
+    const listCategories = broken.paths['/v2/categories']?.get;
+    if (listCategories) listCategories.responses = { 200: { content: {} } };
+    const parameter = broken.paths['/v2/objects/{objectId}']?.get?.parameters?.[0];
+    if (parameter) parameter.in = 'body';
+    // Act
+    const problems = officialSchemaProblems(broken);
+    // Assess
+    expect(problems.join('\n')).toMatch(/responses/);
+    expect(problems.join('\n')).toMatch(/parameters\/0/);
+  });
+
+  it('holds only Schema Objects that are valid JSON Schema 2020-12 (strict)', () => {
+    // Prepare
+    const validator = new ResponseValidator(document);
+    const failures: string[] = [];
+    // Act
+    for (const [where, schema] of schemaObjects(document)) {
+      try {
+        validator.compileSchema(schema);
+      } catch (error) {
+        failures.push(`${where}: ${(error as Error).message}`);
+      }
+    }
+    // Assess
+    expect(failures).toEqual([]);
+  });
+
+  it('compiles every response schema, with every $ref resolved', () => {
+    // Act / Assess
+    expect(() => new ResponseValidator(document).compileAll()).not.toThrow();
+  });
+
+  it('tells a spec error body from a malformed one', () => {
+    // Prepare
+    const validator = new ResponseValidator(document);
+    const answer = (status: number, body: unknown) => ({
+      status,
+      contentType: 'application/json; charset=utf-8',
+      text: JSON.stringify(body),
+    });
+    const timestamp = new Date().toISOString();
+    // Act
+    const valid = validator.problemsOf(
+      'createCategory',
+      answer(400, {
+        error: 'The request is not valid',
+        code: 'VALIDATION_ERROR',
+        timestamp,
+        validationErrors: [{ field: 'name', code: 'REQUIRED', message: 'name is required' }],
+      }),
+    );
+    const withoutIssues = validator.problemsOf(
+      'createCategory',
+      answer(400, { error: 'x', code: 'VALIDATION_ERROR', timestamp }),
+    );
+    const fileRequired = validator.problemsOf(
+      'uploadFile',
+      answer(400, { error: 'x', code: 'FILE_REQUIRED', timestamp }),
+    );
+    const wrongCode = validator.problemsOf(
+      'getCategory',
+      answer(404, { error: 'x', code: 'OBJECT_NOT_FOUND', timestamp }),
+    );
+    const undocumented = validator.problemsOf('listCategories', answer(418, {}));
+    const extraField = validator.problemsOf(
+      'getCategory',
+      answer(404, { error: 'x', code: 'CATEGORY_NOT_FOUND', timestamp, stack: 'at ...' }),
+    );
+    // Assess
+    expect(valid).toEqual([]);
+    expect(withoutIssues.join()).toMatch(/validationErrors/);
+    expect(fileRequired).toEqual([]);
+    expect(wrongCode.join()).toMatch(/allowed values/);
+    expect(undocumented.join()).toMatch(/not documented/);
+    expect(extraField.join()).toMatch(/additional properties/);
+  });
+});
+
+describe('GET /v2/openapi.json handler', () => {
+  it('answers 200 without any principal, with the server of the request', async () => {
+    // Act
+    const answer = await invoke(getOpenApi, {
+      method: 'GET',
+      path: '/v2/openapi.json',
+      headers: { Host: 'abc.execute-api.eu-west-1.amazonaws.com', 'X-Forwarded-Proto': 'https' },
+    });
+    // Assess
+    expect(answer.statusCode).toBe(200);
+    expect(answer.body.openapi).toBe('3.1.0');
+    // proxyEvent puts the request under the stage `/test`.
+    expect(answer.body.servers).toEqual([
+      expect.objectContaining({ url: 'https://abc.execute-api.eu-west-1.amazonaws.com/test' }),
+    ]);
+    expect(Object.keys(answer.body.paths)).toContain('/v2/openapi.json');
+  });
+
+  it('leaves the server out when the Host header is missing or not a host name', async () => {
+    // Act
+    const missing = await invoke(getOpenApi, { method: 'GET', path: '/v2/openapi.json' });
+    const hostile = await invoke(getOpenApi, {
+      method: 'GET',
+      path: '/v2/openapi.json',
+      headers: { Host: 'evil.example/"><script>' },
+    });
+    // Assess
+    expect(missing.body).not.toHaveProperty('servers');
+    expect(hostile.body).not.toHaveProperty('servers');
+  });
+
+  it.each([
+    [{ host: '127.0.0.1:3000', forwardedProto: undefined, stagePrefix: '' }, 'http://127.0.0.1:3000'],
+    [
+      { host: 'api.example.com', forwardedProto: 'https', stagePrefix: '/prod' },
+      'https://api.example.com/prod',
+    ],
+    [{ host: 'api.example.com', forwardedProto: 'https, http', stagePrefix: '' }, 'https://api.example.com'],
+    [{ host: undefined, forwardedProto: 'https', stagePrefix: '/prod' }, undefined],
+  ])('serverUrlOf(%j) is %s', (request, expected) => {
+    // Act / Assess
+    expect(serverUrlOf(request)).toBe(expected);
+  });
+});
