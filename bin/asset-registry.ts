@@ -2,8 +2,11 @@
 /**
  * The CDK app: one stack. `cdk deploy -c stackName=MyRegistry` deploys a second copy under
  * another name (the stack's construct id follows the name, so `cdk` commands select it by it).
+ * Every synth (and so every deploy) runs cdk-nag's AWS Solutions checks: a finding that is
+ * neither fixed nor acknowledged with a reason stops it.
  */
-import { App } from 'aws-cdk-lib';
+import { App, Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
 import { AssetRegistryStack, DEFAULT_STACK_NAME } from '../lib/asset-registry-stack.js';
 
 const app = new App();
@@ -13,3 +16,4 @@ new AssetRegistryStack(app, stackName, {
   stackName,
   description: 'Asset Registry: objects, categories, files and wallets with a verifiable ledger',
 });
+Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));

@@ -86,9 +86,10 @@ export interface Operation {
    * from this and nothing else (least privilege, `lib/operation-access.ts`). `table`: DynamoDB
    * actions on the table's items (a `TransactWriteItems` needs the action of each of its items:
    * Put → PutItem, Update → UpdateItem, Delete → DeleteItem); `indexes`: the indexes it
-   * queries; `files`: S3 actions on the files bucket's `companies/*` keys (`ListBucket`: on the
-   * bucket, so that a missing key reads as 404, not 403). Idempotency records of `idempotent`
-   * rows are granted apart. A row without it gets no data access at all.
+   * queries; `files`: S3 actions on the files bucket's file keys `companies/*`; `uploads`: on
+   * the staging keys of presigned uploads `uploads/*` (`ListBucket`, in either list, applies to
+   * the bucket, so that a missing key reads as 404, not 403). Idempotency records of
+   * `idempotent` rows are granted apart. A row without it gets no data access at all.
    */
   access?: {
     table?: readonly (
@@ -104,12 +105,14 @@ export interface Operation {
     indexes?: readonly import('#repositories/table-definition.js').IndexName[];
     files?: readonly (
       | 'GetObject'
+      | 'GetObjectVersion'
       | 'PutObject'
       | 'AbortMultipartUpload'
       | 'DeleteObject'
       | 'DeleteObjectVersion'
       | 'ListBucket'
     )[];
+    uploads?: NonNullable<Operation['access']>['files'];
   };
   /** Background jobs the operation starts (its function may invoke theirs). */
   backgroundJobs?: readonly BackgroundJobName[];
@@ -449,7 +452,7 @@ export const operations = {
     method: 'POST',
     path: '/v2/companies/{companyId}/objects/{objectId}/files/uploads',
     handler: 'files/create-upload-session',
-    access: { table: ['GetItem', 'PutItem'], files: ['PutObject'] },
+    access: { table: ['GetItem', 'PutItem'], uploads: ['PutObject'] },
     summary: 'Start a large upload (up to 50 MB) straight to S3 with a presigned POST (extension)',
     permission: 'files:write',
     companyInPath: true,
@@ -465,7 +468,8 @@ export const operations = {
     handler: 'files/complete-upload-session',
     access: {
       table: ['GetItem', 'PutItem', 'DeleteItem'],
-      files: ['GetObject', 'DeleteObject', 'ListBucket'],
+      files: ['PutObject', 'DeleteObject', 'DeleteObjectVersion'],
+      uploads: ['GetObject', 'GetObjectVersion', 'DeleteObject', 'DeleteObjectVersion', 'ListBucket'],
     },
     summary:
       'Finish a presigned upload: the server checks size, type and checksum and records the file (extension)',

@@ -50,3 +50,67 @@ export const GATEWAY_RESPONSES = {
 } as const;
 
 export type GatewayResponseType = keyof typeof GATEWAY_RESPONSES;
+
+/**
+ * Per-key throttling and quotas (API Gateway usage plans, AWS only: the local gateway has
+ * none). The authorizer names the caller's API Gateway API key (`usageIdentifierKey`); that
+ * key's plan limits the caller: a steady rate and a burst (requests per second, token bucket)
+ * and a quota of requests per period. Every key starts on {@link DEFAULT_USAGE_PLAN}.
+ */
+export const USAGE_PLANS = {
+  default: {
+    description: 'Every new key: 25 requests/s, bursts of 50, 1,000,000 requests a month',
+    rateLimit: 25,
+    burstLimit: 50,
+    quota: { limit: 1_000_000, period: 'MONTH' },
+  },
+  high: {
+    description: 'Heavy integrations: 250 requests/s, bursts of 500, 25,000,000 requests a month',
+    rateLimit: 250,
+    burstLimit: 500,
+    quota: { limit: 25_000_000, period: 'MONTH' },
+  },
+} as const;
+
+export type UsagePlanName = keyof typeof USAGE_PLANS;
+
+/** The plan of every new key. */
+export const DEFAULT_USAGE_PLAN: UsagePlanName = 'default';
+
+/**
+ * The plan of the stack's shared API Gateway key: callers without a usage key of their own
+ * (keys issued before usage keys existed, wallets of Apps without one) count on it together,
+ * so it gets the larger limits.
+ */
+export const SHARED_USAGE_PLAN: UsagePlanName = 'high';
+
+/**
+ * The authorizer's environment variable holding the value of the stack's shared API Gateway
+ * key (in {@link SHARED_USAGE_PLAN}), returned as `usageIdentifierKey` for callers whose key
+ * item carries none of its own.
+ */
+export const DEFAULT_USAGE_IDENTIFIER_KEY_ENVIRONMENT = 'DEFAULT_USAGE_IDENTIFIER_KEY';
+
+/** Stage-wide throttling of each method, all callers together: a ceiling above every plan. */
+export const STAGE_THROTTLE = { rateLimit: 500, burstLimit: 1000 } as const;
+
+/**
+ * Throttling of each public route (no key, so no usage plan), all callers together: wallet
+ * logins (scrypt per attempt) and the OpenAPI document.
+ */
+export const PUBLIC_ROUTE_THROTTLE = { rateLimit: 50, burstLimit: 100 } as const;
+
+/**
+ * Answers API Gateway gives by itself when a usage plan refuses a call, in the spec's error
+ * format (AWS only: the local gateway has no usage plans). A quota used up is 429 like a
+ * throttle; a usage identifier that names no key of a plan of this stage is our configuration
+ * error, answered 403.
+ */
+export const USAGE_PLAN_GATEWAY_RESPONSES = {
+  QUOTA_EXCEEDED: {
+    statusCode: 429,
+    code: 'QUOTA_EXCEEDED',
+    error: 'The API key has used up its request quota for this period',
+  },
+  INVALID_API_KEY: { statusCode: 403, code: 'ACCESS_DENIED', error: 'The API key has no usage plan' },
+} as const;

@@ -7,6 +7,11 @@
  * authorizer therefore has no identity sources and caching off (TTL 0): it runs on every
  * request, keeps resolved API keys in memory for a few seconds, and checks wallet sessions
  * against the wallet on every call (a wallet's sessions end at once).
+ *
+ * Its answer also names the caller's API Gateway API key (`usageIdentifierKey`), whose usage
+ * plan throttles the caller (`usage-plans.ts`); callers without one fall back to the shared key
+ * named in its environment. Its role may read key and session items and count wallet calls,
+ * nothing else.
  */
 import { Duration } from 'aws-cdk-lib';
 import { type CfnAuthorizer, RequestAuthorizer } from 'aws-cdk-lib/aws-apigateway';
@@ -14,15 +19,29 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Construct } from 'constructs';
-import { API_KEY_HEADER, AUTHORIZER_CACHE_TTL_SECONDS, WALLET_TOKEN_HEADER } from './api-gateway-settings.js';
+import {
+  API_KEY_HEADER,
+  AUTHORIZER_CACHE_TTL_SECONDS,
+  DEFAULT_USAGE_IDENTIFIER_KEY_ENVIRONMENT,
+  WALLET_TOKEN_HEADER,
+} from './api-gateway-settings.js';
 import { bundledFunction } from './bundled-function.js';
 import { authorizerEntry } from './project-paths.js';
 
 /** Partition keys of wallet items (`T#<appId>#WALLET#<walletId>`, see `wallet-repository.ts`). */
 export const WALLET_ITEM_PARTITIONS = 'T#*#WALLET#*';
+/** Partition keys of API key items (`APIKEY#<keyId>`, see `identity-repository.ts`). */
+export const API_KEY_ITEM_PARTITIONS = 'APIKEY#*';
+/** Partition keys of wallet session items (`WALLET_SESSION#<tokenHash>`, see `wallet-session-repository.ts`). */
+export const WALLET_SESSION_ITEM_PARTITIONS = 'WALLET_SESSION#*';
 
 export interface ApiKeyAuthorizerProps {
   table: ITable;
+  /**
+   * The value of the API Gateway API key whose usage plan applies to callers that have no
+   * usage identifier of their own (see `usage-plans.ts`); passed in the function's environment.
+   */
+  defaultUsageIdentifierKey: string;
 }
 
 export class ApiKeyAuthorizer extends Construct {
@@ -36,9 +55,24 @@ export class ApiKeyAuthorizer extends Construct {
       entry: authorizerEntry,
       description: `API Gateway authorizer: ${API_KEY_HEADER} or ${WALLET_TOKEN_HEADER} Bearer to principal`,
       // Keys and sessions live in the table; the authorizer never touches file bytes.
-      environment: { TABLE_NAME: props.table.tableName },
+      environment: {
+        TABLE_NAME: props.table.tableName,
+        [DEFAULT_USAGE_IDENTIFIER_KEY_ENVIRONMENT]: props.defaultUsageIdentifierKey,
+      },
     });
-    props.table.grantReadData(this.function);
+    // It reads one key item or one session item per call, and nothing else: no object, no
+    // ledger event, no other tenant's data, no Query or Scan.
+    this.function.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:GetItem'],
+        resources: [props.table.tableArn],
+        conditions: {
+          'ForAllValues:StringLike': {
+            'dynamodb:LeadingKeys': [API_KEY_ITEM_PARTITIONS, WALLET_SESSION_ITEM_PARTITIONS],
+          },
+        },
+      }),
+    );
     // Counting a wallet's API calls is its only write, and only on wallet items: it can change
     // no key, session, object or ledger event.
     this.function.addToRolePolicy(

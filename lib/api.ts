@@ -1,19 +1,32 @@
 /**
  * The REST API: stage `prod`, binary media types, the API-key authorizer on every method,
- * the spec-shaped gateway responses, and one route and function per row of the operation table.
+ * the spec-shaped gateway responses, one route and function per row of the operation table,
+ * per-key usage plans (API keys come from the authorizer), stage throttling, JSON access logs,
+ * execution logs of errors, and X-Ray tracing.
  */
-import { Stack } from 'aws-cdk-lib';
-import { AuthorizationType, RestApi } from 'aws-cdk-lib/aws-apigateway';
+import { RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import {
+  ApiKeySourceType,
+  AuthorizationType,
+  LogGroupLogDestination,
+  MethodLoggingLevel,
+  type MethodOptions,
+  RestApi,
+} from 'aws-cdk-lib/aws-apigateway';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import type { OperationId } from '../lambdas/operations.js';
-import { BINARY_MEDIA_TYPES } from './api-gateway-settings.js';
+import { type OperationId, operationList } from '../lambdas/operations.js';
+import { accessLogFormat } from './api-access-log.js';
+import { BINARY_MEDIA_TYPES, PUBLIC_ROUTE_THROTTLE, STAGE_THROTTLE } from './api-gateway-settings.js';
 import { ApiKeyAuthorizer } from './api-key-authorizer.js';
 import type { BackgroundJobFunctions } from './background-job-functions.js';
 import { addGatewayResponses } from './gateway-responses.js';
+import { retainedLogGroup } from './log-retention.js';
 import { OperationRoutes } from './operation-routes.js';
+import { sharedUsageKeyValue, UsagePlans } from './usage-plans.js';
 
 export const STAGE_NAME = 'prod';
 
@@ -21,35 +34,90 @@ export interface AssetRegistryApiProps {
   table: ITable;
   filesBucket: IBucket;
   backgroundJobs: BackgroundJobFunctions;
+  /**
+   * Let the stack set the account's API Gateway CloudWatch Logs role (region-wide, kept when
+   * the stack is deleted). Logging needs one; accounts that have one already leave this off.
+   */
+  createCloudWatchRole?: boolean;
 }
+
+/** `'/v2/wallets/login'` + `'POST'` → the stage's method-settings key `/v2/wallets/login/POST`. */
+const methodSettingsKey = (path: string, method: string): string => `${path}/${method}`;
 
 export class AssetRegistryApi extends Construct {
   readonly restApi: RestApi;
   readonly authorizerFunction: NodejsFunction;
   readonly operationFunctions: ReadonlyMap<OperationId, NodejsFunction>;
+  readonly usagePlans: UsagePlans;
+  /** JSON access log of the stage. */
+  readonly accessLogGroup: LogGroup;
+  /** The stage's execution log (errors only), under the name API Gateway writes to. */
+  readonly executionLogGroup: LogGroup;
 
   constructor(scope: Construct, id: string, props: AssetRegistryApiProps) {
     super(scope, id);
 
-    const apiKeyAuthorizer = new ApiKeyAuthorizer(this, 'ApiKeyAuthorizer', { table: props.table });
+    const apiKeyAuthorizer = new ApiKeyAuthorizer(this, 'ApiKeyAuthorizer', {
+      table: props.table,
+      defaultUsageIdentifierKey: sharedUsageKeyValue(),
+    });
     this.authorizerFunction = apiKeyAuthorizer.function;
+    this.accessLogGroup = retainedLogGroup(this, 'AccessLogs');
 
+    // Public routes (no key, hence no usage plan) get a tighter stage throttle of their own.
+    const publicRouteThrottles = Object.fromEntries(
+      operationList
+        .filter((operation) => operation.authorization === 'none')
+        .map((operation) => [
+          methodSettingsKey(operation.path, operation.method),
+          {
+            throttlingRateLimit: PUBLIC_ROUTE_THROTTLE.rateLimit,
+            throttlingBurstLimit: PUBLIC_ROUTE_THROTTLE.burstLimit,
+          },
+        ]),
+    );
+
+    const defaultMethodOptions: MethodOptions = {
+      authorizationType: AuthorizationType.CUSTOM,
+      authorizer: apiKeyAuthorizer.authorizer,
+      // Usage plans apply only to methods that require an API key; the authorizer supplies it.
+      apiKeyRequired: true,
+    };
     this.restApi = new RestApi(this, 'RestApi', {
       // Named after the stack, so copies deployed with `-c stackName=...` are told apart in the console.
       restApiName: Stack.of(this).stackName,
       description: 'Asset Registry API',
-      deployOptions: { stageName: STAGE_NAME },
-      binaryMediaTypes: [...BINARY_MEDIA_TYPES],
-      // Account-wide setting that outlives the stack; cdk.json's flag says the same.
-      cloudWatchRole: false,
-      // Default options reach every method, including those a new table row adds.
-      defaultMethodOptions: {
-        authorizationType: AuthorizationType.CUSTOM,
-        authorizer: apiKeyAuthorizer.authorizer,
+      apiKeySourceType: ApiKeySourceType.AUTHORIZER,
+      deployOptions: {
+        stageName: STAGE_NAME,
+        tracingEnabled: true,
+        accessLogDestination: new LogGroupLogDestination(this.accessLogGroup),
+        accessLogFormat: accessLogFormat(),
+        // Errors only, and never request or response bodies (they hold passwords and keys).
+        loggingLevel: MethodLoggingLevel.ERROR,
+        dataTraceEnabled: false,
+        throttlingRateLimit: STAGE_THROTTLE.rateLimit,
+        throttlingBurstLimit: STAGE_THROTTLE.burstLimit,
+        methodOptions: publicRouteThrottles,
       },
+      binaryMediaTypes: [...BINARY_MEDIA_TYPES],
+      // Account-wide setting that outlives the stack: only on request (see the README).
+      ...(props.createCloudWatchRole
+        ? { cloudWatchRole: true, cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN }
+        : { cloudWatchRole: false }),
+      // Default options reach every method, including those a new table row adds.
+      defaultMethodOptions,
     });
     // RestApi always adds an `Endpoint` output; the stack's `ApiUrl` output replaces it.
     this.restApi.node.tryRemoveChild('Endpoint');
+
+    // API Gateway writes execution logs to this name; made here first, so it has a retention.
+    this.executionLogGroup = retainedLogGroup(
+      this,
+      'ExecutionLogs',
+      `API-Gateway-Execution-Logs_${this.restApi.restApiId}/${STAGE_NAME}`,
+    );
+    this.restApi.deploymentStage.node.addDependency(this.executionLogGroup);
 
     addGatewayResponses(this.restApi);
 
@@ -60,5 +128,40 @@ export class AssetRegistryApi extends Construct {
       backgroundJobs: props.backgroundJobs,
     });
     this.operationFunctions = routes.functions;
+    this.usagePlans = new UsagePlans(this, 'UsagePlans', { restApi: this.restApi });
+
+    this.acknowledgeNagFindings(props.createCloudWatchRole ?? false);
+  }
+
+  /** The AwsSolutions findings this API keeps on purpose, each with its reason. */
+  private acknowledgeNagFindings(createsCloudWatchRole: boolean): void {
+    Validations.of(this.restApi).acknowledge({
+      id: 'AwsSolutions-APIG2',
+      reason:
+        'Requests are validated in each handler against the schemas the OpenAPI document is generated ' +
+        "from, so that every refusal carries the spec's body (validationErrors codes, details); API " +
+        "Gateway's validator would answer in its own format and cannot express these rules.",
+    });
+    Validations.of(this.restApi).acknowledge({
+      id: 'AwsSolutions-COG4',
+      reason:
+        'Callers authenticate with the API keys (and wallet session tokens) of the spec, verified by the ' +
+        'Lambda REQUEST authorizer against hashed keys; Cognito user pools do not issue such keys.',
+    });
+    Validations.of(this.restApi.deploymentStage).acknowledge({
+      id: 'AwsSolutions-APIG3',
+      reason:
+        'No WAF web ACL by default: usage plans throttle and cap every key, the stage throttles each ' +
+        'method and public routes harder, and AWS managed rule sets would refuse legitimate uploads ' +
+        '(bodies above 8 KB). Attach a web ACL to the stage where the API faces hostile traffic.',
+    });
+    if (createsCloudWatchRole) {
+      Validations.of(this.restApi).acknowledge({
+        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+        reason:
+          "The account's API Gateway logging role (created on request) needs the AWS managed policy " +
+          'that API Gateway documents for it: log groups are created by API Gateway under names it picks.',
+      });
+    }
   }
 }

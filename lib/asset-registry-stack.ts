@@ -1,11 +1,15 @@
-/** The whole service in one stack: data store, API and functions, and the outputs users need. */
+/** The whole service in one stack: data store, API and functions, monitoring, and the outputs users need. */
 import { Aspects, CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { Construct } from 'constructs';
 import { AssetRegistryApi } from './api.js';
+import type { UsagePlanName } from './api-gateway-settings.js';
 import { BackgroundJobFunctions } from './background-job-functions.js';
 import { DataStore } from './data-store.js';
 import { LedgerDigests } from './ledger-digests.js';
 import { LedgerProtection } from './ledger-protection.js';
+import { Monitoring } from './monitoring.js';
+import { usagePlanOutputId } from './usage-plans.js';
 
 export const DEFAULT_STACK_NAME = 'AssetRegistryStack';
 
@@ -14,6 +18,7 @@ export class AssetRegistryStack extends Stack {
   readonly api: AssetRegistryApi;
   readonly ledgerDigests: LedgerDigests;
   readonly backgroundJobs: BackgroundJobFunctions;
+  readonly monitoring: Monitoring;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
@@ -27,13 +32,31 @@ export class AssetRegistryStack extends Stack {
       table: this.dataStore.table,
       filesBucket: this.dataStore.filesBucket,
       backgroundJobs: this.backgroundJobs,
+      createCloudWatchRole: booleanContext(this, 'createApiGatewayCloudWatchRole'),
     });
     this.ledgerDigests = new LedgerDigests(this, 'LedgerDigests', {
       table: this.dataStore.table,
+      accessLogsBucket: this.dataStore.accessLogsBucket,
       retentionDays: numberContext(this, 'digestRetentionDays'),
       intervalMinutes: numberContext(this, 'digestIntervalMinutes'),
     });
     Aspects.of(this).add(new LedgerProtection(this.dataStore.table));
+
+    // The authorizer throws "Unauthorized" for every refused key, which Lambda counts as an
+    // error: it is on the dashboard, and its real failures show as API 5xx instead.
+    const alarmedFunctions = new Map<string, NodejsFunction>([
+      ...this.api.operationFunctions,
+      ...this.backgroundJobs.functions,
+      ['createLedgerDigest', this.ledgerDigests.digestFunction],
+    ]);
+    this.monitoring = new Monitoring(this, 'Monitoring', {
+      restApi: this.api.restApi,
+      accessLogGroup: this.api.accessLogGroup,
+      table: this.dataStore.table,
+      alarmedFunctions,
+      otherFunctions: new Map([['authorizer', this.api.authorizerFunction]]),
+      alarmEmail: this.node.tryGetContext('alarmEmail'),
+    });
 
     new CfnOutput(this, 'ApiUrl', {
       description: 'Base URL of the API (stage included); operations live under /v2',
@@ -43,10 +66,31 @@ export class AssetRegistryStack extends Stack {
     new CfnOutput(this, 'TableName', { value: this.dataStore.table.tableName });
     new CfnOutput(this, 'FilesBucketName', { value: this.dataStore.filesBucket.bucketName });
     new CfnOutput(this, 'DigestBucketName', { value: this.ledgerDigests.bucket.bucketName });
+    new CfnOutput(this, 'AccessLogsBucketName', {
+      description: 'S3 server access logs of the files and digest buckets',
+      value: this.dataStore.accessLogsBucket.bucketName,
+    });
+    for (const [planName, plan] of this.api.usagePlans.plans) {
+      new CfnOutput(this, usagePlanOutputId(planName as UsagePlanName), {
+        description: `Id of the API Gateway usage plan "${planName}"`,
+        value: plan.usagePlanId,
+      });
+    }
+    new CfnOutput(this, 'AlarmTopicArn', {
+      description: 'SNS topic every alarm notifies (subscribe the on-call to it)',
+      value: this.monitoring.alarmTopic.topicArn,
+    });
+    new CfnOutput(this, 'DashboardName', { value: this.monitoring.dashboard.dashboardName });
   }
 }
 
 function numberContext(scope: Construct, key: string): number | undefined {
   const value = scope.node.tryGetContext(key);
   return value === undefined ? undefined : Number(value);
+}
+
+/** `-c key=true` arrives as the string `'true'`; cdk.json may hold a real boolean. */
+function booleanContext(scope: Construct, key: string): boolean {
+  const value = scope.node.tryGetContext(key);
+  return value === true || value === 'true';
 }

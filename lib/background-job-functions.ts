@@ -12,7 +12,20 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { type BackgroundJobName, JOB_FUNCTION_ENVIRONMENT } from '../lambdas/shared/background-jobs.js';
 import { bundledFunction } from './bundled-function.js';
+import { type DataAccess, grantDataAccess } from './operation-access.js';
 import { jobEntry } from './project-paths.js';
+
+/**
+ * What the removal job calls (`lambdas/jobs/remove-subcategory-data.ts`): the subcategory's
+ * objects (gsi5) and each object's files (gsi1), the subcategory and its image records
+ * (GetItem, Query), batch deletes of objects, markers and file records, the counters' removal
+ * mark (UpdateItem), and the bytes of files (by version) and images (by key).
+ */
+export const REMOVE_SUBCATEGORY_DATA_ACCESS: DataAccess = {
+  table: ['GetItem', 'Query', 'BatchWriteItem', 'UpdateItem'],
+  indexes: ['gsi1', 'gsi5'],
+  files: ['DeleteObject', 'DeleteObjectVersion'],
+};
 
 export interface BackgroundJobFunctionsProps {
   table: ITable;
@@ -38,8 +51,7 @@ export class BackgroundJobFunctions extends Construct {
       // Each run stops starting batches after 60 s and hands over; 5 minutes covers the last batch.
       timeout: Duration.minutes(5),
     });
-    props.table.grantReadWriteData(remove);
-    props.filesBucket.grantDelete(remove);
+    grantDataAccess(remove, REMOVE_SUBCATEGORY_DATA_ACCESS, props);
     // By name, not by reference: a function whose policy names its own ARN is a circular dependency.
     remove.addToRolePolicy(
       new PolicyStatement({
@@ -59,13 +71,19 @@ export class BackgroundJobFunctions extends Construct {
 
   /** Lets an operation's function start the given jobs. */
   allowStart(
-    caller: IFunction & { addEnvironment(key: string, value: string): unknown },
+    caller: IFunction & {
+      addEnvironment(key: string, value: string): unknown;
+      addToRolePolicy(statement: PolicyStatement): void;
+    },
     jobs: readonly BackgroundJobName[],
   ): void {
     for (const job of jobs) {
       const jobFunction = this.functions.get(job);
       if (!jobFunction) throw new Error(`No function for background job ${job}`);
-      jobFunction.grantInvoke(caller);
+      // The function itself, not `:*` (grantInvoke's versions and aliases): jobs run unqualified.
+      caller.addToRolePolicy(
+        new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [jobFunction.functionArn] }),
+      );
       caller.addEnvironment(JOB_FUNCTION_ENVIRONMENT[job], jobFunction.functionName);
     }
   }

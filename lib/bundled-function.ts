@@ -1,11 +1,17 @@
 /**
  * The one way this stack builds a Lambda function: a NodejsFunction bundled by esbuild with the
- * same runtime, size and bundling settings for every operation and for the authorizer.
+ * same runtime, size and bundling settings for every operation and for the authorizer, its own
+ * log group (with the stack's retention), X-Ray tracing, and a role that starts with nothing
+ * but writing to that log group: every data permission is granted by the caller, action by
+ * action.
  */
-import { Duration } from 'aws-cdk-lib';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Duration, Stack, Validations } from 'aws-cdk-lib';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { retainedLogGroup } from './log-retention.js';
 import { lockFilePath, projectRoot } from './project-paths.js';
 
 export interface BundledFunctionProps {
@@ -23,6 +29,23 @@ export interface BundledFunctionProps {
 export const FUNCTION_TIMEOUT = Duration.seconds(29);
 /** Lambda allots CPU in proportion to memory; 1024 MB keeps cold starts and scrypt short. */
 export const FUNCTION_MEMORY_MB = 1024;
+/**
+ * The newest Node.js runtime (cdk-nag AwsSolutions-L1). Node.js 24 refuses callback-style
+ * handlers (three parameters); every handler here is async (middy's has two).
+ */
+export const FUNCTION_RUNTIME = Runtime.NODEJS_24_X;
+/** Metric namespace of the Powertools metrics (EMF) the handlers write. */
+export const METRICS_NAMESPACE = 'AssetRegistry';
+
+/** The log group of each function this module built. */
+const logGroups = new WeakMap<NodejsFunction, LogGroup>();
+
+/** The log group a function built by {@link bundledFunction} writes to. */
+export function logGroupOf(lambdaFunction: NodejsFunction): LogGroup {
+  const logGroup = logGroups.get(lambdaFunction);
+  if (!logGroup) throw new Error(`${lambdaFunction.node.path} was not built by bundledFunction`);
+  return logGroup;
+}
 
 /**
  * Creates a NodejsFunction with the project's defaults.
@@ -35,26 +58,53 @@ export const FUNCTION_MEMORY_MB = 1024;
  * });
  */
 export function bundledFunction(scope: Construct, id: string, props: BundledFunctionProps): NodejsFunction {
-  return new NodejsFunction(scope, id, {
+  const logGroup = retainedLogGroup(scope, `${id}LogGroup`);
+  // Our own role instead of the default one: the default attaches AWSLambdaBasicExecutionRole,
+  // which may create log groups and write to every log group of the account.
+  const role = new Role(scope, `${id}Role`, {
+    assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+    description: `Role of ${Stack.of(scope).stackName} ${id}`.slice(0, 1000),
+  });
+  logGroup.grantWrite(role);
+  // Tracing.ACTIVE adds xray:PutTraceSegments and xray:PutTelemetryRecords on `*`.
+  Validations.of(role).acknowledge({
+    id: 'AwsSolutions-IAM5[Resource::*]',
+    reason:
+      'X-Ray tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level ' +
+      'permissions, so their resource must be "*" (the only statement on "*"; an infra test checks it).',
+  });
+
+  const lambdaFunction = new NodejsFunction(scope, id, {
     entry: props.entry,
     handler: 'handler',
     description: props.description,
-    runtime: Runtime.NODEJS_22_X,
+    runtime: FUNCTION_RUNTIME,
     architecture: Architecture.ARM_64,
     memorySize: FUNCTION_MEMORY_MB,
     timeout: props.timeout ?? FUNCTION_TIMEOUT,
     functionName: props.functionName,
+    role,
+    logGroup,
+    tracing: Tracing.ACTIVE,
     projectRoot,
     depsLockFilePath: lockFilePath,
-    environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
+    environment: {
+      ...props.environment,
+      NODE_OPTIONS: '--enable-source-maps',
+      // Powertools: copies deployed under other stack names are told apart in logs and metrics.
+      POWERTOOLS_SERVICE_NAME: Stack.of(scope).stackName,
+      POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
+    },
     bundling: {
       minify: true,
       sourceMap: true,
       // Stack traces need only the mappings; embedding every bundled source would triple the zip.
       sourcesContent: false,
-      target: 'node22',
+      target: 'node24',
       // Ship the SDK version we test with instead of the runtime's copy (STYLE: always bundle @aws-sdk/*).
       bundleAwsSDK: true,
     },
   });
+  logGroups.set(lambdaFunction, logGroup);
+  return lambdaFunction;
 }

@@ -1,9 +1,9 @@
 /**
  * Where the data lives: the single DynamoDB table (keys and indexes from the shared table
- * definition, so the stack and the local table cannot drift) and the S3 bucket of file bytes.
- * Both are kept when the stack is deleted.
+ * definition, so the stack and the local table cannot drift), the S3 bucket of file bytes, and
+ * the bucket of S3 server access logs. All are kept when the stack is deleted.
  */
-import { RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
@@ -13,13 +13,34 @@ import {
   TABLE_SORT_KEY,
   TIME_TO_LIVE_ATTRIBUTE,
 } from '../lambdas/repositories/table-definition.js';
+import { logRetentionOf } from './log-retention.js';
+
+/** Key prefix of the staging keys presigned uploads land on (`uploads/<companyId>/<uploadId>`). */
+export const UPLOAD_STAGING_PREFIX = 'uploads/';
 
 export class DataStore extends Construct {
   readonly table: Table;
   readonly filesBucket: Bucket;
+  /** S3 server access logs of the stack's buckets (who read, wrote or deleted which object). */
+  readonly accessLogsBucket: Bucket;
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
+
+    this.accessLogsBucket = new Bucket(this, 'AccessLogsBucket', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      // S3 delivers server access logs only to buckets with SSE-S3 (not SSE-KMS).
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+      lifecycleRules: [{ expiration: Duration.days(logRetentionOf(this)) }],
+    });
+    Validations.of(this.accessLogsBucket).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason:
+        'This bucket is the target of the server access logs of the other buckets; logging it as well ' +
+        'would need one more bucket that would raise the same finding.',
+    });
 
     this.table = new Table(this, 'Table', {
       partitionKey: { name: TABLE_PARTITION_KEY, type: AttributeType.STRING },
@@ -47,6 +68,20 @@ export class DataStore extends Construct {
       removalPolicy: RemovalPolicy.RETAIN,
       // No autoDeleteObjects: it would add a custom-resource Lambda and could empty the bucket.
       autoDeleteObjects: false,
+      serverAccessLogsBucket: this.accessLogsBucket,
+      serverAccessLogsPrefix: 'files/',
+      lifecycleRules: [
+        {
+          // A presigned upload that was never completed (sessions last 15 minutes): its staged
+          // bytes go after a day, and their noncurrent versions a day later.
+          id: 'ExpireAbandonedUploads',
+          prefix: UPLOAD_STAGING_PREFIX,
+          expiration: Duration.days(1),
+          noncurrentVersionExpiration: Duration.days(1),
+        },
+        // Parts of a streamed upload whose abort failed.
+        { id: 'AbortIncompleteMultipartUploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
+      ],
     });
   }
 }

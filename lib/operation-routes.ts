@@ -1,7 +1,9 @@
 /**
  * Every row of the operation table becomes one Lambda function and one API Gateway method on
- * the row's path. Adding a row adds both; nothing here names an operation.
+ * the row's path, and the function gets exactly the data access the row declares. Adding a row
+ * adds all three; nothing here names an operation.
  */
+import { Validations } from 'aws-cdk-lib';
 import { AuthorizationType, LambdaIntegration, type RestApi } from 'aws-cdk-lib/aws-apigateway';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -10,6 +12,7 @@ import { Construct } from 'constructs';
 import { type Operation, type OperationId, operationList } from '../lambdas/operations.js';
 import type { BackgroundJobFunctions } from './background-job-functions.js';
 import { bundledFunction } from './bundled-function.js';
+import { grantDataAccess } from './operation-access.js';
 import { handlerEntry } from './project-paths.js';
 
 export interface OperationRoutesProps {
@@ -44,26 +47,36 @@ export class OperationRoutes extends Construct {
           FILES_BUCKET_NAME: props.filesBucket.bucketName,
         },
       });
-      // First cut: reads for GET, reads and writes otherwise. Narrower grants are a later issue.
-      if (operation.method === 'GET') {
-        props.table.grantReadData(operationFunction);
-        props.filesBucket.grantRead(operationFunction);
-      } else {
-        props.table.grantReadWriteData(operationFunction);
-        props.filesBucket.grantReadWrite(operationFunction);
-      }
+      // Exactly what the row declares; a row without a declaration gets no data access at all.
+      grantDataAccess(
+        operationFunction,
+        operation.access ?? {},
+        { table: props.table, filesBucket: props.filesBucket },
+        { idempotent: operation.idempotent },
+      );
 
       // resourceForPath reuses the resources an earlier row created.
-      props.restApi.root.resourceForPath(operation.path).addMethod(
+      const method = props.restApi.root.resourceForPath(operation.path).addMethod(
         operation.method,
         // No extra permission for the console's test-invoke stage: it halves the Lambda permissions.
         new LambdaIntegration(operationFunction, { allowTestInvoke: false }),
         {
           operationName: operation.id,
-          // Wallet login is how a wallet gets a credential: it cannot need one.
-          ...(operation.authorization === 'none' ? { authorizationType: AuthorizationType.NONE } : {}),
+          // Wallet login is how a wallet gets a credential: it cannot need one. Without the
+          // authorizer there is no usage identifier either, so no usage plan applies.
+          ...(operation.authorization === 'none'
+            ? { authorizationType: AuthorizationType.NONE, apiKeyRequired: false }
+            : {}),
         },
       );
+      if (operation.authorization === 'none') {
+        Validations.of(method).acknowledge({
+          id: 'AwsSolutions-APIG4',
+          reason:
+            `Public by design (authorization 'none' in the operation table): ${operation.summary}. ` +
+            'Its handler reads no principal; the stage throttles public routes harder.',
+        });
+      }
       if (operation.backgroundJobs)
         props.backgroundJobs.allowStart(operationFunction, operation.backgroundJobs);
       functions.set(operation.id, operationFunction);

@@ -52,7 +52,7 @@ const nagAcknowledgements = (root: IConstruct) =>
 const REVIEWED = [
   { id: /^AwsSolutions-IAM5\[Resource::\*\]$/, where: /\/\w+Role$/ },
   {
-    id: /^AwsSolutions-IAM5\[Resource::<DataStoreFilesBucket\w+\.Arn>\/companies\/\*\]$/,
+    id: /^AwsSolutions-IAM5\[Resource::<DataStoreFilesBucket\w+\.Arn>\/(companies|uploads)\/\*\]$/,
     where: /\/\w+Role$/,
   },
   {

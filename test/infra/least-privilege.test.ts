@@ -10,6 +10,8 @@ import type { Template } from 'aws-cdk-lib/assertions';
 import { mockClient } from 'aws-sdk-client-mock';
 import { type OperationId, operationList } from '../../lambdas/operations.js';
 import { nextDigestSequence } from '../../lambdas/repositories/digest-store.js';
+import { fileStorageKey, uploadStagingKey } from '../../lambdas/repositories/file-repository.js';
+import { subcategoryImageKey } from '../../lambdas/repositories/file-store.js';
 import { idempotencyStore } from '../../lambdas/repositories/idempotency-store.js';
 import { findApiKey } from '../../lambdas/repositories/identity-repository.js';
 import { listAllChainHeads } from '../../lambdas/repositories/ledger-repository.js';
@@ -20,6 +22,7 @@ import {
   WALLET_SESSION_ITEM_PARTITIONS,
 } from '../../lib/api-key-authorizer.js';
 import { REMOVE_SUBCATEGORY_DATA_ACCESS } from '../../lib/background-job-functions.js';
+import { UPLOAD_STAGING_PREFIX } from '../../lib/data-store.js';
 import {
   DIGEST_KEY_PATTERN,
   DIGEST_SEQUENCE_PARTITION,
@@ -30,6 +33,7 @@ import {
   FILE_KEY_PATTERN,
   IDEMPOTENCY_ACTIONS,
   IDEMPOTENCY_ITEM_PARTITIONS,
+  UPLOAD_KEY_PATTERN,
 } from '../../lib/operation-access.js';
 import {
   actionsOf,
@@ -102,8 +106,10 @@ function observedAccess(statements: IamStatement[]) {
   const table = new Set<string>();
   const indexes = new Set<string>();
   const files = new Set<string>();
+  const uploads = new Set<string>();
   const conditioned: IamStatement[] = [];
   const other: IamStatement[] = [];
+  let listBucket = false;
   for (const statement of dataStatements(statements)) {
     if (statement.Condition) {
       conditioned.push(statement);
@@ -122,12 +128,14 @@ function observedAccess(statements: IamStatement[]) {
           indexes.add(index);
         else if (resourceJson === arnUnder(filesBucketArn, FILE_KEY_PATTERN) && action.startsWith('s3:'))
           files.add(action.slice(3));
-        else if (resourceJson === filesBucketArn && action === 's3:ListBucket') files.add('ListBucket');
+        else if (resourceJson === arnUnder(filesBucketArn, UPLOAD_KEY_PATTERN) && action.startsWith('s3:'))
+          uploads.add(action.slice(3));
+        else if (resourceJson === filesBucketArn && action === 's3:ListBucket') listBucket = true;
         else other.push(statement);
       }
     }
   }
-  return { table, indexes, files, conditioned, other };
+  return { table, indexes, files, uploads, listBucket, conditioned, other };
 }
 
 const sorted = (values: Iterable<string> | undefined) => [...new Set(values ?? [])].sort();
@@ -150,7 +158,13 @@ describe('the operation table declares every operation’s data access', () => {
     // Assess
     expect(sorted(observed.table)).toEqual(sorted(declared.table));
     expect(sorted(observed.indexes)).toEqual(sorted(declared.indexes));
-    expect(sorted(observed.files)).toEqual(sorted(declared.files));
+    const listed = (list: readonly string[] | undefined) =>
+      (list ?? []).filter((action) => action !== 'ListBucket');
+    expect(sorted(observed.files)).toEqual(sorted(listed(declared.files)));
+    expect(sorted(observed.uploads)).toEqual(sorted(listed(declared.uploads)));
+    expect(observed.listBucket).toBe(
+      [...(declared.files ?? []), ...(declared.uploads ?? [])].includes('ListBucket'),
+    );
     expect(observed.other).toEqual([]);
   });
 
@@ -265,6 +279,7 @@ describe('every function of the stack', () => {
     for (const statement of statements.filter((each) => actionsOf(each).some((a) => a.startsWith('s3:')))) {
       expect([
         arnUnder(filesBucketArn, FILE_KEY_PATTERN),
+        arnUnder(filesBucketArn, UPLOAD_KEY_PATTERN),
         filesBucketArn,
         arnUnder(digestBucketArn, DIGEST_KEY_PATTERN),
       ]).toContain(json(statement.Resource));
@@ -341,6 +356,7 @@ describe('the job functions', () => {
     expect(sorted(observed.table)).toEqual(sorted(REMOVE_SUBCATEGORY_DATA_ACCESS.table));
     expect(sorted(observed.indexes)).toEqual(sorted(REMOVE_SUBCATEGORY_DATA_ACCESS.indexes));
     expect(sorted(observed.files)).toEqual(sorted(REMOVE_SUBCATEGORY_DATA_ACCESS.files));
+    expect(sorted(observed.uploads)).toEqual([]);
     expect(observed.conditioned).toEqual([]);
     expect(invoke).toHaveLength(1);
     expect(json(invoke[0]?.Resource)).toContain(':function:');
@@ -409,6 +425,17 @@ describe('partition patterns of IAM conditions', () => {
     expect(counter).toBe(DIGEST_SEQUENCE_PARTITION);
     expect(partitions.length).toBeGreaterThan(0);
     for (const partition of partitions) expect(partition).toMatch(likePattern(LEDGER_HEAD_PARTITIONS));
+  });
+
+  it('match the file, image and staging keys the file store uses', () => {
+    // Prepare
+    const [companyId, id] = ['7f1c1e88-2f0e-4c55-9d0e-0a3b1c2d3e4f', '0b9f8e7d-6c5b-4a39-8271-605f4e3d2c1b'];
+    // Assess
+    expect(fileStorageKey(companyId, id)).toMatch(likePattern(FILE_KEY_PATTERN));
+    expect(subcategoryImageKey(companyId, id, id)).toMatch(likePattern(FILE_KEY_PATTERN));
+    expect(uploadStagingKey(companyId, id)).toMatch(likePattern(UPLOAD_KEY_PATTERN));
+    expect(uploadStagingKey(companyId, id).startsWith(UPLOAD_STAGING_PREFIX)).toBe(true);
+    expect(uploadStagingKey(companyId, id)).not.toMatch(likePattern(FILE_KEY_PATTERN));
   });
 
   it("match the idempotency layer's records", () => {

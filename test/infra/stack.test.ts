@@ -20,6 +20,7 @@ import {
   USAGE_PLANS,
   type UsagePlanName,
 } from '../../lib/api-gateway-settings.js';
+import { UPLOAD_STAGING_PREFIX } from '../../lib/data-store.js';
 import { usagePlanOutputId } from '../../lib/usage-plans.js';
 import {
   policyActionsOfRole,
@@ -318,6 +319,31 @@ describe('data store', () => {
         LoggingConfiguration: { DestinationBucketName: { Ref: accessLogsBucketId }, LogFilePrefix: 'files/' },
       },
     });
+  });
+
+  it('expires staged uploads nobody completed, and parts of aborted multipart uploads', () => {
+    // Prepare
+    const bucketId = synthesized.logicalIdOf(synthesized.stack.dataStore.filesBucket);
+    // Act
+    const rules = template.toJSON().Resources[bucketId].Properties.LifecycleConfiguration.Rules;
+    // Assess
+    expect(rules).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          Prefix: UPLOAD_STAGING_PREFIX,
+          ExpirationInDays: 1,
+          NoncurrentVersionExpiration: { NoncurrentDays: 1 },
+          Status: 'Enabled',
+        }),
+        expect.objectContaining({
+          AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },
+          Status: 'Enabled',
+        }),
+      ]),
+    );
+    // Only staging keys expire: recorded files never do.
+    for (const rule of rules)
+      if (rule.ExpirationInDays !== undefined) expect(rule.Prefix).toBe(UPLOAD_STAGING_PREFIX);
   });
 
   it('refuses plain-HTTP access to the bucket', () => {

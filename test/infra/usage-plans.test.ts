@@ -1,7 +1,7 @@
 /**
  * Throttling and quotas per key: API keys come from the authorizer, every keyed method needs
  * one, each plan of the shared settings exists on the stage with its limits, the shared key sits
- * in the default plan and is the value the authorizer falls back to, and the stage throttles
+ * in the shared plan and is the value the authorizer falls back to, and the stage throttles
  * every method (public routes harder).
  */
 import { Match, type Template } from 'aws-cdk-lib/assertions';
@@ -9,8 +9,8 @@ import { operationList } from '../../lambdas/operations.js';
 import { STAGE_NAME } from '../../lib/api.js';
 import {
   DEFAULT_USAGE_IDENTIFIER_KEY_ENVIRONMENT,
-  DEFAULT_USAGE_PLAN,
   PUBLIC_ROUTE_THROTTLE,
+  SHARED_USAGE_PLAN,
   STAGE_THROTTLE,
   USAGE_PLAN_GATEWAY_RESPONSES,
   USAGE_PLANS,
@@ -77,7 +77,7 @@ describe('usage plans', () => {
     template.resourceCountIs('AWS::ApiGateway::UsagePlan', planEntries.length);
   });
 
-  it('puts the shared key in the default plan, with the value the authorizer falls back to', () => {
+  it('puts the shared key in the shared plan, with the value the authorizer falls back to', () => {
     // Prepare
     const { sharedKey, plans } = synthesized.stack.api.usagePlans;
     const keyId = synthesized.logicalIdOf(sharedKey);
@@ -89,7 +89,7 @@ describe('usage plans', () => {
     template.hasResourceProperties('AWS::ApiGateway::UsagePlanKey', {
       KeyId: { Ref: keyId },
       KeyType: 'API_KEY',
-      UsagePlanId: { Ref: synthesized.logicalIdOf(plans.get(DEFAULT_USAGE_PLAN)!) },
+      UsagePlanId: { Ref: synthesized.logicalIdOf(plans.get(SHARED_USAGE_PLAN)!) },
     });
     expect(key.Properties.Enabled).toBe(true);
     // Unique per deployed stack: derived from the stack id.
