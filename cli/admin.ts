@@ -10,17 +10,20 @@
  */
 import { parseArgs } from 'node:util';
 import { PERMISSIONS, type Permission } from '../lambdas/shared/principal.js';
+import { DEFAULT_USAGE_PLAN, type UsagePlanName } from '../lib/api-gateway-settings.js';
 import { connectToStack } from './stack-connection.js';
+import { USAGE_PLAN_NAMES } from './usage-plans.js';
 
 class UsageError extends Error {}
 
-const COMMANDS = ['create-company', 'create-app', 'create-key', 'revoke-key'] as const;
+const COMMANDS = ['create-company', 'create-app', 'create-key', 'revoke-key', 'set-plan'] as const;
 
 const USAGE = `Usage: npm run --silent admin -- <command> [options]
   create-company --name <name>
   create-app --name <name>
   create-key (--company <companyId> | --app <appId>) --permissions <p1,p2,...>
   revoke-key --key-id <keyId>
+  set-plan --key-id <keyId> --plan <${USAGE_PLAN_NAMES.join('|')}>
 Permissions: ${PERMISSIONS.join(', ')}`;
 
 function requireOption(values: Record<string, string | undefined>, name: string): string {
@@ -55,6 +58,7 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
       app: { type: 'string' },
       permissions: { type: 'string' },
       'key-id': { type: 'string' },
+      plan: { type: 'string' },
     },
     strict: true,
   });
@@ -65,14 +69,40 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
   // Imported after connect(): the SDK clients read the endpoints when their module loads.
   const { createApp, createCompany, tenantExists } = await import('../lambdas/domain/identity/tenants.js');
   const { issueApiKey, revokeApiKey } = await import('../lambdas/domain/identity/api-keys.js');
+  const { findApiKey, setApiKeyUsage } = await import('../lambdas/repositories/identity-repository.js');
+
+  /** Puts a key on a usage plan: in AWS through its own API Gateway key, locally by name only. */
+  const assignPlan = async (keyId: string, plan: UsagePlanName) => {
+    const record = await findApiKey(keyId);
+    if (!record) throw new Error(`No API key ${keyId}`);
+    const plans = connection.usagePlans;
+    if (!plans) return setApiKeyUsage(keyId, { usagePlan: plan });
+    if (record.usageKeyId) {
+      await plans.movePlan(record.usageKeyId, record.usagePlan as UsagePlanName | undefined, plan);
+      return setApiKeyUsage(keyId, { usagePlan: plan });
+    }
+    return setApiKeyUsage(keyId, { usagePlan: plan, ...(await plans.createUsageKey(keyId, plan)) });
+  };
+
   switch (command) {
     case 'create-company': {
-      const { tenantId, apiKey } = await createCompany(tenantName(values));
+      const { tenantId, keyId, apiKey } = await createCompany(tenantName(values));
+      await assignPlan(keyId, DEFAULT_USAGE_PLAN);
       return { companyId: tenantId, apiKey };
     }
     case 'create-app': {
-      const { tenantId, apiKey } = await createApp(tenantName(values));
+      const { tenantId, keyId, apiKey } = await createApp(tenantName(values));
+      await assignPlan(keyId, DEFAULT_USAGE_PLAN);
       return { appId: tenantId, apiKey };
+    }
+    case 'set-plan': {
+      const keyId = requireOption(values, 'key-id');
+      const plan = requireOption(values, 'plan');
+      if (!(USAGE_PLAN_NAMES as string[]).includes(plan)) {
+        throw new UsageError(`--plan must be one of: ${USAGE_PLAN_NAMES.join(', ')}`);
+      }
+      await assignPlan(keyId, plan as UsagePlanName);
+      return { keyId, plan };
     }
     case 'create-key': {
       if ((values.company === undefined) === (values.app === undefined)) {
@@ -84,12 +114,16 @@ async function run(argv: string[]): Promise<Record<string, unknown>> {
       if (!(await tenantExists(type, tenantId)))
         throw new Error(`No ${type === 'company' ? 'company' : 'App'} ${tenantId}`);
       const { keyId, apiKey } = await issueApiKey(type, tenantId, permissions);
+      await assignPlan(keyId, DEFAULT_USAGE_PLAN);
       return { keyId, apiKey };
     }
     case 'revoke-key': {
       const keyId = requireOption(values, 'key-id');
-      if (!(await revokeApiKey(keyId))) throw new Error(`No API key ${keyId}`);
+      const record = await findApiKey(keyId);
+      if (!record || !(await revokeApiKey(keyId))) throw new Error(`No API key ${keyId}`);
       await connection.flushAuthorizerCache();
+      // Frees one of API Gateway's 10,000 keys per region.
+      if (record.usageKeyId) await connection.usagePlans?.deleteUsageKey(record.usageKeyId);
       return { keyId, revoked: true };
     }
     default:

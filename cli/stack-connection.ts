@@ -5,9 +5,12 @@
  */
 import { AUTHORIZER_CACHE_PATH } from '../local/local-gateway.js';
 import { dataDirectoryFromEnvironment, readStackState } from '../local/stack-state.js';
+import { UsagePlans } from './usage-plans.js';
 
 export interface StackConnection {
   target: 'local' | 'aws';
+  /** API Gateway usage plans (AWS with `REST_API_ID` only). */
+  usagePlans?: UsagePlans;
   /** Makes a revoked key stop working at once instead of when the authorizer cache expires. */
   flushAuthorizerCache(): Promise<void>;
 }
@@ -19,6 +22,7 @@ export function connectToStack(): StackConnection {
     const stageName = process.env.API_STAGE ?? 'prod';
     return {
       target: 'aws',
+      usagePlans: restApiId ? new UsagePlans(restApiId, stageName) : undefined,
       async flushAuthorizerCache() {
         if (!restApiId) return; // without it, a revoked key is refused once the cache TTL runs out
         const { APIGatewayClient, FlushStageAuthorizersCacheCommand } = await import(

@@ -22,6 +22,7 @@ import { type Principal, toAuthorizerContext } from '#shared/principal.js';
 import {
   API_KEY_HEADER,
   AUTHORIZER_MEMORY_CACHE_SECONDS,
+  DEFAULT_USAGE_IDENTIFIER_KEY_ENVIRONMENT,
   WALLET_TOKEN_HEADER,
 } from '../../lib/api-gateway-settings.js';
 import { MemoryCache } from './memory-cache.js';
@@ -88,5 +89,7 @@ export const handler = async (
       Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: wholeApiArn(event.methodArn) }],
     },
     context: toAuthorizerContext(principal),
+    // Whose usage plan throttles the call (the API reads keys from the authorizer).
+    usageIdentifierKey: principal.usageIdentifierKey ?? process.env[DEFAULT_USAGE_IDENTIFIER_KEY_ENVIRONMENT],
   };
 };

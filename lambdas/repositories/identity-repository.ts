@@ -25,6 +25,11 @@ export interface ApiKeyRecord {
   permissions: Permission[];
   createdAt: string;
   revokedAt?: string;
+  /** The usage plan the key is on (`lib/api-gateway-settings.ts` USAGE_PLANS). */
+  usagePlan?: string;
+  /** In AWS: the value and id of the API Gateway API key that carries the key's usage plan. */
+  usageIdentifierKey?: string;
+  usageKeyId?: string;
 }
 
 const tenantKey = (type: PrincipalType, tenantId: string) => ({
@@ -73,6 +78,9 @@ export async function findApiKey(keyId: string): Promise<ApiKeyRecord | undefine
     permissions: Item.permissions,
     createdAt: Item.createdAt,
     revokedAt: Item.revokedAt,
+    usagePlan: Item.usagePlan,
+    usageIdentifierKey: Item.usageIdentifierKey,
+    usageKeyId: Item.usageKeyId,
   };
 }
 
@@ -86,6 +94,33 @@ export async function markApiKeyRevoked(keyId: string, revokedAt: string): Promi
         UpdateExpression: 'SET revokedAt = if_not_exists(revokedAt, :revokedAt)',
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeValues: { ':revokedAt': revokedAt },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+/** Records the usage plan of a key (and, in AWS, the API Gateway key that carries it). */
+export async function setApiKeyUsage(
+  keyId: string,
+  usage: { usagePlan: string; usageIdentifierKey?: string; usageKeyId?: string },
+): Promise<boolean> {
+  try {
+    await dynamoDb.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: apiKeyKey(keyId),
+        UpdateExpression: `SET ${Object.keys(usage)
+          .map((name) => `#${name} = :${name}`)
+          .join(', ')}`,
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: Object.fromEntries(Object.keys(usage).map((name) => [`#${name}`, name])),
+        ExpressionAttributeValues: Object.fromEntries(
+          Object.entries(usage).map(([name, value]) => [`:${name}`, value]),
+        ),
       }),
     );
     return true;

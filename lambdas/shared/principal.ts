@@ -47,6 +47,11 @@ export interface Principal {
   permissions: ReadonlySet<Permission>;
   /** Set when a wallet calls with its session token (`Authorization: Bearer ...`) instead of a key. */
   wallet?: WalletIdentity;
+  /**
+   * The API Gateway API key whose usage plan throttles this caller (AWS only; never passed on
+   * to handlers). Absent: the stack's shared usage key.
+   */
+  usageIdentifierKey?: string;
 }
 
 /** The wallet behind a wallet principal; its App is the principal's `tenantId`. */

@@ -87,6 +87,23 @@ describe('authorizer handler', () => {
     });
   });
 
+  it("names the key's own usage key for API Gateway's usage plan, else the stack's shared one", async () => {
+    // Prepare
+    const own = generateApiKey();
+    storeKey(own.apiKey, own.keyId, { usageIdentifierKey: 'ark-usage-own' });
+    const plain = generateApiKey();
+    storeKey(plain.apiKey, plain.keyId);
+    process.env.DEFAULT_USAGE_IDENTIFIER_KEY = 'ark-usage-shared';
+    // Act
+    const withOwn = await handler(authorizerEvent({ 'X-API-Key': own.apiKey }));
+    const withShared = await handler(authorizerEvent({ 'X-API-Key': plain.apiKey }));
+    delete process.env.DEFAULT_USAGE_IDENTIFIER_KEY;
+    // Assess
+    expect(withOwn.usageIdentifierKey).toBe('ark-usage-own');
+    expect(withShared.usageIdentifierKey).toBe('ark-usage-shared');
+    expect(JSON.stringify(withOwn.context)).not.toContain('ark-usage');
+  });
+
   it('reads the header whatever the case of its name', async () => {
     // Prepare
     const { keyId, apiKey } = generateApiKey();

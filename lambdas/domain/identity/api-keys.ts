@@ -61,6 +61,7 @@ export async function resolveApiKey(apiKey: string): Promise<Principal | undefin
     tenantId: record.tenantId,
     keyId: record.keyId,
     permissions: new Set(record.permissions),
+    usageIdentifierKey: record.usageIdentifierKey,
   };
 }
 
