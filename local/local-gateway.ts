@@ -106,9 +106,15 @@ function isBinary(contentType: string | undefined): boolean {
   return BINARY_MEDIA_TYPES.some((type) => type === '*/*' || type === mediaType);
 }
 
+/**
+ * Maps without a prototype: a header or query parameter may be named `toString`,
+ * `constructor` or `__proto__`, which on a plain object would be inherited members.
+ */
+const plainMap = <T>(): Record<string, T> => Object.create(null) as Record<string, T>;
+
 function headerMaps(request: IncomingMessage) {
-  const headers: Record<string, string> = {};
-  const multiValueHeaders: Record<string, string[]> = {};
+  const headers = plainMap<string>();
+  const multiValueHeaders = plainMap<string[]>();
   for (let index = 0; index < request.rawHeaders.length; index += 2) {
     const name = request.rawHeaders[index] as string;
     const value = request.rawHeaders[index + 1] as string;
@@ -119,8 +125,8 @@ function headerMaps(request: IncomingMessage) {
 }
 
 function queryMaps(url: URL) {
-  const single: Record<string, string> = {};
-  const multi: Record<string, string[]> = {};
+  const single = plainMap<string>();
+  const multi = plainMap<string[]>();
   for (const [name, value] of url.searchParams) {
     single[name] = value;
     (multi[name] ??= []).push(value);

@@ -52,17 +52,22 @@ export async function runIdempotently<T extends Record<string, unknown>>(
       },
     ]);
   }
-  const idempotent = makeIdempotent(async (_request: { key: string; fingerprint: string }) => run(), {
-    persistenceStore: idempotencyStore(tenantId),
-    config: new IdempotencyConfig({
-      eventKeyJmesPath: 'key',
-      payloadValidationJmesPath: 'fingerprint',
-      expiresAfterSeconds: IDEMPOTENCY_WINDOW_SECONDS,
-    }),
-    keyPrefix: operationId,
-  });
+  // The answer is stored as JSON text: a DynamoDB map could not hold every JSON value (1e-200, "" keys).
+  const idempotent = makeIdempotent(
+    async (_request: { key: string; fingerprint: string }) => ({ answer: JSON.stringify(await run()) }),
+    {
+      persistenceStore: idempotencyStore(tenantId),
+      config: new IdempotencyConfig({
+        eventKeyJmesPath: 'key',
+        payloadValidationJmesPath: 'fingerprint',
+        expiresAfterSeconds: IDEMPOTENCY_WINDOW_SECONDS,
+      }),
+      keyPrefix: operationId,
+    },
+  );
   try {
-    return await idempotent({ key, fingerprint: requestFingerprint(event) });
+    const { answer } = await idempotent({ key, fingerprint: requestFingerprint(event) });
+    return JSON.parse(answer) as T;
   } catch (error) {
     if (error instanceof IdempotencyValidationError) {
       throw new ConflictError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used for another request');

@@ -101,7 +101,7 @@ describe('OpenAPI document against the live API (npm start)', () => {
     expect([companyKey, noPermissionKey, appKey].every((key) => key.startsWith('ark_'))).toBe(true);
   });
 
-  it('categories: create, conflict, invalid, list, get, update, 401, 403, 404', async () => {
+  it('categories: create, conflict, invalid, list, get, update, Idempotency-Key, 401, 403, 404', async () => {
     // Act
     const created = await client.call('createCategory', {
       apiKey: companyKey,
@@ -138,6 +138,10 @@ describe('OpenAPI document against the live API (npm start)', () => {
       json: { name: 'Nope' },
     });
     const appForbidden = await client.call('listCategories', { apiKey: appKey });
+    const idempotent = { apiKey: companyKey, headers: { 'Idempotency-Key': 'e2e-trailers' } };
+    const first = await client.call('createCategory', { ...idempotent, json: { name: 'Trailers' } });
+    const retry = await client.call('createCategory', { ...idempotent, json: { name: 'Trailers' } });
+    const reused = await client.call('createCategory', { ...idempotent, json: { name: 'Boats' } });
     const unknown = await client.call('getCategory', {
       apiKey: companyKey,
       path: { categoryId: crypto.randomUUID() },
@@ -163,6 +167,11 @@ describe('OpenAPI document against the live API (npm start)', () => {
     expectAnswer(badKey, 401);
     expectAnswer(forbidden, 403);
     expectAnswer(appForbidden, 403);
+    expectAnswer(first, 201);
+    expectAnswer(retry, 201);
+    expect(retry.body.id).toBe(first.body.id);
+    expectAnswer(reused, 409);
+    expect(reused.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
     expectAnswer(unknown, 404);
     expectAnswer(notUuid, 400);
   });

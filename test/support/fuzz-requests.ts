@@ -161,9 +161,15 @@ function knownIds(world: FuzzWorld, name: string): string[] {
 /** Well-formed requests (every part passing its checks) or chaotic ones. */
 type Mode = 'wellFormed' | 'chaotic';
 
-function pathValue(world: FuzzWorld, name: string, mode: Mode): fc.Arbitrary<string> {
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function pathValue(world: FuzzWorld, name: string, schema: JsonSchema, mode: Mode): fc.Arbitrary<string> {
   const known = knownIds(world, name);
-  if (mode === 'wellFormed') return known.length ? fc.constantFrom(...known) : fc.uuid();
+  if (mode === 'wellFormed') {
+    // An externalId names an object only where the path takes one (file operations).
+    const fitting = schema.format === 'uuid' ? known.filter((id) => UUID.test(id)) : known;
+    return fitting.length ? fc.constantFrom(...fitting) : fc.uuid();
+  }
   return pathSafe(
     fc.oneof(
       // The caller's own company most of the time, or every request stops at the 403.
@@ -508,8 +514,11 @@ export function fuzzRequest(world: FuzzWorld, operation: Operation): fc.Arbitrar
 
 function requestOf(world: FuzzWorld, operation: Operation, mode: Mode): fc.Arbitrary<FuzzRequest> {
   const placeholders = [...operation.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] as string);
+  const pathSchemas = propertiesOf(operation.pathParameters?.jsonSchema);
   const path = fc.record(
-    Object.fromEntries(placeholders.map((name) => [name, pathValue(world, name, mode)])),
+    Object.fromEntries(
+      placeholders.map((name) => [name, pathValue(world, name, pathSchemas[name] ?? {}, mode)]),
+    ),
   );
   const idempotencyKey =
     operation.idempotent === true && mode === 'chaotic'
