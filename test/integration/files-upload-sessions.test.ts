@@ -13,10 +13,10 @@ import {
   download,
   errorBody,
   fileKeyOf,
-  stagingKeyOf,
   listFiles,
   readStoredObject,
   sha256Hex,
+  stagingKeyOf,
   storedCompanyKeys,
   verifyObject,
 } from '../support/file-requests';

@@ -6,7 +6,13 @@
  * the object and session reads and the ledger write replaced by stubs.
  */
 import { Readable } from 'node:stream';
-import { CopyObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  CopyObjectCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
 import type { ObjectChange } from '../../lambdas/domain/objects/object-change';
 import type { ObjectRecord } from '../../lambdas/repositories/object-repository';
@@ -92,8 +98,17 @@ describe('upload session completion in a versioned bucket', () => {
     const fileItem = written.find((item) => item.Put?.Item?.entity === 'file');
     // The verified version is copied to the file's own key; the record names the copy.
     const copies = s3.commandCalls(CopyObjectCommand).map((call) => call.args[0].input);
-    expect(copies).toEqual([expect.objectContaining({ Key: FILE_KEY, CopySource: expect.stringContaining(`versionId=${VERIFIED_VERSION}`) })]);
-    expect(fileItem?.Put?.Item).toMatchObject({ id: UPLOAD_ID, storageKey: FILE_KEY, storageVersionId: COPIED_VERSION });
+    expect(copies).toEqual([
+      expect.objectContaining({
+        Key: FILE_KEY,
+        CopySource: expect.stringContaining(`versionId=${VERIFIED_VERSION}`),
+      }),
+    ]);
+    expect(fileItem?.Put?.Item).toMatchObject({
+      id: UPLOAD_ID,
+      storageKey: FILE_KEY,
+      storageVersionId: COPIED_VERSION,
+    });
   });
 
   it('reads back for the check the very version it measured', async () => {
