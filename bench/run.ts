@@ -1,44 +1,290 @@
 /**
- * `npm run bench`: measurements on the local embedded stack (DynamoDB Local + s3rver, no AWS).
- * Prints a table per scenario and writes `bench/results.json`. Not part of `npm test`;
- * `BENCH_SMALL=1` runs tiny sizes as a smoke check.
+ * `npm run bench`: what each operation costs, on the local embedded stack (DynamoDB Local and
+ * s3rver, no AWS). Prints a table per section and writes `bench/results.json` and
+ * `bench/RESULTS.md`:
+ *   1. bundle size and module initialization per function, against a DynamoDB-client-only bundle;
+ *   2. DynamoDB calls and capacity per operation against its stated minimum, and the authorizer's;
+ *   3. handler overhead against the raw SDK calls;
+ *   4. throughput through the local gateway;
+ *   5. page 1 of the lists as the company grows, and a deep page;
+ *   6. ledger contention;
+ *   7. server memory during large concurrent uploads (`npm start` in a child process).
+ * Not part of `npm test`. `BENCH_SMALL=1` (`npm run bench:smoke`) runs tiny sizes as a smoke
+ * check; it and `BENCH_ONLY=calls,scale,...` write their results to a temporary folder instead.
+ * `BENCH_COLD_RUNS` sets the number of fresh processes per bundle (default 5).
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedStack } from '../local/embedded-stack';
+import { freePort } from '../local/free-port';
+import { runColdStart } from './scenarios/cold-start';
+import { quietKnownWarnings } from './support/quiet-warnings';
+import {
+  authorizerSection,
+  bundleSharesSection,
+  coldStartSection,
+  contentionSection,
+  minimumsSection,
+  operationCallsSection,
+  overheadSection,
+  renderSection,
+  type Section,
+  scaleSection,
+  throughputSection,
+  uploadSection,
+} from './support/results-report';
+
+const SECTIONS = ['cold', 'calls', 'authorizer', 'throughput', 'contention', 'scale', 'uploads'] as const;
+type SectionName = (typeof SECTIONS)[number];
+
+const small = process.env.BENCH_SMALL === '1';
+const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim()) as SectionName[] | undefined;
+const runs = (name: SectionName) => !only || only.includes(name);
+
+const settings = {
+  coldRuns: Number(process.env.BENCH_COLD_RUNS || (small ? 1 : 5)),
+  coldOperations: small ? ['getObject', 'createObject'] : undefined,
+  operationRuns: small ? 3 : 50,
+  slowOperationRuns: small ? 2 : 15,
+  warmups: small ? 1 : 3,
+  connections: small ? 4 : 10,
+  throughputMs: small ? 1000 : 5000,
+  contention: small ? { concurrency: 5, rounds: 1 } : { concurrency: 20, rounds: 3 },
+  scale: small
+    ? {
+        objectSizes: [10, 200],
+        categorySizes: [10, 60],
+        deepOffsets: { objects: 100, categories: 30 },
+        runs: 5,
+      }
+    : {
+        objectSizes: [100, 10_000],
+        categorySizes: [100, 1_000],
+        deepOffsets: { objects: 5_000, categories: 500 },
+        runs: 30,
+      },
+  uploads: small
+    ? { uploads: 2, fileSizes: [512 * 1024, 1024 * 1024] }
+    : { uploads: 10, fileSizes: [15 * 1024 * 1024, 45 * 1024 * 1024] },
+} as const;
 
 async function main(): Promise<void> {
-  const small = process.env.BENCH_SMALL === '1';
-  const stack = await startEmbeddedStack({
-    s3Directory: mkdtempSync(join(tmpdir(), 'asset-registry-bench-s3-')),
+  const started = Date.now();
+  const droppedWarnings = quietKnownWarnings();
+  const results: Record<string, unknown> = {
+    measuredAt: new Date().toISOString(),
+    node: process.version,
+    cpu: `${cpus().length} × ${cpus()[0]?.model ?? 'unknown'}`,
+    small,
+    sections: only ?? SECTIONS,
+    settings,
+  };
+  const loadAverages: Record<string, string> = {};
+  const sections: Section[] = [];
+  const show = (section: Section) => {
+    sections.push(section);
+    console.log(`\n${renderSection(section)}`);
+  };
+  const measure = async <T>(name: string, action: () => Promise<T>): Promise<T> => {
+    console.log(`\n== ${name}`);
+    const before = loadavg()[0] ?? 0;
+    const sectionStarted = Date.now();
+    const value = await action();
+    loadAverages[name] = `${before.toFixed(1)} → ${(loadavg()[0] ?? 0).toFixed(1)}`;
+    console.log(
+      `   (${((Date.now() - sectionStarted) / 1000).toFixed(0)} s, load average ${loadAverages[name]})`,
+    );
+    return value;
+  };
+  const scratch = mkdtempSync(join(tmpdir(), 'asset-registry-bench-'));
+
+  try {
+    if (runs('cold')) {
+      const coldStart = await measure('bundles and cold start', () =>
+        runColdStart({
+          outputDirectory: join(scratch, 'bundles'),
+          runs: settings.coldRuns,
+          operationIds: settings.coldOperations ? [...settings.coldOperations] : undefined,
+        }),
+      );
+      results.coldStart = coldStart;
+      show(coldStartSection(coldStart));
+      show(bundleSharesSection(coldStart));
+    }
+
+    if (runs('calls') || runs('authorizer') || runs('throughput') || runs('contention') || runs('scale')) {
+      await measureOnEmbeddedStack(scratch, results, show, measure);
+    }
+
+    if (runs('uploads')) {
+      const { runUploadMemory } = await import('./scenarios/upload-memory.js');
+      const uploads = await measure('uploads', () => runUploadMemory(settings.uploads));
+      results.uploads = uploads;
+      show(uploadSection(uploads));
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+
+  const durationSeconds = Math.round((Date.now() - started) / 1000);
+  results.durationSeconds = durationSeconds;
+  results.loadAverages = loadAverages;
+  results.droppedPowertoolsWarnings = droppedWarnings;
+  const official = !small && !only;
+  const outputDirectory = official ? __dirname : join(tmpdir(), 'asset-registry-bench-output');
+  mkdirSync(outputDirectory, { recursive: true });
+  writeFileSync(join(outputDirectory, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+  const markdownPath = join(outputDirectory, 'RESULTS.md');
+  writeFileSync(markdownPath, resultsMarkdown(sections, results, durationSeconds, loadAverages));
+  // The project's formatter checks Markdown too (`npm test` runs it): leave the file as it wants it.
+  spawnSync(join(__dirname, '..', 'node_modules', '.bin', 'biome'), ['format', '--write', markdownPath], {
+    stdio: 'ignore',
   });
+  console.log(
+    `\nDone in ${durationSeconds} s. Results: ${join(outputDirectory, 'results.json')}, RESULTS.md`,
+  );
+}
+
+async function measureOnEmbeddedStack(
+  scratch: string,
+  results: Record<string, unknown>,
+  show: (section: Section) => void,
+  measure: <T>(name: string, action: () => Promise<T>) => Promise<T>,
+): Promise<void> {
+  const stack = await startEmbeddedStack({ s3Directory: join(scratch, 's3') });
   Object.assign(process.env, stack.environment);
   try {
-    // Imported after the environment points at the embedded stack.
-    const { dynamoDbClient } = await import('../lambdas/shared/clients.js');
+    // Imported once the environment points at the embedded stack (the clients read it on load).
+    const { dynamoDb, dynamoDbClient, s3 } = await import('../lambdas/shared/clients.js');
+    const { CallRecorder } = await import('./support/call-recorder.js');
     const { installDynamoDbMeter } = await import('./support/dynamodb-meter.js');
-    const { runListScale } = await import('./scenarios/list-scale.js');
-    const meter = installDynamoDbMeter(dynamoDbClient);
+    const { installS3Meter } = await import('./support/s3-meter.js');
+    const recorder = new CallRecorder();
+    const meter = installDynamoDbMeter(dynamoDbClient, recorder);
+    const s3Meter = installS3Meter(s3, recorder);
 
-    const results: Record<string, unknown> = {
-      measuredAt: new Date().toISOString(),
-      node: process.version,
-      small,
-    };
-    console.log('== Scale: page 1 of the object list as the company grows');
-    const listScale = await runListScale(meter, small ? [10, 200] : [100, 10_000], small ? 5 : 30);
-    console.table(listScale);
-    results.listScale = listScale;
+    if (runs('calls')) {
+      const { buildCaseWorld, operationCases } = await import('./scenarios/operation-cases.js');
+      const { runOperationCosts } = await import('./scenarios/operation-costs.js');
+      const costs = await measure('DynamoDB calls and handler overhead per operation', async () =>
+        runOperationCosts({
+          // BENCH_CASES=getObject,updateObject narrows the run while working on a few operations.
+          cases: operationCases.filter(
+            (each) => !process.env.BENCH_CASES || process.env.BENCH_CASES.split(',').includes(each.key),
+          ),
+          world: await buildCaseWorld(),
+          meter,
+          s3Meter,
+          recorder,
+          clients: { dynamoDb, s3 },
+          runs: settings.operationRuns,
+          slowRuns: settings.slowOperationRuns,
+          warmups: settings.warmups,
+          checkCoverage: !process.env.BENCH_CASES,
+        }),
+      );
+      results.operationCalls = costs.calls;
+      results.handlerOverhead = costs.overhead;
+      results.aboveMinimum = costs.calls
+        .filter((row) => (row.overMinimum ?? 0) > 0)
+        .map(({ operation, dynamoDbCalls, minimum, excess }) => ({
+          operation,
+          dynamoDbCalls,
+          minimum,
+          excess,
+        }));
+      show(operationCallsSection(costs.calls));
+      show(minimumsSection(costs.calls));
+      show(overheadSection(costs.overhead));
+    }
 
-    writeFileSync(join(__dirname, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
-    console.log('Results written to bench/results.json');
+    if (runs('authorizer') || runs('throughput')) {
+      const { startLocalGateway } = await import('../local/local-gateway.js');
+      const port = await freePort();
+      const gateway = await startLocalGateway({ port });
+      const baseUrl = `http://127.0.0.1:${port}`;
+      try {
+        if (runs('authorizer')) {
+          const { runAuthorizerCalls } = await import('./scenarios/authorizer-calls.js');
+          const rows = await measure('authorizer calls', () => runAuthorizerCalls(meter, gateway, baseUrl));
+          results.authorizerCalls = rows;
+          show(authorizerSection(rows));
+        }
+        if (runs('throughput')) {
+          const { runGatewayThroughput } = await import('./scenarios/gateway-throughput.js');
+          const rows = await measure('throughput through the local gateway', () =>
+            runGatewayThroughput({
+              meter,
+              baseUrl,
+              connections: settings.connections,
+              durationMs: settings.throughputMs,
+            }),
+          );
+          results.throughput = rows;
+          show(throughputSection(rows));
+        }
+      } finally {
+        await gateway.close();
+      }
+    }
+
+    if (runs('contention')) {
+      const { runLedgerContention } = await import('./scenarios/ledger-contention.js');
+      const rows = await measure('ledger contention', () =>
+        runLedgerContention({ meter, ...settings.contention }),
+      );
+      results.contention = rows;
+      show(contentionSection(rows));
+    }
+
+    if (runs('scale')) {
+      const { runListScale } = await import('./scenarios/list-scale.js');
+      const scale = await measure('list scale', () =>
+        runListScale({
+          meter,
+          objectSizes: [...settings.scale.objectSizes] as [number, number],
+          categorySizes: [...settings.scale.categorySizes] as [number, number],
+          deepOffsets: settings.scale.deepOffsets,
+          runs: settings.scale.runs,
+        }),
+      );
+      results.listScale = scale;
+      show(scaleSection(scale.rows, scale.ratios));
+    }
   } finally {
     await stack.stop();
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+function resultsMarkdown(
+  sections: Section[],
+  results: Record<string, unknown>,
+  durationSeconds: number,
+  loadAverages: Record<string, string>,
+): string {
+  const load = Object.entries(loadAverages)
+    .map(([name, value]) => `${name} ${value}`)
+    .join('; ');
+  return `# Benchmark results
+
+Written by \`npm run bench\` (${results.measuredAt}); the numbers behind it are in \`bench/results.json\`.
+Local embedded stack (DynamoDB Local in memory, s3rver), Node ${results.node}, ${results.cpu}.
+The whole run took ${Math.round(durationSeconds / 60)} min ${durationSeconds % 60} s. One-minute load average
+at the start → end of each section (2 cores; other work on the machine shows here): ${load}.
+
+${[...sections]
+  .sort((a, b) => (a.title < b.title ? -1 : a.title > b.title ? 1 : 0))
+  .map(renderSection)
+  .join('\n')}`;
+}
+
+main().then(
+  // Keep-alive sockets of the SDK clients would hold the process open.
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

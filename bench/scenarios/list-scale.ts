@@ -1,103 +1,110 @@
 /**
- * Scale: page 1 of a company's object list at 100 and at 10,000 objects (and a deep page,
- * offset 5,000), with latency and the read capacity DynamoDB reports. Objects are seeded with
- * BatchWriteItem using the repository's own item shape, so seeding 10,000 takes seconds.
+ * Scale: page 1 of a company's object list (100 and 10,000 objects) and of its category list
+ * (100 and 1,000 categories), through the list handlers in process, with latency and the read
+ * capacity DynamoDB reports; then the ratio large / small. Also a deep page (offset 5,000 of
+ * the objects, 500 of the categories), which reads every item it skips: reported as it is.
  */
-import { randomUUID } from 'node:crypto';
-import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { listObjects } from '../../lambdas/domain/objects/object-service';
-import { insertObjectItems, type ObjectRecord } from '../../lambdas/repositories/object-repository';
-import { adjustCountersItem } from '../../lambdas/repositories/tenant-counters';
-import { dynamoDb, tableName } from '../../lambdas/shared/clients';
-import type { DynamoDbMeter } from '../support/dynamodb-meter';
+import { operations } from '../../lambdas/operations';
+import { type DynamoDbMeter, describeCommands } from '../support/dynamodb-meter';
+import { newCompany } from '../support/fixtures';
+import { invokeExpecting } from '../support/handler-calls';
+import { seedCategories, seedObjects } from '../support/seed';
 import { median, percentile, round, timeRuns } from '../support/statistics';
 
 export interface ListScaleRow {
-  scenario: string;
-  objects: number;
+  list: string;
+  size: number;
   offset: number;
   medianMs: number;
   p95Ms: number;
-  readCapacityUnitsPerCall: number;
+  readUnitsPerCall: number;
   dynamoDbCallsPerCall: number;
+  commands: string;
 }
 
-async function seedObjects(companyId: string, count: number): Promise<void> {
-  const categoryId = randomUUID();
-  const subcategoryId = randomUUID();
-  const started = Date.parse('2026-01-01T00:00:00.000Z');
-  const items: Record<string, unknown>[] = [];
-  for (let index = 0; index < count; index++) {
-    const createdAt = new Date(started + index * 1000).toISOString();
-    const record: ObjectRecord = {
-      id: randomUUID(),
-      companyId,
-      externalId: `EXT-${index}`,
-      name: `Object ${String(index).padStart(6, '0')}`,
-      description: 'A benchmark object with a description of ordinary length for an asset register.',
-      summary: null,
-      owner: `Owner ${index % 50}`,
-      status: 'active',
-      categoryId,
-      subcategoryId,
-      metadata: { serial: `SN-${index}`, location: 'Warehouse 7' },
-      createdAt,
-      updatedAt: createdAt,
-      txId: 'a'.repeat(64),
-      lastTxId: 'a'.repeat(64),
-      eventCount: 1,
-      fileCount: 0,
-    };
-    const [objectPut, markerPut] = insertObjectItems(record);
-    items.push(
-      objectPut?.Put?.Item as Record<string, unknown>,
-      markerPut?.Put?.Item as Record<string, unknown>,
-    );
-  }
-  const batches: Record<string, unknown>[][] = [];
-  for (let index = 0; index < items.length; index += 25) batches.push(items.slice(index, index + 25));
-  const writeBatch = async (batch: Record<string, unknown>[]) => {
-    let pending = batch.map((Item) => ({ PutRequest: { Item } }));
-    while (pending.length > 0) {
-      const { UnprocessedItems } = await dynamoDb.send(
-        new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }),
-      );
-      pending = (UnprocessedItems?.[tableName()] ?? []) as typeof pending;
-    }
-  };
-  for (let index = 0; index < batches.length; index += 8) {
-    await Promise.all(batches.slice(index, index + 8).map(writeBatch));
-  }
-  const counters = adjustCountersItem(companyId, { objectCount_active: count }).Update;
-  await dynamoDb.send(new UpdateCommand(counters as ConstructorParameters<typeof UpdateCommand>[0]));
+export interface ListScaleRatio {
+  list: string;
+  sizes: string;
+  offset: number;
+  latencyRatio: number;
+  readUnitsRatio: number;
 }
 
-export async function runListScale(
-  meter: DynamoDbMeter,
-  sizes: number[],
-  runs: number,
-): Promise<ListScaleRow[]> {
+const lists = {
+  objects: { id: 'listObjects', ...operations.listObjects },
+  categories: { id: 'listCategories', ...operations.listCategories },
+} as const;
+
+export async function runListScale(options: {
+  meter: DynamoDbMeter;
+  objectSizes: [number, number];
+  categorySizes: [number, number];
+  deepOffsets: { objects: number; categories: number };
+  runs: number;
+}): Promise<{ rows: ListScaleRow[]; ratios: ListScaleRatio[] }> {
   const rows: ListScaleRow[] = [];
-  for (const size of sizes) {
-    const companyId = randomUUID();
-    await seedObjects(companyId, size);
-    const offsets = size > 5000 ? [0, 5000] : [0];
+  const plan = [
+    ...options.objectSizes.map((size) => ({ list: 'objects' as const, size })),
+    ...options.categorySizes.map((size) => ({ list: 'categories' as const, size })),
+  ];
+  for (const { list, size } of plan) {
+    const company = await newCompany(`Bench ${list} ${size}`);
+    const seedStarted = Date.now();
+    if (list === 'objects') await seedObjects(company.tenantId, size);
+    else await seedCategories(company.tenantId, size);
+    process.stdout.write(`  seeded ${size} ${list} in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s\n`);
+    const largest = size === Math.max(...(list === 'objects' ? options.objectSizes : options.categorySizes));
+    const offsets = largest ? [0, options.deepOffsets[list]] : [0];
     for (const offset of offsets) {
-      const query = { limit: 20, offset, status: 'active' as const, sort: 'createdAt:desc' as const };
-      const samples = await timeRuns(runs, () => listObjects(companyId, query));
-      meter.reset();
-      await listObjects(companyId, query);
-      const reading = meter.read();
+      const request = {
+        principal: company.principal,
+        query: { limit: '20', offset: String(offset) },
+      };
+      // A deep page reads thousands of entries per call: fewer runs keep the bench short.
+      const runs = offset > 0 ? Math.min(options.runs, 10) : options.runs;
+      const samples = await timeRuns(runs, () => invokeExpecting(lists[list], request), 3);
+      options.meter.reset();
+      const answer = await invokeExpecting(lists[list], request);
+      const reading = options.meter.read();
+      const total = answer.body.pagination?.total;
+      if (total !== size) throw new Error(`${list}: total ${total}, expected ${size}`);
       rows.push({
-        scenario: 'list objects, default filters',
-        objects: size,
+        list: `${list} (GET ${lists[list].path})`,
+        size,
         offset,
-        medianMs: round(median(samples)),
-        p95Ms: round(percentile(samples, 0.95)),
-        readCapacityUnitsPerCall: round(reading.readCapacityUnits, 1),
+        medianMs: round(median(samples), 1),
+        p95Ms: round(percentile(samples, 0.95), 1),
+        readUnitsPerCall: round(reading.readCapacityUnits, 1),
         dynamoDbCallsPerCall: reading.calls,
+        commands: describeCommands(reading.callsByCommand),
       });
     }
   }
-  return rows;
+  const ratios: ListScaleRatio[] = [];
+  for (const list of ['objects', 'categories'] as const) {
+    const ofList = rows.filter((row) => row.list.startsWith(list));
+    const [small, large] = list === 'objects' ? options.objectSizes : options.categorySizes;
+    const first = (size: number, offset: number) =>
+      ofList.find((row) => row.size === size && row.offset === offset);
+    const pairs = [
+      { from: first(small, 0), to: first(large, 0), sizes: `${small} → ${large}`, offset: 0 },
+      {
+        from: first(large, 0),
+        to: first(large, options.deepOffsets[list]),
+        sizes: `${large}: offset 0 → ${options.deepOffsets[list]}`,
+        offset: options.deepOffsets[list],
+      },
+    ];
+    for (const pair of pairs) {
+      if (!pair.from || !pair.to) continue;
+      ratios.push({
+        list,
+        sizes: pair.sizes,
+        offset: pair.offset,
+        latencyRatio: round(pair.to.medianMs / pair.from.medianMs, 2),
+        readUnitsRatio: round(pair.to.readUnitsPerCall / pair.from.readUnitsPerCall, 2),
+      });
+    }
+  }
+  return { rows, ratios };
 }

@@ -1,0 +1,179 @@
+/**
+ * The fewest DynamoDB calls each operation needs for the bench's request, and why; `npm run
+ * bench` prints the measured count next to it. The rule: the fewest requests that give the same
+ * answer with the same guarantees on today's key design. Reads of known keys that run side by
+ * side count one each (a BatchGetItem would bill the same read units and wait as long).
+ * `excess` says where calls above the minimum come from; it is shown only when the measured
+ * count is above the minimum.
+ */
+
+export interface StatedMinimum {
+  calls: number;
+  reason: string;
+  excess?: string;
+  /** Capacity spent above what the calls need, shown whatever the count. */
+  capacityNote?: string;
+}
+
+export const operationMinimums: Record<string, StatedMinimum> = {
+  listCategories: {
+    calls: 3,
+    reason:
+      'Query of the index window + GetItem of the counters (the total), side by side; + 1 Query per category on the page that has subcategories (they live in its own partition; bench page: 1 of 3). Subcategory summaries copied onto the category item would make it 2 for any page',
+  },
+  createCategory: {
+    calls: 1,
+    reason: 'one TransactWriteItems: category, name marker (uniqueness), tenant counter',
+  },
+  getCategory: {
+    calls: 1,
+    reason:
+      'one Query of the category partition from sort key CATEGORY to SUBCATEGORY#~: the category and its subcategories are neighbours there',
+    excess:
+      'GetItem of the category, then a Query of its subcategories in the same partition, one after the other (findCategory + listSubcategoriesOf)',
+  },
+  updateCategory: {
+    calls: 2,
+    reason:
+      'one Query of the category partition (version to condition on, subcategories to answer with) + one write',
+    excess:
+      'GetItem of the category before the write and a Query of its subcategories after it; the same partition could answer both in one Query before the write',
+    capacityNote:
+      'when neither the name nor the status changes the write is a TransactWriteItems of one item: twice the write units of the same UpdateItem',
+  },
+  createSubcategory: {
+    calls: 1,
+    reason:
+      "one TransactWriteItems: subcategory, name marker, first ledger event, chain head, and the category's statistics, whose attribute_exists(pk) condition already refuses a missing category",
+    excess:
+      'GetItem of the category (findCategory) before the transaction checks what the statistics item of the transaction checks again (its failure is already answered CATEGORY_NOT_FOUND)',
+  },
+  getSubcategory: {
+    calls: 3,
+    reason:
+      'GetItem of the subcategory, GetItem of the category (its name), Query of the subcategory files, side by side',
+  },
+  updateSubcategory: {
+    calls: 2,
+    reason:
+      'GetItem of the subcategory (version, chain head) + one TransactWriteItems (subcategory, ledger event, chain head)',
+  },
+  listObjects: {
+    calls: 2,
+    reason:
+      'Query of the index window (limit 20) + GetItem of the counters (total; subcategories under removal), side by side',
+  },
+  listSubcategoryObjects: {
+    calls: 2,
+    reason: 'GetItem of the subcategory (exists; its objectCount is the total) + Query of its index window',
+  },
+  createObject: {
+    calls: 1,
+    reason:
+      'one TransactWriteItems: object, externalId marker, tenant counter, ledger event, chain head, category statistics, and the subcategory counter whose condition (attribute_exists AND status = active) refuses a missing, removed or delisted subcategory',
+    excess:
+      'GetItem of the subcategory before the transaction checks what its counter item in the transaction checks again; with ReturnValuesOnConditionCheckFailure ALL_OLD on that item the cancellation reason tells 404 (missing, removed) from 409 (delisted)',
+  },
+  'createObject + Idempotency-Key': {
+    calls: 3,
+    reason:
+      'the object transaction + the idempotency record: a conditional PutItem before and an UpdateItem with the answer after (Powertools idempotency)',
+    excess: 'the GetItem of the subcategory, as for createObject',
+  },
+  getObject: {
+    calls: 2,
+    reason:
+      'GetItem of the object + GetItem of the counters (objects of a subcategory under removal are hidden), side by side',
+  },
+  getCompanyObject: { calls: 2, reason: 'as getObject' },
+  updateObject: {
+    calls: 3,
+    reason:
+      'the object + the counters (visibility), side by side, + one TransactWriteItems (object conditioned on eventCount, ledger event, chain head)',
+  },
+  listObjectEvents: {
+    calls: 3,
+    reason: 'the object + the counters (visibility; eventCount is the total) + Query of the chain window',
+  },
+  verifyObject: {
+    calls: 3,
+    reason: 'the object + the counters + Query of the whole chain (one page up to 1 MB)',
+  },
+  listWallets: {
+    calls: 2,
+    reason: 'Query of the index window + GetItem of the counters (the total), side by side',
+  },
+  createWallet: { calls: 1, reason: 'one TransactWriteItems: wallet, username marker, counter' },
+  walletLogin: {
+    calls: 4,
+    reason:
+      'GetItem of the username marker (username → wallet id), GetItem of the wallet (hash, failed count), conditional UpdateItem that counts the attempt before the password is checked (parallel guesses cannot outrun the lock), TransactWriteItems of session + login record',
+  },
+  getWallet: { calls: 1, reason: 'one GetItem' },
+  updateWallet: {
+    calls: 2,
+    reason:
+      'GetItem (version; the old status decides the counter move and the index keys) + one conditional write',
+    capacityNote:
+      'when the status does not change (metadata, password) the write is a TransactWriteItems of one item: twice the write units of the same UpdateItem',
+  },
+  deleteWallet: {
+    calls: 2,
+    reason:
+      'GetItem (username for its marker, status for its counter) + one TransactWriteItems (wallet, marker, counter)',
+  },
+  uploadFile: {
+    calls: 3,
+    reason:
+      'the object + the counters before any byte is stored (an unknown object is refused first) + one TransactWriteItems (file record, object conditioned on eventCount, ledger event, chain head)',
+    excess:
+      'recordUploadedFile → changeObject reads the object and the counters again; its first attempt could start from the record resolveObject read, since the write is conditioned on eventCount anyway (a change in between costs one retry, as now)',
+  },
+  listFiles: {
+    calls: 3,
+    reason:
+      "the object + the counters (visibility; fileCount is the total) + Query of the object's files window",
+  },
+  downloadFile: {
+    calls: 3,
+    reason: 'GetItem of the file record, then the object + the counters (visibility), side by side',
+  },
+  deleteFile: {
+    calls: 4,
+    reason:
+      'GetItem of the file, the object + the counters, + one TransactWriteItems (file record deleted with attribute_exists, object conditioned on eventCount, ledger event, chain head)',
+    excess:
+      "changeObject reads the object and the counters again (+2), and its apply step reads the file record again (+1) to tell a file deleted meanwhile from a lost race; the transaction's cancellation reasons (file item vs object item) tell the two apart",
+  },
+  createUploadSession: {
+    calls: 3,
+    reason: 'the object + the counters (exists and visible) + one PutItem of the session',
+  },
+  completeUploadSession: {
+    calls: 4,
+    reason:
+      'the object + the counters, GetItem of the session, + one TransactWriteItems (file record, session deleted, object, ledger event, chain head)',
+    excess:
+      'recordUploadedFile → changeObject reads the object and the counters again (+2), as for uploadFile',
+  },
+  openapi: { calls: 0, reason: 'the document is built in memory from the operation table' },
+};
+
+/** The authorizer's calls per request, counted apart from the operations'. */
+export const authorizerMinimums: Record<string, StatedMinimum> = {
+  'API key, cold cache': {
+    calls: 1,
+    reason: 'GetItem of the key item, found by the key id inside the key',
+  },
+  'API key, warm cache': { calls: 0, reason: 'a resolved key is kept in memory for 5 s' },
+  'wallet token, cold cache': {
+    calls: 2,
+    reason:
+      "GetItem of the session (by the token's hash) + conditional UpdateItem that counts the call and checks the session version",
+  },
+  'wallet token, warm cache': {
+    calls: 1,
+    reason:
+      'the session is kept in memory; the counting write is not skipped (apiCallCount exact, a revoked session refused at once)',
+  },
+};

@@ -1,0 +1,203 @@
+/**
+ * Bundle and cold start: every operation's handler and the authorizer bundled with esbuild as
+ * the stack bundles them (`lib/bundled-function.ts`: platform node, its target, bundle, minify,
+ * CommonJS, source map without sources, `@aws-sdk/*` bundled), its size, and its module
+ * initialization time: the median, over fresh Node processes, of the time `require()` of the
+ * bundle takes (measured inside the process, so Node's own start is left out). Next to it the
+ * reference: a bundle of a handler that only creates a DynamoDB client.
+ */
+import { execFile } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { deflateRawSync } from 'node:zlib';
+import { build } from 'esbuild';
+import { operationList } from '../../lambdas/operations';
+import { handlersDirectory, projectRoot } from '../../local/project-paths';
+import { median, round } from '../support/statistics';
+
+export interface ColdStartRow {
+  function: string;
+  bundleKb: number;
+  /** index.js and its source map, deflated (about the size of the zip Lambda loads). */
+  zippedKb: number;
+  initMedianMs: number;
+  initMinMs: number;
+  /** Median module initialization against the reference's. */
+  initRatio: number;
+  sizeRatio: number;
+}
+
+/** Where the bytes of a bundle come from: npm packages (and the project's own code). */
+export interface BundleShareRow {
+  source: string;
+  /** KB of the representative operation's bundle. */
+  operationKb: number;
+  referenceKb: number;
+}
+
+export interface ColdStartResult {
+  target: string;
+  runs: number;
+  node: string;
+  rows: ColdStartRow[];
+  /** The operation whose bundle is broken down in `bundleShares`. */
+  representative: string;
+  bundleShares: BundleShareRow[];
+}
+
+const REFERENCE = 'reference: DynamoDB client only';
+const AUTHORIZER = 'authorizer';
+
+/** The esbuild target the stack bundles for, read from `lib/bundled-function.ts`. */
+function stackTarget(): string {
+  const source = readFileSync(join(projectRoot, 'lib', 'bundled-function.ts'), 'utf8');
+  return /target:\s*'(node\d+)'/.exec(source)?.[1] ?? 'node22';
+}
+
+/** `.../node_modules/@aws-sdk/client-dynamodb/dist-cjs/x.js` → `@aws-sdk/client-dynamodb`. */
+function sourceOf(inputPath: string): string {
+  const inModules = inputPath.split('node_modules/').at(-1) ?? inputPath;
+  if (inModules === inputPath) return 'project code';
+  const [first, second] = inModules.split('/');
+  return first?.startsWith('@') ? `${first}/${second}` : (first ?? inputPath);
+}
+
+async function bundle(
+  entry: string,
+  outputDirectory: string,
+  target: string,
+): Promise<{ path: string; bytesBySource: Map<string, number> }> {
+  const outfile = join(outputDirectory, 'index.js');
+  // The options NodejsFunction passes for minify, sourceMap, sourcesContent false, bundleAwsSDK.
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    target,
+    format: 'cjs',
+    minify: true,
+    sourcemap: true,
+    sourcesContent: false,
+    outfile,
+    absWorkingDir: projectRoot,
+    logLevel: 'error',
+    metafile: true,
+  });
+  const bytesBySource = new Map<string, number>();
+  for (const output of Object.values(result.metafile.outputs)) {
+    for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
+      const source = sourceOf(input);
+      bytesBySource.set(source, (bytesBySource.get(source) ?? 0) + bytesInOutput);
+    }
+  }
+  return { path: outfile, bytesBySource };
+}
+
+/** The environment a deployed function has (no Lambda runtime around it, so no X-Ray daemon). */
+function functionEnvironment(functionName: string): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    NODE_OPTIONS: '--enable-source-maps',
+    AWS_REGION: 'us-east-1',
+    AWS_LAMBDA_FUNCTION_NAME: functionName,
+    AWS_LAMBDA_FUNCTION_MEMORY_SIZE: '1024',
+    TABLE_NAME: 'bench-table',
+    FILES_BUCKET_NAME: 'bench-files',
+    DIGEST_BUCKET_NAME: 'bench-digests',
+    POWERTOOLS_SERVICE_NAME: 'bench',
+    POWERTOOLS_METRICS_NAMESPACE: 'AssetRegistry',
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  };
+}
+
+function measureInit(bundlePath: string, functionName: string): Promise<number> {
+  const loader = join(__dirname, '..', 'cold-start', 'module-init-loader.cjs');
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [loader, bundlePath],
+      { env: functionEnvironment(functionName), timeout: 60_000 },
+      (error, stdout, stderr) => {
+        if (error) return reject(new Error(`${functionName}: ${error.message}\n${stderr}`));
+        resolve((JSON.parse(stdout) as { initMs: number }).initMs);
+      },
+    );
+  });
+}
+
+export async function runColdStart(options: {
+  outputDirectory: string;
+  runs: number;
+  /** Only these operations (smoke runs); every row of the table when undefined. */
+  operationIds?: string[];
+}): Promise<ColdStartResult> {
+  const target = stackTarget();
+  const functions = [
+    { name: REFERENCE, entry: join(__dirname, '..', 'cold-start', 'reference-handler.ts') },
+    {
+      name: 'reference: DynamoDB + S3 clients',
+      entry: join(__dirname, '..', 'cold-start', 'reference-with-s3-handler.ts'),
+    },
+    { name: AUTHORIZER, entry: join(projectRoot, 'lambdas', 'authorizer', 'api-key-authorizer.ts') },
+    ...operationList
+      .filter((operation) => !options.operationIds || options.operationIds.includes(operation.id))
+      .map((operation) => ({
+        name: operation.id,
+        entry: join(handlersDirectory, `${operation.handler}.ts`),
+      })),
+  ];
+  const bundles = await Promise.all(
+    functions.map(async (each, index) => {
+      const directory = join(options.outputDirectory, String(index));
+      mkdirSync(directory, { recursive: true });
+      const { path, bytesBySource } = await bundle(each.entry, directory, target);
+      const content = readFileSync(path);
+      return {
+        ...each,
+        path,
+        bytesBySource,
+        bytes: content.length,
+        zippedBytes: deflateRawSync(content).length + deflateRawSync(readFileSync(`${path}.map`)).length,
+      };
+    }),
+  );
+
+  // Round-robin over the bundles, so that a noisy moment of the machine is shared among them.
+  const samples = new Map<string, number[]>(bundles.map((each) => [each.name, []]));
+  for (let run = 0; run < options.runs; run++) {
+    for (const each of bundles) samples.get(each.name)?.push(await measureInit(each.path, each.name));
+  }
+  const reference = bundles[0];
+  const referenceMedian = median(samples.get(REFERENCE) ?? []);
+  const rows = bundles.map((each): ColdStartRow => {
+    const initSamples = samples.get(each.name) ?? [];
+    const initMedian = median(initSamples);
+    return {
+      function: each.name,
+      bundleKb: round(each.bytes / 1024, 0),
+      zippedKb: round(each.zippedBytes / 1024, 0),
+      initMedianMs: round(initMedian, 1),
+      initMinMs: round(Math.min(...initSamples), 1),
+      initRatio: round(initMedian / referenceMedian, 2),
+      sizeRatio: round(each.bytes / (reference?.bytes ?? each.bytes), 2),
+    };
+  });
+  // One operation's bundle broken down: what it carries beyond the reference.
+  const representative = bundles.find((each) => each.name === 'getObject') ?? bundles[3] ?? bundles[0];
+  const shares = [...(representative?.bytesBySource ?? new Map<string, number>())]
+    .map(([source, bytes]) => ({
+      source,
+      operationKb: round(bytes / 1024, 0),
+      referenceKb: round((reference?.bytesBySource.get(source) ?? 0) / 1024, 0),
+    }))
+    .sort((a, b) => b.operationKb - a.operationKb)
+    .slice(0, 12);
+  return {
+    target,
+    runs: options.runs,
+    node: process.version,
+    rows,
+    representative: representative?.name ?? '',
+    bundleShares: shares,
+  };
+}
