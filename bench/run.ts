@@ -1,19 +1,3 @@
-/**
- * `npm run bench`: what each operation costs, on the local embedded stack (DynamoDB Local and
- * s3rver, no AWS). Prints a table per section and writes `bench/results.json` and
- * `bench/RESULTS.md`:
- *   1. bundle size and module initialization per function, against a DynamoDB-client-only bundle;
- *   2. DynamoDB calls and capacity per operation against its stated minimum, and the authorizer's;
- *   3. handler overhead against the raw SDK calls;
- *   4. throughput through the local gateway;
- *   5. page 1 of the lists as the company grows, and a deep page;
- *   6. ledger contention;
- *   7. server memory during large concurrent uploads (`npm start` in a child process).
- * Not part of `npm test`. `BENCH_SMALL=1` (`npm run bench:smoke`) runs tiny sizes as a smoke
- * check; it and `BENCH_ONLY=calls,scale,...` write their results to a temporary folder instead.
- * `BENCH_COLD_RUNS` sets the number of fresh processes per bundle (default 5).
- */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -138,10 +122,6 @@ async function main(): Promise<void> {
   writeFileSync(join(outputDirectory, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
   const markdownPath = join(outputDirectory, 'RESULTS.md');
   writeFileSync(markdownPath, resultsMarkdown(sections, results, durationSeconds, loadAverages));
-  // The project's formatter checks Markdown too (`npm test` runs it): leave the file as it wants it.
-  spawnSync(join(__dirname, '..', 'node_modules', '.bin', 'biome'), ['format', '--write', markdownPath], {
-    stdio: 'ignore',
-  });
   console.log(
     `\nDone in ${durationSeconds} s. Results: ${join(outputDirectory, 'results.json')}, RESULTS.md`,
   );
