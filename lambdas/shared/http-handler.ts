@@ -108,7 +108,7 @@ export function httpHandler<Op extends Operation>(
         onAnswer: (statusCode) => countAnswer(operationId, statusCode),
       }),
     )
-    .handler(async (event) => {
+    .handler(async (event, context) => {
       const principal = operation.authorization === 'none' ? undefined : principalFromEvent(event);
       // Ids only: the key itself never reaches a log line.
       logger.appendKeys({
@@ -139,6 +139,7 @@ export function httpHandler<Op extends Operation>(
               operationId,
               principal.tenantId,
               event,
+              context,
               () => handle(request) as Promise<HttpResult & Record<string, unknown>>,
             )
           : await handle(request);

@@ -12,7 +12,7 @@ import {
   IdempotencyValidationError,
   makeIdempotent,
 } from '@aws-lambda-powertools/idempotency';
-import type { APIGatewayProxyEvent } from 'aws-lambda';
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { idempotencyStore } from '#repositories/idempotency-store.js';
 import { ConflictError, ValidationError } from './errors.js';
 import { headerValue } from './http-request.js';
@@ -33,12 +33,13 @@ function requestFingerprint(event: APIGatewayProxyEvent): string {
  * Runs `run` at most once per tenant, operation and `Idempotency-Key`.
  *
  * @example
- * const result = await runIdempotently('createCategory', tenantId, event, () => handle(request));
+ * const result = await runIdempotently('createCategory', tenantId, event, context, () => handle(request));
  */
 export async function runIdempotently<T extends Record<string, unknown>>(
   operationId: string,
   tenantId: string,
   event: APIGatewayProxyEvent,
+  context: Context | undefined,
   run: () => Promise<T>,
 ): Promise<T> {
   const key = headerValue(event.headers, IDEMPOTENCY_KEY_HEADER);
@@ -53,6 +54,13 @@ export async function runIdempotently<T extends Record<string, unknown>>(
     ]);
   }
   // The answer is stored as JSON text: a DynamoDB map could not hold every JSON value (1e-200, "" keys).
+  const config = new IdempotencyConfig({
+    eventKeyJmesPath: 'key',
+    payloadValidationJmesPath: 'fingerprint',
+    expiresAfterSeconds: IDEMPOTENCY_WINDOW_SECONDS,
+  });
+  // With the invocation's deadline, a request that times out does not hold its key "in progress".
+  if (context?.getRemainingTimeInMillis) config.registerLambdaContext(context);
   const idempotent = makeIdempotent(
     async (_request: { key: string; fingerprint: string }) => ({ answer: JSON.stringify(await run()) }),
     {

@@ -17,9 +17,11 @@ export const metrics = new Metrics({
 });
 export const tracer = new Tracer({ serviceName });
 
-/** Counts an answer by operation and status class (`Answers2xx`, `Answers4xx`, `Answers5xx`). */
+/**
+ * Counts an answer by operation and status class (`Answers2xx`, `Answers4xx`, `Answers5xx`),
+ * on the invocation's own metrics, which the `logMetrics` middleware flushes at the end.
+ */
 export function countAnswer(operationId: string, statusCode: number): void {
-  const metric = metrics.singleMetric();
-  metric.addDimension('operation', operationId);
-  metric.addMetric(`Answers${Math.floor(statusCode / 100)}xx`, MetricUnit.Count, 1);
+  metrics.addDimension('operation', operationId);
+  metrics.addMetric(`Answers${Math.floor(statusCode / 100)}xx`, MetricUnit.Count, 1);
 }

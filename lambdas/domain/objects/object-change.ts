@@ -116,8 +116,8 @@ export async function changeObject(
       return after;
     } catch (error) {
       if (!(error instanceof LostRaceError)) throw error;
-      // Another change took this sequence number: back off a little and build on top of it.
-      await new Promise((resolve) => setTimeout(resolve, 5 * attempt * Math.random()));
+      // Another change took this sequence number: back off (jittered, doubling) and build on top of it.
+      await new Promise((resolve) => setTimeout(resolve, (5 + 20 * Math.random()) * 2 ** (attempt - 1)));
     }
   }
   throw new ConflictError(
