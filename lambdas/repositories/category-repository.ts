@@ -13,7 +13,7 @@ import { dynamoDb, tableName } from '#shared/clients.js';
 import { ConflictError } from '#shared/errors.js';
 import type { Metadata } from '#shared/schema.js';
 import { comparableName } from '#shared/text.js';
-import { readStatusSortedList } from './status-sorted-list.js';
+import { readStatusSortedList, statusSortedIndexAttributes } from './status-sorted-list.js';
 import { countersKey, tenantPartition } from './tenant-keys.js';
 import { type TransactItem, writeTransaction } from './transactions.js';
 import { setAttributesItem, withoutAttributes } from './update-expression.js';
@@ -70,15 +70,11 @@ function toItem(record: CategoryRecord): Record<string, unknown> {
     nameKey,
     // Stored as JSON text: it round-trips any JSON exactly (numbers, empty keys, nesting).
     metadataJson: JSON.stringify(metadata),
-    gsi1pk: byStatusPartition(record.companyId, record.status),
-    gsi1sk: createdKey,
     // Names are unique per company ignoring case, so the name key alone sorts without ties.
-    gsi2pk: byStatusPartition(record.companyId, record.status),
-    gsi2sk: nameKey,
-    gsi3pk: allPartition(record.companyId),
-    gsi3sk: createdKey,
-    gsi4pk: allPartition(record.companyId),
-    gsi4sk: nameKey,
+    ...statusSortedIndexAttributes(
+      { status: byStatusPartition(record.companyId, record.status), all: allPartition(record.companyId) },
+      { createdKey, nameKey },
+    ),
   };
 }
 

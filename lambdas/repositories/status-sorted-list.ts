@@ -7,6 +7,26 @@
 import { readIndexWindow } from './index-query.js';
 import { readCounters, sumCounters } from './tenant-counters.js';
 
+/**
+ * The index entries of one item of such a list: its status partition and the all-statuses
+ * partition, each sorted by creation time (`createdKey`) and by name (`nameKey`).
+ */
+export function statusSortedIndexAttributes(
+  partitions: { status: string; all: string },
+  sortKeys: { createdKey: string; nameKey: string },
+): Record<string, string> {
+  return {
+    gsi1pk: partitions.status,
+    gsi1sk: sortKeys.createdKey,
+    gsi2pk: partitions.status,
+    gsi2sk: sortKeys.nameKey,
+    gsi3pk: partitions.all,
+    gsi3sk: sortKeys.createdKey,
+    gsi4pk: partitions.all,
+    gsi4sk: sortKeys.nameKey,
+  };
+}
+
 export interface StatusSortedListRequest {
   tenantId: string;
   /** The partition of the one status asked for, or of all statuses. */

@@ -13,7 +13,7 @@ import type { WalletListSort, WalletStatus } from '#domain/wallets/wallet-schema
 import { dynamoDb, tableName } from '#shared/clients.js';
 import { ConflictError } from '#shared/errors.js';
 import type { Metadata } from '#shared/schema.js';
-import { readStatusSortedList } from './status-sorted-list.js';
+import { readStatusSortedList, statusSortedIndexAttributes } from './status-sorted-list.js';
 import { adjustCountersItem } from './tenant-counters.js';
 import { tenantPartition } from './tenant-keys.js';
 import { type TransactItem, writeTransaction } from './transactions.js';
@@ -78,16 +78,10 @@ function indexAttributes(record: WalletRecord): Record<string, string> {
   const createdKey = `${record.createdAt}#${record.id}`;
   // Usernames are unique per App among wallets in lists, so the key alone sorts without ties.
   const usernameKey = usernameKeyOf(record.username);
-  return {
-    gsi1pk: byStatusPartition(record.appId, record.status),
-    gsi1sk: createdKey,
-    gsi2pk: byStatusPartition(record.appId, record.status),
-    gsi2sk: usernameKey,
-    gsi3pk: allPartition(record.appId),
-    gsi3sk: createdKey,
-    gsi4pk: allPartition(record.appId),
-    gsi4sk: usernameKey,
-  };
+  return statusSortedIndexAttributes(
+    { status: byStatusPartition(record.appId, record.status), all: allPartition(record.appId) },
+    { createdKey, nameKey: usernameKey },
+  );
 }
 
 function toItem(record: WalletRecord): Record<string, unknown> {
