@@ -96,7 +96,8 @@ export function httpHandler<Op extends Operation>(
   operation: Op,
   handle: (request: OperationRequest<Op>) => Promise<HttpResult>,
 ): middy.MiddyfiedHandler<APIGatewayProxyEvent, APIGatewayProxyResult> {
-  const operationId = operationIdOf(operation);
+  // Names the operation in logs, metrics and idempotency keys.
+  const operationId: string = operationIdOf(operation) ?? operation.handler;
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
     .use(captureLambdaHandler(tracer))
     .use(injectLambdaContext(logger, { resetKeys: true }))
