@@ -137,7 +137,8 @@ async function measureOnEmbeddedStack(
   Object.assign(process.env, stack.environment);
   try {
     // Imported once the environment points at the embedded stack (the clients read it on load).
-    const { dynamoDb, dynamoDbClient, s3 } = await import('../lambdas/shared/clients.js');
+    const { dynamoDb, dynamoDbClient } = await import('../lambdas/shared/clients.js');
+    const { s3 } = await import('../lambdas/shared/s3-client.js');
     const { CallRecorder } = await import('./support/call-recorder.js');
     const { installDynamoDbMeter } = await import('./support/dynamodb-meter.js');
     const { installS3Meter } = await import('./support/s3-meter.js');

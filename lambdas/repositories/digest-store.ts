@@ -6,7 +6,8 @@
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { LedgerDigest } from '#domain/ledger/ledger-digest.js';
-import { digestBucketName, dynamoDb, s3, tableName } from '#shared/clients.js';
+import { digestBucketName, dynamoDb, tableName } from '#shared/clients.js';
+import { s3 } from '#shared/s3-client.js';
 
 const DIGEST_PREFIX = 'digests/';
 const digestKey = (sequence: number) => `${DIGEST_PREFIX}${String(sequence).padStart(10, '0')}.json`;

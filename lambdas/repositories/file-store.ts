@@ -15,7 +15,8 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { filesBucketName, s3 } from '#shared/clients.js';
+import { filesBucketName } from '#shared/clients.js';
+import { s3 } from '#shared/s3-client.js';
 
 export const subcategoryImageKey = (companyId: string, subcategoryId: string, fileId: string) =>
   `companies/${companyId}/subcategories/${subcategoryId}/images/${fileId}`;

@@ -13,8 +13,9 @@ import {
 } from '../../lambdas/repositories/subcategory-repository';
 import { readCounters, removingSubcategoriesOf } from '../../lambdas/repositories/tenant-counters';
 import { settleBackgroundJobs } from '../../lambdas/shared/background-jobs';
-import { dynamoDb, s3, tableName } from '../../lambdas/shared/clients';
+import { dynamoDb, tableName } from '../../lambdas/shared/clients';
 import type { Principal } from '../../lambdas/shared/principal';
+import { s3 } from '../../lambdas/shared/s3-client';
 import { givenCategory, givenObject } from '../support/fixtures';
 import {
   createObjectsInOrder,

@@ -14,8 +14,9 @@ import { handler as downloadFileHandler } from '../../lambdas/handlers/files/dow
 import { handler as listFilesHandler } from '../../lambdas/handlers/files/list-files';
 import { handler as uploadFileHandler } from '../../lambdas/handlers/files/upload-file';
 import { handler as verifyObjectHandler } from '../../lambdas/handlers/objects/verify-object';
-import { filesBucketName, s3 } from '../../lambdas/shared/clients';
+import { filesBucketName } from '../../lambdas/shared/clients';
 import type { Principal } from '../../lambdas/shared/principal';
+import { s3 } from '../../lambdas/shared/s3-client';
 import { type EventOptions, invoke, lambdaContext, proxyEvent } from './api-events';
 import type { FileSample } from './file-samples';
 import { type FormPart, multipartBody, newBoundary } from './subcategory-multipart';

@@ -1,7 +1,8 @@
 /** Reads what the subcategory operations left in the files bucket (s3rver in the tests). */
 import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { subcategoryImageKey } from '../../lambdas/repositories/file-store';
-import { filesBucketName, s3 } from '../../lambdas/shared/clients';
+import { filesBucketName } from '../../lambdas/shared/clients';
+import { s3 } from '../../lambdas/shared/s3-client';
 
 /** The stored bytes and content type of a subcategory image; undefined when there is none. */
 export async function readStoredImage(
