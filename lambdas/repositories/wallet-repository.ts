@@ -13,6 +13,7 @@ import type { WalletListSort, WalletStatus } from '#domain/wallets/wallet-schema
 import { dynamoDb, tableName } from '#shared/clients.js';
 import { ConflictError } from '#shared/errors.js';
 import type { Metadata } from '#shared/schema.js';
+import { comparableName } from '#shared/text.js';
 import { readStatusSortedList, statusSortedIndexAttributes } from './status-sorted-list.js';
 import { adjustCountersItem } from './tenant-counters.js';
 import { tenantPartition } from './tenant-keys.js';
@@ -52,8 +53,8 @@ export class StaleWalletError extends Error {}
 
 const INDEX_ATTRIBUTES = ['gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk', 'gsi4pk', 'gsi4sk'];
 
-/** Usernames are ASCII (see the schema), so lower case is their case-insensitive form. */
-export const usernameKeyOf = (username: string): string => username.toLowerCase();
+/** The form usernames are compared in: NFC, lower case (as category names). */
+export const usernameKeyOf = (username: string): string => comparableName(username);
 
 /** The wallet item's key. Its partition reads `T#<appId>#WALLET#<walletId>` (the authorizer's IAM grant relies on it). */
 export const walletKey = (appId: string, walletId: string) => ({

@@ -53,7 +53,7 @@ describe('parseFullUsername', () => {
     ['two @ (usernames never hold one)', `a@b@${APP_ID}`],
     ['a username too short', `ab@${APP_ID}`],
     ['a username too long', `${'u'.repeat(51)}@${APP_ID}`],
-    ['a username with a space', `two words@${APP_ID}`],
+    ['a username with a control character', `tab\there@${APP_ID}`],
     ['nothing', ''],
   ])('finds nothing in a name with %s', (_label, fullUsername) => {
     // Act / Assess

@@ -29,11 +29,11 @@ export type WalletListSort = (typeof WALLET_LIST_SORTS)[number];
 export const USERNAME_MIN_LENGTH = 3;
 export const USERNAME_MAX_LENGTH = 50;
 /**
- * Letters A-Z and a-z, digits, `.`, `_` and `-`. ASCII only, so that no two usernames look alike
- * (no Unicode confusables, no normalization forms), and never `@`, which separates the username
- * from the App id in `username@appId`.
+ * Any characters but `@`, which separates the username from the App id in `username@appId`,
+ * and control characters. The spec bounds usernames by length only (3-50 characters, counted
+ * as code points); uniqueness compares the NFC, lower-cased form.
  */
-export const USERNAME_PATTERN = /^[A-Za-z0-9._-]+$/;
+export const USERNAME_PATTERN = /^[^@\p{Cc}]+$/u;
 
 export const PASSWORD_MIN_LENGTH = 8;
 /** Bounds the work a single request can ask of the password hash. */
@@ -50,7 +50,7 @@ function username(): Schema<string> {
         issues.push({
           field,
           code: 'FORMAT_INVALID',
-          message: `${field} may hold only letters A-Z, digits, ".", "_" and "-"`,
+          message: `${field} may not contain "@" or control characters`,
         });
         return undefined;
       }
