@@ -155,16 +155,6 @@ export async function findChainEvent(chain: ChainRef, sequence: number): Promise
   return Item ? fromEventItem(Item) : undefined;
 }
 
-export async function findChainHead(chain: ChainRef): Promise<ChainHead | undefined> {
-  const chainId = chainIdOf(chain);
-  const { Item } = await dynamoDb.send(
-    new GetCommand({ TableName: tableName(), Key: headKey(chainId), ConsistentRead: true }),
-  );
-  return Item
-    ? { chainId, eventCount: Item.eventCount as number, lastHash: Item.lastHash as string }
-    : undefined;
-}
-
 /** Every chain head of the ledger, sorted by chain id (the digest's leaf order). */
 export async function listAllChainHeads(): Promise<ChainHead[]> {
   const shards = await Promise.all(

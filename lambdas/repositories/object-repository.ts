@@ -4,7 +4,7 @@
  * lists: by status bucket (`active` / `inactive`, i.e. every other status) or all, by creation
  * time or name (gsi1-gsi4), and per subcategory (gsi5) and per category (gsi6) by creation time.
  */
-import { BatchGetCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '#shared/clients.js';
 import type { Metadata } from '#shared/schema.js';
 import { comparableName } from '#shared/text.js';
@@ -357,18 +357,4 @@ export async function deleteObjectsData(records: ObjectRecord[]): Promise<void> 
       externalIdMarkerKey(record.companyId, record.externalId),
     ]),
   );
-}
-
-/** Objects by id, in the order asked (missing ones left out). */
-export async function findObjects(companyId: string, objectIds: string[]): Promise<ObjectRecord[]> {
-  if (objectIds.length === 0) return [];
-  const { Responses } = await dynamoDb.send(
-    new BatchGetCommand({
-      RequestItems: {
-        [tableName()]: { Keys: objectIds.map((id) => objectKey(companyId, id)), ConsistentRead: true },
-      },
-    }),
-  );
-  const byId = new Map((Responses?.[tableName()] ?? []).map((item) => [item.id as string, fromItem(item)]));
-  return objectIds.flatMap((id) => (byId.has(id) ? [byId.get(id) as ObjectRecord] : []));
 }
