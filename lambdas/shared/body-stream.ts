@@ -6,6 +6,7 @@
  */
 import { Readable } from 'node:stream';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { bodyBytes } from './http-request.js';
 
 const attachedStreams = new WeakMap<APIGatewayProxyEvent, Readable>();
 
@@ -17,8 +18,6 @@ export function attachBodyStream(event: APIGatewayProxyEvent, stream: Readable):
 export function requestBodyStream(event: APIGatewayProxyEvent): Readable {
   const attached = attachedStreams.get(event);
   if (attached) return attached;
-  const body = event.body
-    ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8')
-    : Buffer.alloc(0);
+  const body = bodyBytes(event);
   return Readable.from(body.length > 0 ? [body] : []);
 }

@@ -22,7 +22,13 @@ export function headerValue(
 /** The body as text (API Gateway base64-encodes binary media types). */
 export function bodyText(event: APIGatewayProxyEvent): string {
   if (!event.body) return '';
-  return event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+  return event.isBase64Encoded ? bodyBytes(event).toString('utf8') : event.body;
+}
+
+/** The body's bytes (API Gateway base64-encodes binary media types). */
+export function bodyBytes(event: APIGatewayProxyEvent): Buffer {
+  if (!event.body) return Buffer.alloc(0);
+  return Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
 }
 
 /** Parses a JSON body; an empty body reads as `{}`, so that missing fields report `REQUIRED`. */

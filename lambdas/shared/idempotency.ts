@@ -15,7 +15,7 @@ import {
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { idempotencyStore } from '#repositories/idempotency-store.js';
 import { ConflictError, ValidationError } from './errors.js';
-import { headerValue } from './http-request.js';
+import { bodyBytes, headerValue } from './http-request.js';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 /** How long a key is remembered. */
@@ -24,7 +24,7 @@ export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 60 * 60;
 /** What must be the same for a retry: the address and the body (its hash; a streamed upload: its length). */
 function requestFingerprint(event: APIGatewayProxyEvent): string {
   const hash = createHash('sha256').update(`${event.httpMethod} ${event.path}\n`);
-  if (event.body) hash.update(Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8'));
+  if (event.body) hash.update(bodyBytes(event));
   else hash.update(`stream:${headerValue(event.headers, 'content-length') ?? ''}`);
   return hash.digest('hex');
 }
