@@ -65,11 +65,7 @@ export async function runIdempotently<T extends Record<string, unknown>>(
     async (_request: { key: string; fingerprint: string }) => ({ answer: JSON.stringify(await run()) }),
     {
       persistenceStore: idempotencyStore(tenantId),
-      config: new IdempotencyConfig({
-        eventKeyJmesPath: 'key',
-        payloadValidationJmesPath: 'fingerprint',
-        expiresAfterSeconds: IDEMPOTENCY_WINDOW_SECONDS,
-      }),
+      config,
       keyPrefix: operationId,
     },
   );

@@ -1,6 +1,7 @@
 import { handler as createCategory } from '../../lambdas/handlers/categories/create-category';
 import { handler as listCategories } from '../../lambdas/handlers/categories/list-categories';
-import { invoke } from '../support/api-events';
+import { runIdempotently } from '../../lambdas/shared/idempotency';
+import { invoke, lambdaContext, proxyEvent } from '../support/api-events';
 import { companyPrincipal } from '../support/principals';
 
 const create = (principal: ReturnType<typeof companyPrincipal>, body: unknown, key?: string) =>
@@ -62,6 +63,61 @@ describe('Idempotency-Key on creating POSTs', () => {
     expect(malformed.body.validationErrors[0]).toMatchObject({
       field: 'Idempotency-Key',
       code: 'FORMAT_INVALID',
+    });
+  });
+
+  describe('a request that never finishes (its Lambda timed out)', () => {
+    /** An invocation context whose deadline is `milliseconds` away. */
+    const contextWithDeadline = (milliseconds: number) => {
+      const deadline = Date.now() + milliseconds;
+      return { ...lambdaContext, getRemainingTimeInMillis: () => deadline - Date.now() };
+    };
+    const event = () =>
+      proxyEvent({
+        method: 'POST',
+        path: '/v2/things',
+        body: { name: 'x' },
+        headers: { 'Idempotency-Key': 'k-1' },
+      });
+    const neverSettles = () => new Promise<Record<string, unknown>>(() => {});
+    const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
+
+    it('holds its key in progress until its deadline: 409 IDEMPOTENCY_IN_PROGRESS', async () => {
+      // Prepare
+      const tenantId = crypto.randomUUID();
+      void runIdempotently('testOperation', tenantId, event(), contextWithDeadline(60_000), neverSettles);
+      await sleep(200);
+      // Act
+      const retry = runIdempotently(
+        'testOperation',
+        tenantId,
+        event(),
+        contextWithDeadline(60_000),
+        async () => ({
+          ran: true,
+        }),
+      );
+      // Assess
+      await expect(retry).rejects.toMatchObject({ code: 'IDEMPOTENCY_IN_PROGRESS' });
+    });
+
+    it('frees its key after the deadline: the retry runs', async () => {
+      // Prepare
+      const tenantId = crypto.randomUUID();
+      void runIdempotently('testOperation', tenantId, event(), contextWithDeadline(100), neverSettles);
+      await sleep(400);
+      // Act
+      const retry = await runIdempotently(
+        'testOperation',
+        tenantId,
+        event(),
+        contextWithDeadline(60_000),
+        async () => ({
+          ran: true,
+        }),
+      );
+      // Assess
+      expect(retry).toEqual({ ran: true });
     });
   });
 });
