@@ -16,7 +16,13 @@ import type { OpenApiDocument } from '../../lambdas/openapi/openapi-document';
 import { operationList } from '../../lambdas/operations';
 import { freePort } from '../../local/free-port';
 import { type LocalGateway, startLocalGateway } from '../../local/local-gateway';
-import { describeRequest, type FuzzRequest, type FuzzWorld, fuzzRequest } from '../support/fuzz-requests';
+import {
+  describeRequest,
+  type FuzzRequest,
+  type FuzzWorld,
+  fuzzRequest,
+  wellFormedRequests,
+} from '../support/fuzz-requests';
 import { OpenApiClient } from '../support/openapi-client';
 
 const RUNS = Number(process.env.FUZZ_RUNS || 25);
@@ -152,9 +158,11 @@ describe('fuzzing every operation through the local gateway', () => {
     const statuses = new Map<number, number>();
     seen.set(row.id, statuses);
     // Reports show the request as it was sent, not fast-check's dump of its bytes.
-    const requests = fuzzRequest(world, row).map((request) =>
-      Object.assign(request, { [fc.toStringMethod]: () => describeRequest(request) }),
-    );
+    const described = (request: FuzzRequest) =>
+      Object.assign(request, { [fc.toStringMethod]: () => describeRequest(request) });
+    const requests = fuzzRequest(world, row).map(described);
+    // The same few well-formed requests first on every run, then the random ones.
+    const examples = wellFormedRequests(world, row).map((request): [FuzzRequest] => [described(request)]);
     // Act / Assess
     await fc.assert(
       fc.asyncProperty(requests, async (request: FuzzRequest) => {
@@ -179,13 +187,15 @@ describe('fuzzing every operation through the local gateway', () => {
       }),
       {
         numRuns: RUNS,
+        examples,
         // Shrinking replays requests (scrypt for wallets): only when asked for.
         endOnFailure: !process.env.FUZZ_SHRINK,
         ...(SEED === undefined ? {} : { seed: SEED }),
       },
     );
-    // Assess: the fuzzing got past the credential and schema checks at least once.
-    // (On a public row a 401 is the domain's answer, not a credential check.)
+    // Assess: the fuzzing got past the credential and schema checks at least once (the
+    // well-formed examples, at least). On a public row a 401 is the domain's answer, not a
+    // credential check.
     const pastChecks = (status: number) =>
       status !== 400 && (row.authorization === 'none' || (status !== 401 && status !== 403));
     expect([...statuses.keys()].some(pastChecks)).toBe(true);
