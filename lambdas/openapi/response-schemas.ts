@@ -282,7 +282,10 @@ const subcategoryUpdated = closedObject(
   {
     status: success,
     data: closedObject({ imageId: { type: ['string', 'null'], format: 'uuid' } }),
-    changes: described(fieldChanges(['name', 'description', 'imageId', 'status']), 'the fields that changed'),
+    changes: described(
+      fieldChanges(['name', 'description', 'imageId']),
+      'the fields that changed, among name, description and imageId (a status move is in the ledger event)',
+    ),
     timestamp: dateTime,
   },
   { description: 'Spec 4.10' },

@@ -99,12 +99,17 @@ describe('update subcategory: the action field', () => {
     const { principal, place, address } = await givenPlace();
     // Act
     const deactivated = await act(principal, address, 'deactivate', place.subcategoryName);
+    const whileDelisted = await getSubcategory(principal, address);
     const activated = await putSubcategoryJson(principal, address, { action: 'Activate' });
+    const afterwards = await getSubcategory(principal, address);
     // Assess
     expect(deactivated.statusCode).toBe(200);
-    expect(deactivated.body.changes).toEqual({ status: { from: 'active', to: 'delisted' } });
+    // Spec 4.10: `changes` lists name, description and imageId; the status move is not among them.
+    expect(deactivated.body.changes).toEqual({});
+    expect(whileDelisted.body.data.status).toBe('delisted');
     expect(activated.statusCode).toBe(200);
-    expect(activated.body.changes).toEqual({ status: { from: 'delisted', to: 'active' } });
+    expect(activated.body.changes).toEqual({});
+    expect(afterwards.body.data.status).toBe('active');
   });
 
   it('takes a missing or empty action as CHANGE', async () => {
@@ -142,7 +147,7 @@ describe('update subcategory: DEACTIVATE and ACTIVATE', () => {
     expect(response.body).toEqual({
       status: 'success',
       data: { imageId: null },
-      changes: { status: { from: 'active', to: 'delisted' } },
+      changes: {},
       timestamp: expect.stringMatching(ISO_UTC),
     });
     expect(detail.body.data.status).toBe('delisted');
@@ -197,7 +202,6 @@ describe('update subcategory: DEACTIVATE and ACTIVATE', () => {
     expect(response.body.changes).toEqual({
       name: { from: place.subcategoryName, to: 'Retired' },
       description: { from: '', to: 'No longer sold' },
-      status: { from: 'active', to: 'delisted' },
     });
   });
 
@@ -214,7 +218,7 @@ describe('update subcategory: DEACTIVATE and ACTIVATE', () => {
     expect(response.body).toEqual({
       status: 'success',
       data: { imageId: null },
-      changes: { status: { from: 'delisted', to: 'active' } },
+      changes: {},
       timestamp: expect.stringMatching(ISO_UTC),
     });
     expect(detail.body.data.status).toBe('active');
@@ -280,7 +284,7 @@ describe('update subcategory: REMOVE', () => {
     expect(removal.body).toEqual({
       status: 'success',
       data: { imageId: null },
-      changes: { status: { from: 'active', to: 'removed' } },
+      changes: {},
       timestamp: expect.stringMatching(ISO_UTC),
     });
     expect(detail.statusCode).toBe(404);
@@ -307,7 +311,7 @@ describe('update subcategory: REMOVE', () => {
     const removal = await act(principal, address, 'REMOVE', place.subcategoryName);
     // Assess
     expect(removal.statusCode).toBe(200);
-    expect(removal.body.changes).toEqual({ status: { from: 'delisted', to: 'removed' } });
+    expect(removal.body.changes).toEqual({});
   });
 
   it('gives the name back: a new subcategory may take it, at once and after the background removal', async () => {
@@ -428,9 +432,17 @@ describe('update subcategory: the own hash chain', () => {
       'CHANGE',
     ]);
     expect(events.map((event) => event.sequence)).toEqual([1, 2, 3, 4, 5, 6]);
-    expect(events.slice(1).map((event) => event.changes)).toEqual(
+    // The events hold every change; the answers list name, description and imageId (spec 4.10).
+    expect(events.slice(1).map(({ changes: { status, ...listed } }) => listed)).toEqual(
       successes.map((answer) => answer.body.changes),
     );
+    expect(events.slice(1).map((event) => event.changes.status)).toEqual([
+      undefined,
+      undefined,
+      { from: 'active', to: 'delisted' },
+      { from: 'delisted', to: 'active' },
+      undefined,
+    ]);
     for (const event of events) {
       expect(event.principal).toBe(`apiKey:${principal.keyId}`);
       expect(event.timestamp).toMatch(ISO_UTC);

@@ -77,6 +77,12 @@ const changesBetween = (before: Partial<SubcategoryRecord>, after: SubcategoryRe
   return changes;
 };
 
+/**
+ * The changes the update answers with: spec 4.10 names the fields `changes` lists (name,
+ * description, imageId). The status move is in the ledger event and in the detail view.
+ */
+const answeredChanges = ({ status: _status, ...listed }: FieldChanges): FieldChanges => listed;
+
 /** Reads a subcategory that is not removed; 404 otherwise. */
 async function findLiveSubcategory(
   companyId: string,
@@ -284,7 +290,7 @@ export async function updateSubcategory(
       }
       if (status === 'removed')
         await startBackgroundJob('removeSubcategoryData', { companyId, categoryId, subcategoryId });
-      return { imageId: after.imageId, changes };
+      return { imageId: after.imageId, changes: answeredChanges(changes) };
     }
     throw new ConflictError(
       'CONCURRENT_MODIFICATION',
