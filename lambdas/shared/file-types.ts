@@ -2,7 +2,8 @@
  * The supported file types (spec 4.16) and the check of an upload against them on three
  * signals: the file name's extension, the declared MIME type, and the leading bytes. A renamed
  * file fails the third. A declared type of `application/octet-stream` (or none), which clients
- * send when they do not know better, is judged by the other two signals.
+ * send when they do not know better, is judged by the other two signals; so is a name without
+ * any extension (`FormData` names a nameless blob `blob`). One signal alone is not enough.
  */
 export interface SupportedType {
   kind: 'image' | 'document' | 'text' | 'word' | 'spreadsheet';
@@ -50,7 +51,13 @@ function isText(content: Buffer): boolean {
 }
 
 export const SUPPORTED_TYPES: readonly SupportedType[] = [
-  { kind: 'image', mimeType: 'image/jpeg', extensions: ['.jpg', '.jpeg'], matches: isJpeg },
+  {
+    kind: 'image',
+    mimeType: 'image/jpeg',
+    extensions: ['.jpg', '.jpeg'],
+    aliases: ['image/jpg', 'image/pjpeg'],
+    matches: isJpeg,
+  },
   { kind: 'image', mimeType: 'image/png', extensions: ['.png'], matches: isPng },
   { kind: 'image', mimeType: 'image/gif', extensions: ['.gif'], matches: isGif },
   { kind: 'image', mimeType: 'image/webp', extensions: ['.webp'], matches: isWebp },
@@ -60,7 +67,8 @@ export const SUPPORTED_TYPES: readonly SupportedType[] = [
     kind: 'text',
     mimeType: 'text/csv',
     extensions: ['.csv'],
-    aliases: ['application/csv', 'text/comma-separated-values', 'application/vnd.ms-excel'],
+    // CSV is plain text, and some clients declare it so.
+    aliases: ['application/csv', 'text/comma-separated-values', 'application/vnd.ms-excel', 'text/plain'],
     matches: isText,
   },
   { kind: 'word', mimeType: 'application/msword', extensions: ['.doc'], matches: isCompoundFile },
@@ -107,14 +115,21 @@ export function typesByNameAndDeclaration(
 ): { types: SupportedType[]; reason?: string } {
   const extension = extensionOf(fileName);
   const declared = (declaredMimeType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-  const candidates = SUPPORTED_TYPES.filter(
-    (type) => type.extensions.includes(extension) && (!allowedKinds || allowedKinds.includes(type.kind)),
-  );
+  const allowed = SUPPORTED_TYPES.filter((type) => !allowedKinds || allowedKinds.includes(type.kind));
+  const isDeclared = (type: SupportedType) => type.mimeType === declared || type.aliases?.includes(declared);
+  if (extension === '') {
+    // No extension: the declared type names the candidates (the bytes must agree).
+    const types = GENERIC_MIME_TYPES.has(declared) ? [] : allowed.filter(isDeclared);
+    if (types.length === 0) {
+      const declaration = declared ? `the declared type ${declared}` : 'no declared type';
+      return { types, reason: `a file name without an extension and ${declaration} is not supported` };
+    }
+    return { types };
+  }
+  const candidates = allowed.filter((type) => type.extensions.includes(extension));
   if (candidates.length === 0)
-    return { types: [], reason: `files ending in "${extension || '(none)'}" are not supported` };
-  const types = GENERIC_MIME_TYPES.has(declared)
-    ? candidates
-    : candidates.filter((type) => type.mimeType === declared || type.aliases?.includes(declared));
+    return { types: [], reason: `files ending in "${extension}" are not supported` };
+  const types = GENERIC_MIME_TYPES.has(declared) ? candidates : candidates.filter(isDeclared);
   if (types.length === 0)
     return { types, reason: `the declared type ${declared} does not match the extension ${extension}` };
   return { types };
@@ -135,6 +150,9 @@ export function checkFileType(
   const { types, reason } = typesByNameAndDeclaration(fileName, declaredMimeType, allowedKinds);
   if (reason) return { supported: false, reason };
   const type = types.find((each) => each.matches(content));
-  if (!type) return { supported: false, reason: `the content is not a ${extensionOf(fileName)} file` };
+  if (!type) {
+    const expected = extensionOf(fileName) || types.map((each) => each.mimeType).join(' or ');
+    return { supported: false, reason: `the content is not a ${expected} file` };
+  }
   return { supported: true, type };
 }

@@ -128,7 +128,7 @@ describe('upload sessions: create', () => {
     ['an unsupported extension', { fileName: 'setup.exe', mimeType: 'application/octet-stream' }],
     ['an .svg', { fileName: 'logo.svg', mimeType: 'image/svg+xml' }],
     ['a type contradicting the extension', { fileName: 'photo.png', mimeType: 'image/jpeg' }],
-    ['no extension', { fileName: 'photo', mimeType: 'image/png' }],
+    ['no extension and a generic type', { fileName: 'photo', mimeType: 'application/octet-stream' }],
   ])('415 UNSUPPORTED_FILE_TYPE for %s', async (_case, body) => {
     // Prepare
     const { principal, object } = await givenCompanyObject();

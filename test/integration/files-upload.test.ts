@@ -176,6 +176,31 @@ describe('upload: every supported type (spec 4.16 table) round-trips byte-exact'
   );
 });
 
+describe('upload: a name without an extension, and declared types clients use', () => {
+  let principal: ReturnType<typeof companyPrincipal>;
+  let objectId = '';
+
+  beforeAll(async () => {
+    const given = await givenCompanyObject();
+    principal = given.principal;
+    objectId = given.object.id;
+  });
+
+  it.each([
+    // FormData names a nameless Blob "blob": the declared type and the bytes decide.
+    ['blob', 'image/png', buildPng(), 'image/png'],
+    ['scan', 'application/pdf', Buffer.from('%PDF-1.7\n'), 'application/pdf'],
+    ['photo.jpg', 'image/jpg', buildJpeg(), 'image/jpeg'],
+    ['prices.csv', 'text/plain', Buffer.from('a,b\n1,2\n'), 'text/csv'],
+  ])('%s declared %s: 201 %s', async (fileName, contentType, content, mimeType) => {
+    // Act
+    const answer = await uploadParts(principal, objectId, [{ name: 'file', fileName, contentType, content }]);
+    // Assess
+    expect(answer.statusCode).toBe(201);
+    expect(answer.body).toMatchObject({ mimeType, originalFileName: fileName, size: content.length });
+  });
+});
+
 describe('upload: the type check on three signals (415 UNSUPPORTED_FILE_TYPE)', () => {
   let principal: ReturnType<typeof companyPrincipal>;
   let objectId = '';
@@ -208,9 +233,10 @@ describe('upload: the type check on three signals (415 UNSUPPORTED_FILE_TYPE)', 
     ['an .exe declared as a PNG', 'setup.exe', 'image/png', buildPng()],
     ['a .zip', 'archive.zip', 'application/zip', buildDocx()],
     ['an .svg', 'logo.svg', 'image/svg+xml', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>')],
-    ['a name without extension', 'README', 'text/plain', Buffer.from('hello\n')],
+    ['a name without extension, declared octet-stream', 'README', 'application/octet-stream', buildPng()],
+    ['a name without extension whose bytes contradict the type', 'blob', 'image/png', buildJpeg()],
     ['a declared type contradicting the extension', 'photo.png', 'image/jpeg', buildPng()],
-    ['a .csv declared text/plain', 'prices.csv', 'text/plain', Buffer.from('a,b\n1,2\n')],
+    ['a .csv declared as a PDF', 'prices.csv', 'application/pdf', Buffer.from('a,b\n1,2\n')],
   ])('refuses %s', async (_case, fileName, contentType, content) => {
     // Act
     const answer = await uploadParts(principal, objectId, [{ name: 'file', fileName, contentType, content }]);

@@ -100,14 +100,34 @@ describe('checkFileType: a renamed file is refused', () => {
   );
 });
 
+describe('checkFileType: names without an extension, and declared types clients use', () => {
+  it.each([
+    ['blob', 'image/png', buildPng(), 'image/png'],
+    ['photo', 'image/jpeg', buildJpeg(), 'image/jpeg'],
+    ['', 'application/pdf', buildPdf(), 'application/pdf'],
+    ['sheet', 'application/vnd.ms-excel', buildCompoundFile(), 'application/vnd.ms-excel'],
+    ['table', 'application/vnd.ms-excel', Buffer.from('a,b\n1,2\n'), 'text/csv'],
+    ['notes', 'text/plain', Buffer.from('hello'), 'text/plain'],
+    ['photo.jpg', 'image/jpg', buildJpeg(), 'image/jpeg'],
+    ['photo.jpeg', 'image/pjpeg', buildJpeg(), 'image/jpeg'],
+    ['data.csv', 'text/plain', Buffer.from('a,b\n1,2\n'), 'text/csv'],
+  ])(
+    '%s declared %s is judged by the declared type and the bytes',
+    (fileName, mimeType, content, expected) => {
+      // Act
+      const result = checkFileType(fileName, mimeType, content);
+      // Assess
+      expect(mimeOf(result)).toBe(expected);
+    },
+  );
+});
+
 describe('checkFileType: other refusals', () => {
   it.each([
     ['setup.exe', 'application/octet-stream', Buffer.from('MZ')],
     ['archive.zip', 'application/zip', buildDocx()],
     ['logo.svg', 'image/svg+xml', Buffer.from('<svg/>')],
-    ['photo', 'image/png', buildPng()],
     ['photo.png.exe', 'image/png', buildPng()],
-    ['', 'image/png', buildPng()],
   ])('%s (%s) is not a supported extension', (fileName, mimeType, content) => {
     // Act
     const result = checkFileType(fileName, mimeType, content);
@@ -130,6 +150,21 @@ describe('checkFileType: other refusals', () => {
     // Assess
     expect(result).toEqual({ supported: false, reason: expect.stringContaining('does not match') });
   });
+
+  it.each([
+    ['photo', 'application/octet-stream', buildPng()],
+    ['blob', '', buildPng()],
+    ['photo', 'image/png', buildJpeg()],
+    ['logo', 'image/svg+xml', Buffer.from('<svg/>')],
+  ])(
+    '%s without an extension, declared %s, is refused: one signal is not enough',
+    (fileName, mimeType, content) => {
+      // Act
+      const result = checkFileType(fileName, mimeType, content);
+      // Assess
+      expect(result.supported).toBe(false);
+    },
+  );
 
   it('an empty .png is refused; text is checked for NUL bytes and UTF-8', () => {
     // Act
