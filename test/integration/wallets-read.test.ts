@@ -115,15 +115,38 @@ describe('get wallet', () => {
     });
   });
 
-  it('answers 400 FORMAT_INVALID for an id that is no UUID, as for every id in a path', async () => {
-    // Act
-    const response = await getWallet(appPrincipal(), 'not-a-wallet');
-    // Assess
-    expect(response.statusCode).toBe(400);
-    expect(response.body.validationErrors).toEqual([
-      { field: 'walletId', code: 'FORMAT_INVALID', message: 'walletId must be a UUID' },
-    ]);
-  });
+  // Spec 2.5 types a wallet id as a string, not a UUID: other text names no wallet.
+  it.each(['not-a-wallet', 'nonexistent-id', '12345', 'é😀'])(
+    'answers 404 RESOURCE_NOT_FOUND to GET, PUT and DELETE of the id %s, which is no UUID',
+    async (walletId) => {
+      // Prepare
+      const app = appPrincipal();
+      const call = (handler: typeof getWalletHandler, method: string, body?: unknown) =>
+        invoke(handler, {
+          method,
+          path: `/v2/wallets/${encodeURIComponent(walletId)}`,
+          resource: '/v2/wallets/{walletId}',
+          principal: app,
+          pathParameters: { walletId },
+          body,
+        });
+      // Act
+      const answers = [
+        await call(getWalletHandler, 'GET'),
+        await call(updateWalletHandler, 'PUT', { status: 'suspended' }),
+        await call(deleteWalletHandler, 'DELETE'),
+      ];
+      // Assess
+      for (const answer of answers) {
+        expect(answer.statusCode).toBe(404);
+        expect(answer.body).toEqual({
+          error: `No wallet ${walletId} in this App`,
+          code: 'RESOURCE_NOT_FOUND',
+          timestamp: expect.stringMatching(ISO_UTC),
+        });
+      }
+    },
+  );
 
   it('reads the wallet id in any case', async () => {
     // Prepare

@@ -63,8 +63,9 @@ function username(): Schema<string> {
 const password = string({ min: PASSWORD_MIN_LENGTH, max: PASSWORD_MAX_LENGTH });
 
 export const walletIdPath = object({
-  // As every id in a path: a UUID in any case (400 FORMAT_INVALID otherwise), read in lower case.
-  walletId: required(string({ format: 'uuid' })),
+  // Spec 2.5 types a wallet id as a string (not a UUID, unlike the other ids in paths): an id
+  // that is not one of ours is simply not found (404 RESOURCE_NOT_FOUND), never a 400.
+  walletId: required(string(), 'the wallet id (a UUID; any other text is 404 RESOURCE_NOT_FOUND)'),
 });
 
 export const listWalletsQuery = object({

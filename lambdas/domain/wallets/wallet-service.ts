@@ -45,12 +45,16 @@ const UPDATE_ATTEMPTS = 3;
 const walletNotFound = (walletId: string) =>
   new NotFoundError('RESOURCE_NOT_FOUND', `No wallet ${walletId} in this App`);
 
-/** A wallet the scope may see: not deleted, of the App, and the caller's own for a wallet. */
-async function findVisibleWallet(scope: WalletScope, walletId: string): Promise<WalletRecord> {
+/**
+ * A wallet the scope may see: not deleted, of the App, and the caller's own for a wallet. Ids
+ * are UUIDs in any case; any other text names no wallet.
+ */
+async function findVisibleWallet(scope: WalletScope, pathWalletId: string): Promise<WalletRecord> {
+  const walletId = pathWalletId.toLowerCase();
   const visible =
     UUID_PATTERN.test(walletId) && (scope.ownWalletId === undefined || scope.ownWalletId === walletId);
   const record = visible ? await findWallet(scope.appId, walletId) : undefined;
-  if (!record || record.status === 'deleted') throw walletNotFound(walletId);
+  if (!record || record.status === 'deleted') throw walletNotFound(pathWalletId);
   return record;
 }
 
