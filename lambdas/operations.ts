@@ -82,6 +82,11 @@ export interface Operation {
   /** A creating POST: an `Idempotency-Key` header makes retries return the first answer. */
   idempotent?: boolean;
   /**
+   * Body fields that are secrets (a password): the `Idempotency-Key` record keeps only an
+   * scrypt digest of them in its request fingerprint, never a fast hash.
+   */
+  secretFields?: readonly string[];
+  /**
    * What the operation's code calls on the data stores: its function's IAM policy is derived
    * from this and nothing else (least privilege, `lib/operation-access.ts`). `table`: DynamoDB
    * actions on the table's items (a `TransactWriteItems` needs the action of each of its items:
@@ -339,6 +344,7 @@ export const operations = {
     permission: 'wallets:write',
     body: createWalletBody,
     idempotent: true,
+    secretFields: ['password'],
     successStatus: 201,
   },
   walletLogin: {

@@ -142,6 +142,7 @@ export function httpHandler<Op extends Operation>(
               event,
               context,
               () => handle(request) as Promise<HttpResult & Record<string, unknown>>,
+              operation.secretFields,
             )
           : await handle(request);
       const statusCode = result.statusCode ?? operation.successStatus;

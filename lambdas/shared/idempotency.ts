@@ -15,22 +15,47 @@ import {
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { idempotencyStore } from '#repositories/idempotency-store.js';
 import { ConflictError, ValidationError } from './errors.js';
-import { bodyBytes, headerValue } from './http-request.js';
+import { bodyBytes, headerValue, parseJsonBody } from './http-request.js';
+import { SCRYPT_PARAMETERS, scryptKey } from './scrypt.js';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 /** How long a key is remembered. */
 export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 60 * 60;
 
-/** What must be the same for a retry: the address and the body (its hash; a streamed upload: its length). */
-function requestFingerprint(event: APIGatewayProxyEvent): string {
+/**
+ * What must be the same for a retry: the address and the body (its hash; a streamed upload: its
+ * length). The fingerprint is kept in the table for a day, so a secret field of the body (a
+ * wallet's password) enters it only as an scrypt digest salted with the tenant, operation and
+ * key: guessing the secret from it costs what guessing it from the stored password hash costs.
+ */
+async function requestFingerprint(
+  event: APIGatewayProxyEvent,
+  secretFields: readonly string[],
+  salt: string,
+): Promise<string> {
   const hash = createHash('sha256').update(`${event.httpMethod} ${event.path}\n`);
-  if (event.body) hash.update(bodyBytes(event));
-  else hash.update(`stream:${headerValue(event.headers, 'content-length') ?? ''}`);
+  if (!event.body) hash.update(`stream:${headerValue(event.headers, 'content-length') ?? ''}`);
+  else if (secretFields.length === 0) hash.update(bodyBytes(event));
+  else hash.update(JSON.stringify(await withSecretsDigested(parseJsonBody(event), secretFields, salt)));
   return hash.digest('hex');
 }
 
+/** The body with each secret field's text replaced by its scrypt digest. */
+async function withSecretsDigested(body: unknown, secretFields: readonly string[], salt: string) {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  const digested: Record<string, unknown> = { ...body };
+  for (const field of secretFields) {
+    const secret = digested[field];
+    if (typeof secret !== 'string') continue;
+    const key = await scryptKey(secret, Buffer.from(salt, 'utf8'), 32, SCRYPT_PARAMETERS);
+    digested[field] = `scrypt:${key.toString('base64url')}`;
+  }
+  return digested;
+}
+
 /**
- * Runs `run` at most once per tenant, operation and `Idempotency-Key`.
+ * Runs `run` at most once per tenant, operation and `Idempotency-Key`. `secretFields` name the
+ * body fields that must not be recoverable from the stored fingerprint.
  *
  * @example
  * const result = await runIdempotently('createCategory', tenantId, event, context, () => handle(request));
@@ -41,6 +66,7 @@ export async function runIdempotently<T extends Record<string, unknown>>(
   event: APIGatewayProxyEvent,
   context: Context | undefined,
   run: () => Promise<T>,
+  secretFields: readonly string[] = [],
 ): Promise<T> {
   const key = headerValue(event.headers, IDEMPOTENCY_KEY_HEADER);
   if (key === undefined) return run();
@@ -70,7 +96,9 @@ export async function runIdempotently<T extends Record<string, unknown>>(
     },
   );
   try {
-    const { answer } = await idempotent({ key, fingerprint: requestFingerprint(event) });
+    const salt = `${tenantId}\n${operationId}\n${key}`;
+    const fingerprint = await requestFingerprint(event, secretFields, salt);
+    const { answer } = await idempotent({ key, fingerprint });
     return JSON.parse(answer) as T;
   } catch (error) {
     if (error instanceof IdempotencyValidationError) {

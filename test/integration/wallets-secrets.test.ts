@@ -2,7 +2,8 @@
  * The password is write-only: no response body or header of any wallet endpoint (successes and
  * errors alike), and no log line, holds the password, its hash, or the hash's salt or digest.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { createHash } from 'node:crypto';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { handler as authorizer } from '../../lambdas/authorizer/api-key-authorizer';
 import { handler as createWalletHandler } from '../../lambdas/handlers/wallets/create-wallet';
@@ -11,9 +12,10 @@ import { handler as getWalletHandler } from '../../lambdas/handlers/wallets/get-
 import { handler as listWalletsHandler } from '../../lambdas/handlers/wallets/list-wallets';
 import { handler as loginHandler } from '../../lambdas/handlers/wallets/login-wallet';
 import { handler as updateWalletHandler } from '../../lambdas/handlers/wallets/update-wallet';
+import { tenantPartition } from '../../lambdas/repositories/tenant-keys';
 import { walletKey } from '../../lambdas/repositories/wallet-repository';
 import { dynamoDb, tableName } from '../../lambdas/shared/clients';
-import { type EventOptions, lambdaContext, proxyEvent } from '../support/api-events';
+import { type EventOptions, invoke, lambdaContext, proxyEvent } from '../support/api-events';
 import { appPrincipal } from '../support/principals';
 
 jest.setTimeout(30_000);
@@ -155,5 +157,59 @@ describe('wallet passwords never leave the service', () => {
     for (const line of logLines) {
       for (const secret of secrets()) expect(line).not.toContain(secret);
     }
+  });
+});
+
+describe('an Idempotency-Key on wallet creation keeps no fast hash of the password', () => {
+  const PASSWORD = 'Idempotent-Secret-7781';
+
+  const create = (app: ReturnType<typeof appPrincipal>, rawBody: string, key: string) =>
+    invoke(createWalletHandler, {
+      method: 'POST',
+      path: '/v2/wallets',
+      principal: app,
+      rawBody,
+      headers: { 'Idempotency-Key': key },
+    });
+
+  /** Every attribute value of the App's Idempotency-Key records, as text. */
+  async function idempotencyRecords(appId: string): Promise<string[]> {
+    const { Items = [] } = await dynamoDb.send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': `${tenantPartition(appId)}#IDEMPOTENCY` },
+      }),
+    );
+    return Items.map((item) => JSON.stringify(item));
+  }
+
+  it('stores a fingerprint that is not a fast hash of the request, and still tells bodies apart', async () => {
+    // Prepare
+    const app = appPrincipal();
+    const body = JSON.stringify({ username: 'idempotent', password: PASSWORD });
+    const otherPassword = JSON.stringify({ username: 'idempotent', password: `${PASSWORD}-other` });
+    // What a fingerprint over the raw request would be, and how the idempotency library stores it.
+    const fastFingerprint = createHash('sha256').update(`POST /v2/wallets\n${body}`).digest('hex');
+    const fastTraces = [
+      PASSWORD,
+      fastFingerprint,
+      createHash('md5').update(JSON.stringify(fastFingerprint)).digest('base64'),
+      createHash('sha256').update(body).digest('hex'),
+      createHash('md5').update(body).digest('base64'),
+    ];
+    // Act
+    const first = await create(app, body, 'wallet-key-1');
+    const retry = await create(app, body, 'wallet-key-1');
+    const reused = await create(app, otherPassword, 'wallet-key-1');
+    const records = await idempotencyRecords(app.tenantId);
+    // Assess
+    expect(first.statusCode).toBe(201);
+    expect(retry.body).toEqual(first.body);
+    expect(reused.statusCode).toBe(409);
+    expect(reused.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    expect(records).toHaveLength(1);
+    expect(records[0]).toContain('validation');
+    for (const trace of fastTraces) expect(records[0]).not.toContain(trace);
   });
 });

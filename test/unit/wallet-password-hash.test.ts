@@ -1,11 +1,7 @@
 /** Wallet password hashing (scrypt), offline. */
 import { scryptSync } from 'node:crypto';
-import {
-  hashPassword,
-  SCRYPT_PARAMETERS,
-  verifyAgainstDecoy,
-  verifyPassword,
-} from '../../lambdas/domain/wallets/password-hash';
+import { hashPassword, verifyAgainstDecoy, verifyPassword } from '../../lambdas/domain/wallets/password-hash';
+import { SCRYPT_PARAMETERS } from '../../lambdas/shared/scrypt';
 
 const STORED_FORMAT = /^scrypt\$32768\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/;
 

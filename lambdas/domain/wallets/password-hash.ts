@@ -4,29 +4,15 @@
  * verifiable. The password is hashed in Unicode NFC, so that the same text typed on two systems
  * that compose accents differently is the same password.
  */
-import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { SCRYPT_PARAMETERS, scryptKey } from '#shared/scrypt.js';
 
-/**
- * N = 2^15, r = 8, p = 1: 32 MiB and, on a 1024 MB Lambda, about 0.1-0.2 s per hash; above
- * the scrypt paper's interactive setting (2^14).
- */
-export const SCRYPT_PARAMETERS = { N: 2 ** 15, r: 8, p: 1 } as const;
 const SALT_BYTES = 16;
 const HASH_BYTES = 32;
 /** Refuses stored parameters beyond these (a corrupt item must not make one login take minutes). */
 const LIMITS = { maxN: 2 ** 20, maxR: 32, maxP: 16 };
 
 const HASH_PATTERN = /^scrypt\$(\d+)\$(\d+)\$(\d+)\$([A-Za-z0-9_-]+)\$([A-Za-z0-9_-]+)$/;
-
-function derive(password: string, salt: Buffer, keyLength: number, options: ScryptOptions): Promise<Buffer> {
-  // scrypt needs 128 * N * r bytes; leave room above Node's 32 MiB default.
-  const maxmem = 256 * (options.N ?? 0) * (options.r ?? 0) + 1024 * 1024;
-  return new Promise((resolve, reject) => {
-    scrypt(password.normalize('NFC'), salt, keyLength, { ...options, maxmem }, (error, key) =>
-      error ? reject(error) : resolve(key),
-    );
-  });
-}
 
 /**
  * Hashes a password with a fresh random salt.
@@ -37,7 +23,7 @@ function derive(password: string, salt: Buffer, keyLength: number, options: Scry
 export async function hashPassword(password: string): Promise<string> {
   const { N, r, p } = SCRYPT_PARAMETERS;
   const salt = randomBytes(SALT_BYTES);
-  const hash = await derive(password, salt, HASH_BYTES, { N, r, p });
+  const hash = await scryptKey(password, salt, HASH_BYTES, { N, r, p });
   return `scrypt$${N}$${r}$${p}$${salt.toString('base64url')}$${hash.toString('base64url')}`;
 }
 
@@ -57,7 +43,7 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const powerOfTwo = N > 1 && (N & (N - 1)) === 0;
   if (!powerOfTwo || N > LIMITS.maxN || r < 1 || r > LIMITS.maxR || p < 1 || p > LIMITS.maxP) return false;
   if (expected.length < 16) return false;
-  const actual = await derive(password, salt, expected.length, { N, r, p });
+  const actual = await scryptKey(password, salt, expected.length, { N, r, p });
   return timingSafeEqual(actual, expected);
 }
 
