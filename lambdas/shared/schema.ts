@@ -6,7 +6,7 @@
  * points), while zod counts UTF-16 units, and because we need our own issue codes.
  */
 import { type FieldIssue, ValidationError } from './errors.js';
-import { characterCount } from './text.js';
+import { characterCount, isUnicodeText } from './text.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -84,6 +84,14 @@ export function string(options: { min?: number; max?: number; format?: 'uuid' } 
       if (length < min || (max !== undefined && length > max)) {
         const range = max === undefined ? `at least ${min}` : min > 0 ? `${min} to ${max}` : `at most ${max}`;
         issues.push({ field, code: 'LENGTH_INVALID', message: `${field} must be ${range} characters long` });
+        return undefined;
+      }
+      if (!isUnicodeText(input)) {
+        issues.push({
+          field,
+          code: 'FORMAT_INVALID',
+          message: `${field} must be Unicode text (it holds a lone UTF-16 surrogate)`,
+        });
         return undefined;
       }
       if (format === 'uuid') {
@@ -188,6 +196,14 @@ function nestingDepth(value: unknown, limit: number): number {
 }
 
 /** A JSON object of free key-value pairs, at most {@link METADATA_MAX_BYTES} as JSON. */
+/** Whether every key and string of a JSON value is Unicode text (its depth was bounded before). */
+function isUnicodeJson(value: unknown): boolean {
+  if (typeof value === 'string') return isUnicodeText(value);
+  if (value === null || typeof value !== 'object') return true;
+  if (Array.isArray(value)) return value.every(isUnicodeJson);
+  return Object.entries(value).every(([key, each]) => isUnicodeText(key) && isUnicodeJson(each));
+}
+
 export function metadata(): Schema<Metadata> {
   return {
     read(input, field, issues) {
@@ -200,6 +216,14 @@ export function metadata(): Schema<Metadata> {
           field,
           code: 'SIZE_INVALID',
           message: `${field} may nest at most ${METADATA_MAX_DEPTH} levels`,
+        });
+        return undefined;
+      }
+      if (!isUnicodeJson(input)) {
+        issues.push({
+          field,
+          code: 'FORMAT_INVALID',
+          message: `${field} must hold Unicode text only (a key or value holds a lone UTF-16 surrogate)`,
         });
         return undefined;
       }

@@ -11,6 +11,20 @@ export function characterCount(value: string): number {
   return count;
 }
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Whether a string is Unicode text: no lone UTF-16 surrogate (which JSON can carry as `\ud800`
+ * but UTF-8, DynamoDB and strict JSON readers cannot).
+ *
+ * @example
+ * isUnicodeText('😀') // true
+ * isUnicodeText('\ud800') // false
+ */
+export function isUnicodeText(value: string): boolean {
+  return !LONE_SURROGATE.test(value);
+}
+
 /**
  * The form of a name used for uniqueness and for case-insensitive matching and sorting:
  * Unicode NFC, lower case.

@@ -130,6 +130,32 @@ describe('string()', () => {
     ]);
   });
 
+  it.each([
+    ['a lone high surrogate', 'ab\uD800'],
+    ['a lone low surrogate', '\uDC00cd'],
+    ['two high surrogates', '\uD800\uD800x'],
+  ])('refuses %s with FORMAT_INVALID (not Unicode text)', (_, text) => {
+    // Act
+    const { value, issues } = readWith(string({ max: 10 }), text);
+    // Assess
+    expect(value).toBeUndefined();
+    expect(issues).toEqual([
+      {
+        field: 'field',
+        code: 'FORMAT_INVALID',
+        message: 'field must be Unicode text (it holds a lone UTF-16 surrogate)',
+      },
+    ]);
+  });
+
+  it('accepts surrogate pairs (emoji) as Unicode text', () => {
+    // Act
+    const { value, issues } = readWith(string({ max: 10 }), `a${emoji}\u{10FFFF}`);
+    // Assess
+    expect(issues).toEqual([]);
+    expect(value).toBe(`a${emoji}\u{10FFFF}`);
+  });
+
   it('checks the uuid format with FORMAT_INVALID, case-insensitively', () => {
     // Prepare
     const schema = string({ format: 'uuid' });
@@ -397,6 +423,24 @@ describe('metadata()', () => {
     // Assess
     expect(value).toBe(input);
     expect(issues).toEqual([]);
+  });
+
+  it.each([
+    ['a value', { note: 'x\uD800' }],
+    ['a key', { '\uDC00': 1 }],
+    ['a nested array item', { list: [1, { deep: ['ok', '\uD83D'] }] }],
+  ])('refuses a lone surrogate in %s with FORMAT_INVALID', (_label, input) => {
+    // Act
+    const { value, issues } = readWith(metadata(), input);
+    // Assess
+    expect(value).toBeUndefined();
+    expect(issues).toEqual([
+      {
+        field: 'field',
+        code: 'FORMAT_INVALID',
+        message: 'field must hold Unicode text only (a key or value holds a lone UTF-16 surrogate)',
+      },
+    ]);
   });
 
   it.each([
