@@ -73,6 +73,27 @@ describe('create subcategory: the answer', () => {
     });
   });
 
+  it('keeps the metadata it was given (extension) and shows it in category responses', async () => {
+    // Prepare
+    const principal = companyPrincipal();
+    const category = await givenCategory(principal);
+    // Act
+    const withMetadata = await createSubcategoryOk(principal, category.id, {
+      name: 'Tagged',
+      metadata: { color: 'red', sizes: [1, 2] },
+    });
+    const without = await createSubcategoryOk(principal, category.id, { name: 'Untagged' });
+    const badMetadata = await postSubcategory(principal, category.id, { name: 'Bad', metadata: [1] });
+    const listed = await getCategory(principal, category.id);
+    // Assess
+    const metadataOf = (id: string) =>
+      listed.body.subcategories.find((each: { id: string }) => each.id === id)?.metadata;
+    expect(metadataOf(withMetadata)).toEqual({ color: 'red', sizes: [1, 2] });
+    expect(metadataOf(without)).toEqual({});
+    expect(badMetadata.statusCode).toBe(400);
+    expect(badMetadata.body.details).toEqual({ metadata: ['metadata must be a JSON object'] });
+  });
+
   it('stores an empty description when none is given', async () => {
     // Prepare
     const principal = companyPrincipal();

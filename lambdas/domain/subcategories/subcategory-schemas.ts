@@ -1,5 +1,5 @@
 /** Request shapes of the subcategory operations (spec 4.8-4.10). */
-import { object, optional, required, string } from '#shared/schema.js';
+import { metadata, object, optional, required, string } from '#shared/schema.js';
 
 /** The spec sets no bounds on a subcategory name: we use the category name's, 2-100 characters. */
 const subcategoryName = string({ min: 2, max: 100 });
@@ -17,6 +17,8 @@ export const createSubcategoryBody = object({
     string({ max: Math.ceil(SUBCATEGORY_IMAGE_MAX_BYTES / 3) * 4 + 4 }),
     'base64 image, at most 10 MB of bytes',
   ),
+  // Not in spec 4.8's body, but in the subcategory shape of 2.4 (in category responses).
+  metadata: optional(metadata(), 'shown with the subcategory in category responses (extension)'),
 });
 
 export const SUBCATEGORY_ACTIONS = ['CHANGE', 'ACTIVATE', 'DEACTIVATE', 'REMOVE'] as const;

@@ -117,7 +117,7 @@ export async function createSubcategory(
     description: input.description ?? '',
     status: 'active',
     imageId: imageFile?.id ?? null,
-    metadata: {},
+    metadata: input.metadata ?? {},
     createdAt,
     updatedAt: createdAt,
     version: 1,
