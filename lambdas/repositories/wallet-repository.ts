@@ -46,6 +46,8 @@ export interface WalletRecord {
   failedLoginCount: number;
   /** Logins are refused until then (ISO 8601), whatever the password. */
   lockedUntil?: string;
+  /** Marks of the counted login attempts whose password is being checked now (see {@link reserveLoginAttempt}). */
+  loginChecksInFlight?: string[];
 }
 
 /** The write lost a race with another write of the same wallet; read again and retry. */
@@ -86,7 +88,8 @@ function indexAttributes(record: WalletRecord): Record<string, string> {
 }
 
 function toItem(record: WalletRecord): Record<string, unknown> {
-  const { metadata, lockedUntil, deletedAt, ...plain } = record;
+  // Login checks in flight are only ever added and deleted one by one, by the logins themselves.
+  const { metadata, lockedUntil, deletedAt, loginChecksInFlight: _inFlight, ...plain } = record;
   return {
     ...walletKey(record.appId, record.id),
     entity: 'wallet',
@@ -119,6 +122,9 @@ function fromItem(item: Record<string, unknown>): WalletRecord {
     lastApiCallAt: (item.lastApiCallAt as string | null | undefined) ?? null,
     failedLoginCount: (item.failedLoginCount as number | undefined) ?? 0,
     lockedUntil: item.lockedUntil as string | undefined,
+    loginChecksInFlight: item.loginChecksInFlight
+      ? [...(item.loginChecksInFlight as Set<string>)]
+      : undefined,
   };
 }
 
@@ -284,20 +290,21 @@ export async function listWallets(
  * Counts one login attempt of an active, unlocked wallet whose failed-attempt count is still
  * `expectedFailedCount` (so that parallel attempts are counted one by one), and sets the lock
  * in the same write when this attempt is the one that earns it. The attempt counts as failed
- * until {@link recordLogin} resets the count. False when the wallet does not exist, is not
- * active, is locked at `nowIso`, or another attempt was counted since it was read.
+ * until {@link recordLogin} resets the count; `checkMark` stays in `loginChecksInFlight` until
+ * {@link recordLogin} or {@link releaseLoginCheck} takes it out. False when the wallet does not
+ * exist, is not active, is locked at `nowIso`, or another attempt was counted since it was read.
  */
 export async function reserveLoginAttempt(
   appId: string,
   walletId: string,
-  attempt: { expectedFailedCount: number; nowIso: string; lockedUntil?: string },
+  attempt: { expectedFailedCount: number; nowIso: string; lockedUntil?: string; checkMark: string },
 ): Promise<boolean> {
   try {
     await dynamoDb.send(
       new UpdateCommand({
         TableName: tableName(),
         Key: walletKey(appId, walletId),
-        UpdateExpression: `SET failedLoginCount = :next${attempt.lockedUntil ? ', lockedUntil = :lockedUntil' : ''}`,
+        UpdateExpression: `SET failedLoginCount = :next${attempt.lockedUntil ? ', lockedUntil = :lockedUntil' : ''} ADD loginChecksInFlight :mark`,
         ConditionExpression:
           'attribute_exists(pk) AND #status = :active AND failedLoginCount = :expected AND ' +
           '(attribute_not_exists(lockedUntil) OR lockedUntil <= :now)',
@@ -307,6 +314,7 @@ export async function reserveLoginAttempt(
           ':expected': attempt.expectedFailedCount,
           ':active': 'active',
           ':now': attempt.nowIso,
+          ':mark': new Set([attempt.checkMark]),
           ...(attempt.lockedUntil ? { ':lockedUntil': attempt.lockedUntil } : {}),
         },
       }),
@@ -320,13 +328,15 @@ export async function reserveLoginAttempt(
 
 /**
  * Records a successful login in one transaction with the `session` item given: `lastLoginAt`,
- * one login more, failed attempts and lock cleared. Refused (false) when the wallet stopped
- * being active or its sessions were ended since it was read.
+ * one login more, failed attempts and lock cleared, the attempt's `checkMark` out of
+ * `loginChecksInFlight`. Refused (false) when the wallet stopped being active or its sessions
+ * were ended since it was read.
  */
 export async function recordLogin(
   wallet: WalletRecord,
   loggedInAt: string,
   session: TransactItem,
+  checkMark: string,
 ): Promise<boolean> {
   try {
     await writeTransaction(
@@ -336,7 +346,8 @@ export async function recordLogin(
             TableName: tableName(),
             Key: walletKey(wallet.appId, wallet.id),
             UpdateExpression:
-              'SET lastLoginAt = :now, failedLoginCount = :zero ADD loginCount :one REMOVE lockedUntil',
+              'SET lastLoginAt = :now, failedLoginCount = :zero ADD loginCount :one REMOVE lockedUntil ' +
+              'DELETE loginChecksInFlight :mark',
             ConditionExpression: '#status = :active AND sessionVersion = :sessionVersion',
             ExpressionAttributeNames: { '#status': 'status' },
             ExpressionAttributeValues: {
@@ -345,6 +356,7 @@ export async function recordLogin(
               ':one': 1,
               ':active': 'active',
               ':sessionVersion': wallet.sessionVersion,
+              ':mark': new Set([checkMark]),
             },
           },
         },
@@ -356,6 +368,31 @@ export async function recordLogin(
   } catch (error) {
     if (error instanceof StaleWalletError) return false;
     throw error;
+  }
+}
+
+/**
+ * Takes the marks given out of the wallet's `loginChecksInFlight`: the attempt's own once its
+ * password check failed, and any left behind by attempts that died. Does nothing when there is
+ * no such wallet (it never creates one), so a refused attempt can make the same call.
+ */
+export async function releaseLoginCheck(
+  appId: string,
+  walletId: string,
+  checkMarks: string[],
+): Promise<void> {
+  try {
+    await dynamoDb.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: walletKey(appId, walletId),
+        UpdateExpression: 'DELETE loginChecksInFlight :marks',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':marks': new Set(checkMarks) },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
   }
 }
 

@@ -134,6 +134,23 @@ describe('wallet login', () => {
     expect(response.body.wallet.id).toBe(wallet.id);
   });
 
+  it.each([
+    ['30 emoji', '😀'.repeat(30)],
+    ['24 ASCII letters and 26 emoji (50 characters, 76 UTF-16 units)', `${'a'.repeat(24)}${'🦊'.repeat(26)}`],
+  ])(
+    'logs in a wallet whose username is %s: lengths count characters (code points)',
+    async (_label, username) => {
+      // Prepare
+      const app = appPrincipal();
+      const wallet = await createWalletOk(app, username);
+      // Act
+      const response = await login(`${username}@${app.tenantId}`, PASSWORD);
+      // Assess
+      expect(response.statusCode).toBe(200);
+      expect(response.body.wallet).toMatchObject({ id: wallet.id, username });
+    },
+  );
+
   it('stores only the SHA-256 of the token, in a session item with a TTL attribute', async () => {
     // Prepare
     const wallet = await createWalletOk(appPrincipal(), 'scanner');

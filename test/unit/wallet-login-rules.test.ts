@@ -47,12 +47,23 @@ describe('parseFullUsername', () => {
   });
 
   it.each([
+    ['3 emoji', '🦊'.repeat(3)],
+    ['50 emoji', '🦊'.repeat(50)],
+    ['24 letters and 26 emoji', `${'a'.repeat(24)}${'😀'.repeat(26)}`],
+  ])('counts the username in characters (code points), not UTF-16 units: accepts %s', (_label, username) => {
+    // Act / Assess
+    expect(parseFullUsername(`${username}@${APP_ID}`)).toEqual({ username, appId: APP_ID });
+  });
+
+  it.each([
     ['no @', 'scanner'],
     ['no App id', 'scanner@'],
     ['an App id that is no UUID', 'scanner@my-app'],
     ['two @ (usernames never hold one)', `a@b@${APP_ID}`],
     ['a username too short', `ab@${APP_ID}`],
     ['a username too long', `${'u'.repeat(51)}@${APP_ID}`],
+    ['a username of 2 emoji (4 UTF-16 units)', `${'😀'.repeat(2)}@${APP_ID}`],
+    ['a username of 51 emoji', `${'😀'.repeat(51)}@${APP_ID}`],
     ['a username with a control character', `tab\there@${APP_ID}`],
     ['nothing', ''],
   ])('finds nothing in a name with %s', (_label, fullUsername) => {

@@ -1,7 +1,8 @@
 /**
  * Wallet login: `username@appId` and password in, a session token out. Every refusal is the
  * same 401, whatever its reason (unknown App or username, wrong password, wallet not active,
- * deleted or locked), and every attempt does the same work: the same three table calls (more
+ * deleted or locked), and every attempt does the same work: the same four table calls (two
+ * reads, the attempt's count, then the login or the end of its check; more calls, and waits,
  * only when parallel attempts on one wallet race) and one scrypt verification, against a decoy
  * hash when there is no usable wallet.
  *
@@ -12,10 +13,12 @@
  * counted before its password is checked, one at a time, so parallel guesses cannot outrun it.
  */
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   findWallet,
   findWalletIdByUsername,
   recordLogin,
+  releaseLoginCheck,
   reserveLoginAttempt,
   type WalletRecord,
 } from '#repositories/wallet-repository.js';
@@ -24,12 +27,7 @@ import { UnauthorizedError } from '#shared/errors.js';
 import type { Infer } from '#shared/schema.js';
 import { UUID_PATTERN } from '#shared/schema.js';
 import { verifyAgainstDecoy, verifyPassword } from './password-hash.js';
-import {
-  USERNAME_MAX_LENGTH,
-  USERNAME_MIN_LENGTH,
-  USERNAME_PATTERN,
-  type walletLoginBody,
-} from './wallet-schemas.js';
+import { createWalletBody, type walletLoginBody } from './wallet-schemas.js';
 import { generateSessionToken, hashSessionToken, SESSION_LIFETIME_SECONDS } from './wallet-sessions.js';
 import { fullUsernameOf, toWalletView, type WalletView } from './wallet-view.js';
 
@@ -64,54 +62,87 @@ export function lockSecondsAfter(failedAttempts: number): number {
   return Math.min(FIRST_LOCK_SECONDS * 2 ** Math.min(lockNumber - 1, 16), MAX_LOCK_SECONDS);
 }
 
-/** `username@appId` split at its last `@` (usernames never hold one), or undefined when malformed. */
+/**
+ * `username@appId` split at its last `@` (usernames never hold one), or undefined when malformed.
+ * The username is read with the schema wallet creation uses (lengths in characters, that is
+ * code points), so every wallet that can be created can log in.
+ *
+ * @example
+ * parseFullUsername(`scanner-01@${appId}`) // { username: 'scanner-01', appId }
+ */
 export function parseFullUsername(fullUsername: string): { username: string; appId: string } | undefined {
   const at = fullUsername.lastIndexOf('@');
   if (at < 0) return undefined;
-  const username = fullUsername.slice(0, at);
+  const username = createWalletBody.shape.username.schema.read(fullUsername.slice(0, at), 'username', []);
   const appId = fullUsername.slice(at + 1).toLowerCase();
-  const usernameValid =
-    username.length >= USERNAME_MIN_LENGTH &&
-    username.length <= USERNAME_MAX_LENGTH &&
-    USERNAME_PATTERN.test(username);
-  return usernameValid && UUID_PATTERN.test(appId) ? { username, appId } : undefined;
+  return username !== undefined && UUID_PATTERN.test(appId) ? { username, appId } : undefined;
 }
 
-/** Rounds of "read the count, count one more" an attempt may lose to parallel attempts before it is refused. */
-const RESERVATION_ROUNDS = 3;
+/**
+ * How long an attempt may wait for parallel attempts on the same wallet (lost counting races,
+ * or a lock that a password being checked may still lift) before it is refused.
+ */
+const PARALLEL_WAIT_MS = 10_000;
+/** A login function stops after 29 s: a check mark older than this was left by an attempt that died. */
+const CHECK_MARK_LIFETIME_MS = 30_000;
+
+/** `<ISO time>#<uuid>`: unique, and tells others how long the check has been running. */
+const newCheckMark = (now: number): string => `${new Date(now).toISOString()}#${randomUUID()}`;
+const isLiveMark = (mark: string, now: number): boolean =>
+  now - Date.parse(mark.slice(0, mark.indexOf('#'))) < CHECK_MARK_LIFETIME_MS;
+const staleMarksOf = (wallet: WalletRecord | undefined, now: number): string[] =>
+  (wallet?.loginChecksInFlight ?? []).filter((mark) => !isLiveMark(mark, now));
+
+/** A short random pause, so that parallel attempts do not collide again in the next round. */
+const jitter = (minMs: number, maxMs: number) => sleep(minMs + Math.random() * (maxMs - minMs));
 
 /**
  * Counts the attempt on the wallet before its password is checked, so that every checked
  * password is counted and parallel guesses cannot outrun the lock: the attempt that makes the
- * count a multiple of 5 sets the lock in the same write (a correct password lifts it again).
- * Undefined when the attempt may not check a password: no such wallet, not active, locked, or
- * lost too many races with parallel attempts.
+ * count a multiple of 5 sets the lock in the same write, and leaves `checkMark` on the wallet
+ * while its password is checked. Undefined when the attempt may not check a password: no such
+ * wallet, not active, locked, or still held up by parallel attempts after
+ * {@link PARALLEL_WAIT_MS}.
+ *
+ * Why it waits: attempts count as failures until they succeed, so 5 right passwords checked at
+ * once have set the lock before one of them lifts it (more rounds alone cannot help). An attempt
+ * that finds a lock waits only while a marked check may still lift it, so a lone guesser is
+ * refused at once, as before. The count stays a compare-and-set, not an atomic ADD, because the
+ * attempt that earns the lock must set it in the same write.
  */
 async function reserveAttempt(
   appId: string,
   walletId: string,
   readWallet: WalletRecord | undefined,
-  now: number,
+  checkMark: string,
 ): Promise<{ wallet: WalletRecord; failedAttempts: number } | undefined> {
-  const nowIso = new Date(now).toISOString();
+  const giveUpAt = Date.now() + PARALLEL_WAIT_MS;
   let wallet = readWallet;
-  for (let round = 1; round <= RESERVATION_ROUNDS; round++) {
-    // The write is made even when the read shows it must fail: an unknown, inactive or locked
-    // wallet then costs the same table calls as a known one.
-    const usable = wallet?.status === 'active' && !(wallet.lockedUntil && wallet.lockedUntil > nowIso);
-    const failedAttempts = (wallet?.failedLoginCount ?? 0) + 1;
-    const lockSeconds = lockSecondsAfter(failedAttempts);
-    const reserved = await reserveLoginAttempt(appId, walletId, {
-      expectedFailedCount: failedAttempts - 1,
-      nowIso,
-      lockedUntil: lockSeconds > 0 ? new Date(now + lockSeconds * 1000).toISOString() : undefined,
-    });
-    if (reserved && wallet) return { wallet, failedAttempts };
-    // A usable wallet refused the write: a parallel attempt was counted first; read again.
-    if (!usable || round === RESERVATION_ROUNDS) return undefined;
+  for (let round = 1; ; round++) {
+    const now = Date.now();
+    const nowIso = new Date(now).toISOString();
+    const active = wallet?.status === 'active';
+    const locked = wallet?.lockedUntil !== undefined && wallet.lockedUntil > nowIso;
+    // The first write is made even when the read shows it must fail: an unknown, inactive or
+    // locked wallet then costs the same table calls as a usable one.
+    if (round === 1 || (active && !locked)) {
+      const failedAttempts = (wallet?.failedLoginCount ?? 0) + 1;
+      const lockSeconds = lockSecondsAfter(failedAttempts);
+      const reserved = await reserveLoginAttempt(appId, walletId, {
+        expectedFailedCount: failedAttempts - 1,
+        nowIso,
+        lockedUntil: lockSeconds > 0 ? new Date(now + lockSeconds * 1000).toISOString() : undefined,
+        checkMark,
+      });
+      if (reserved && wallet) return { wallet, failedAttempts };
+    }
+    const liftable = wallet?.loginChecksInFlight?.some((mark) => isLiveMark(mark, now)) ?? false;
+    if (!active || (locked && !liftable) || now >= giveUpAt) return undefined;
+    // Racing parallel attempts on this wallet: read it again after a pause (longer while a
+    // check in flight may lift the lock: that takes about one scrypt).
+    await (locked ? jitter(20, 60) : jitter(0, 20));
     wallet = await findWallet(appId, walletId);
   }
-  return undefined;
 }
 
 /**
@@ -127,18 +158,39 @@ export async function loginWallet(input: WalletLoginInput): Promise<WalletLoginR
     throw loginRefused();
   }
   const now = Date.now();
-  const nowIso = new Date(now).toISOString();
+  const checkMark = newCheckMark(now);
   // An unknown username reads and conditionally updates a wallet id that does not exist, so
   // that it costs the same table calls as a known one.
   const walletId = (await findWalletIdByUsername(name.appId, name.username)) ?? randomUUID();
-  const reserved = await reserveAttempt(name.appId, walletId, await findWallet(name.appId, walletId), now);
+  const readWallet = await findWallet(name.appId, walletId);
+  // Marks left by attempts that died are cleared by the next refused or failed one.
+  const releasedMarks = [checkMark, ...staleMarksOf(readWallet, now)];
+  const reserved = await reserveAttempt(name.appId, walletId, readWallet, checkMark);
   if (!reserved) {
     await verifyAgainstDecoy(input.password);
+    // Holds no mark: made so that a refusal costs the same calls as a failed check.
+    await releaseLoginCheck(name.appId, walletId, releasedMarks);
     throw loginRefused();
   }
-  const { wallet } = reserved;
-  if (!(await verifyPassword(input.password, wallet.passwordHash))) throw loginRefused();
+  try {
+    return await completeLogin(reserved.wallet, input.password, checkMark);
+  } catch (error) {
+    // Parallel attempts waiting for this check must learn at once that it did not lift the lock.
+    await releaseLoginCheck(name.appId, walletId, releasedMarks);
+    throw error;
+  }
+}
 
+/** Checks the password of a counted attempt and, if right, starts the session. */
+async function completeLogin(
+  wallet: WalletRecord,
+  password: string,
+  checkMark: string,
+): Promise<WalletLoginResult> {
+  if (!(await verifyPassword(password, wallet.passwordHash))) throw loginRefused();
+
+  const now = Date.now();
+  const nowIso = new Date(now).toISOString();
   const token = generateSessionToken();
   const expiresAt = new Date(now + SESSION_LIFETIME_SECONDS * 1000).toISOString();
   const fullUsername = fullUsernameOf(wallet.username, wallet.appId);
@@ -152,6 +204,6 @@ export async function loginWallet(input: WalletLoginInput): Promise<WalletLoginR
     expiresAt,
   });
   // Refused when the wallet was suspended, deleted or given a new password meanwhile.
-  if (!(await recordLogin(wallet, nowIso, session))) throw loginRefused();
+  if (!(await recordLogin(wallet, nowIso, session, checkMark))) throw loginRefused();
   return { token, expiresAt, wallet: toWalletView({ ...wallet, lastLoginAt: nowIso }) };
 }
