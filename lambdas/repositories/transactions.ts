@@ -8,6 +8,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb } from '#shared/clients.js';
 import { ConflictError } from '#shared/errors.js';
+import { pauseBeforeRetry } from '#shared/lost-race-retry.js';
 
 /** One item of a `TransactWriteItems` call. */
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -38,9 +39,7 @@ export async function writeTransaction(
           'The resource is being changed by another request; try again',
         );
       }
-      // Jittered exponential backoff: 10-20 ms, 20-40 ms, ... 160-320 ms.
-      const delayMs = 10 * 2 ** (attempt - 1) * (1 + Math.random());
-      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      await pauseBeforeRetry(attempt);
     }
   }
 }

@@ -10,7 +10,8 @@ import {
 } from '#repositories/category-repository.js';
 import { listSubcategoriesOf } from '#repositories/subcategory-repository.js';
 import { nextTimestamp, nowIso } from '#shared/clock.js';
-import { ConflictError, NotFoundError } from '#shared/errors.js';
+import { NotFoundError } from '#shared/errors.js';
+import { retryLostRaces } from '#shared/lost-race-retry.js';
 import { type Page, toPage } from '#shared/pagination.js';
 import type { Infer } from '#shared/schema.js';
 import { toSubcategorySummary } from '../subcategories/subcategory-view.js';
@@ -20,9 +21,6 @@ import { type CategoryView, toCategoryView } from './category-view.js';
 type CreateCategoryInput = Infer<typeof createCategoryBody.shape>;
 type UpdateCategoryInput = Infer<typeof updateCategoryBody.shape>;
 type ListCategoriesInput = Infer<typeof listCategoriesQuery.shape>;
-
-/** How often a change is re-applied after losing a race with another change. */
-const UPDATE_ATTEMPTS = 3;
 
 /** The category with its live subcategories (one Query, skipped when it has none). */
 async function withSubcategories(record: CategoryRecord): Promise<CategoryView> {
@@ -79,28 +77,24 @@ export async function updateCategory(
   categoryId: string,
   changes: UpdateCategoryInput,
 ): Promise<CategoryView> {
-  for (let attempt = 1; attempt <= UPDATE_ATTEMPTS; attempt++) {
-    const before = await findCategory(companyId, categoryId);
-    if (!before) throw categoryNotFound(categoryId);
-    const after: CategoryRecord = {
-      ...before,
-      name: changes.name ?? before.name,
-      description: changes.description ?? before.description,
-      status: changes.status ?? before.status,
-      metadata: changes.metadata ?? before.metadata,
-      updatedAt: nextTimestamp(before.updatedAt),
-      version: before.version + 1,
-    };
-    try {
+  return retryLostRaces(
+    'category',
+    (error) => error instanceof StaleCategoryError,
+    async () => {
+      const before = await findCategory(companyId, categoryId);
+      if (!before) throw categoryNotFound(categoryId);
+      const after: CategoryRecord = {
+        ...before,
+        name: changes.name ?? before.name,
+        description: changes.description ?? before.description,
+        status: changes.status ?? before.status,
+        metadata: changes.metadata ?? before.metadata,
+        updatedAt: nextTimestamp(before.updatedAt),
+        version: before.version + 1,
+      };
       await replaceCategory(before, after);
       return withSubcategories(after);
-    } catch (error) {
-      if (!(error instanceof StaleCategoryError)) throw error;
-    }
-  }
-  throw new ConflictError(
-    'CONCURRENT_MODIFICATION',
-    'The category is being changed by another request; try again',
+    },
   );
 }
 

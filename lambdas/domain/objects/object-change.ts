@@ -15,13 +15,11 @@ import {
 import { moveObjectStatusItem } from '#repositories/subcategory-repository.js';
 import { type TransactItem, writeTransaction } from '#repositories/transactions.js';
 import { nextTimestamp } from '#shared/clock.js';
-import { ConflictError, NotFoundError } from '#shared/errors.js';
+import { NotFoundError } from '#shared/errors.js';
+import { retryLostRaces } from '#shared/lost-race-retry.js';
 import { actorOf, type Principal } from '#shared/principal.js';
 import { canonicalJson } from '../ledger/canonical-json.js';
 import { type FieldChanges, nextLink, sealEvent } from '../ledger/ledger-event.js';
-
-/** Re-reads and re-applies after losing a race; then answers 409. */
-export const CHANGE_ATTEMPTS = 6;
 
 export const objectChain = (record: Pick<ObjectRecord, 'companyId' | 'id'>): ChainRef => ({
   kind: 'object',
@@ -83,27 +81,30 @@ export async function changeObject(
   objectId: string,
   change: ObjectChange,
 ): Promise<ObjectRecord> {
-  for (let attempt = 1; attempt <= CHANGE_ATTEMPTS; attempt++) {
-    const before = await findVisibleObject(principal.tenantId, objectId);
-    if (!before) throw objectNotFound(objectId);
-    const timestamp = nextTimestamp(before.updatedAt);
-    const draft: ObjectRecord = {
-      ...(await change.apply(before)),
-      updatedAt: timestamp,
-      eventCount: before.eventCount + 1,
-    };
-    const event = sealEvent({
-      chainId: chainIdOf(objectChain(before)),
-      ...nextLink({ eventCount: before.eventCount, lastHash: before.lastTxId }),
-      action: change.action,
-      changes: (change.changes ?? fieldChanges)(before, draft),
-      eventDescription: change.eventDescription ?? null,
-      performedBy: change.performedBy ?? null,
-      principal: actorOf(principal),
-      timestamp,
-    });
-    const after: ObjectRecord = { ...draft, lastTxId: event.hash };
-    try {
+  // Another change took this sequence number: build again on top of it (lost-race-retry.ts).
+  return retryLostRaces(
+    'object',
+    (error) => error instanceof LostRaceError,
+    async () => {
+      const before = await findVisibleObject(principal.tenantId, objectId);
+      if (!before) throw objectNotFound(objectId);
+      const timestamp = nextTimestamp(before.updatedAt);
+      const draft: ObjectRecord = {
+        ...(await change.apply(before)),
+        updatedAt: timestamp,
+        eventCount: before.eventCount + 1,
+      };
+      const event = sealEvent({
+        chainId: chainIdOf(objectChain(before)),
+        ...nextLink({ eventCount: before.eventCount, lastHash: before.lastTxId }),
+        action: change.action,
+        changes: (change.changes ?? fieldChanges)(before, draft),
+        eventDescription: change.eventDescription ?? null,
+        performedBy: change.performedBy ?? null,
+        principal: actorOf(principal),
+        timestamp,
+      });
+      const after: ObjectRecord = { ...draft, lastTxId: event.hash };
       await writeTransaction(
         [
           ...replaceObjectItems(before, after),
@@ -114,14 +115,6 @@ export async function changeObject(
         () => new LostRaceError(),
       );
       return after;
-    } catch (error) {
-      if (!(error instanceof LostRaceError)) throw error;
-      // Another change took this sequence number: back off (jittered, doubling) and build on top of it.
-      await new Promise((resolve) => setTimeout(resolve, (5 + 20 * Math.random()) * 2 ** (attempt - 1)));
-    }
-  }
-  throw new ConflictError(
-    'CONCURRENT_MODIFICATION',
-    'The object is being changed by other requests; try again',
+    },
   );
 }

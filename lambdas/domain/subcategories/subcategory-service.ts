@@ -30,6 +30,7 @@ import { type TransactItem, writeTransaction } from '#repositories/transactions.
 import { startBackgroundJob } from '#shared/background-jobs.js';
 import { nextTimestamp, nowIso } from '#shared/clock.js';
 import { ConflictError, NotFoundError, ValidationError } from '#shared/errors.js';
+import { retryLostRaces } from '#shared/lost-race-retry.js';
 import type { UploadedFile } from '#shared/multipart.js';
 import { actorOf, type Principal } from '#shared/principal.js';
 import type { Infer } from '#shared/schema.js';
@@ -46,8 +47,6 @@ import { type SubcategoryDetail, toSubcategoryDetail } from './subcategory-view.
 
 type CreateSubcategoryInput = Infer<typeof createSubcategoryBody.shape>;
 type UpdateSubcategoryInput = Infer<typeof updateSubcategoryFields.shape>;
-
-const UPDATE_ATTEMPTS = 5;
 
 const subcategoryChain = (record: Pick<SubcategoryRecord, 'companyId' | 'id'>): ChainRef => ({
   kind: 'subcategory',
@@ -246,55 +245,50 @@ export async function updateSubcategory(
   const image = file ? imageFromUpload(file) : undefined;
   let imageFile: SubcategoryFileRecord | undefined;
   try {
-    for (let attempt = 1; attempt <= UPDATE_ATTEMPTS; attempt++) {
-      const before = await findLiveSubcategory(companyId, categoryId, subcategoryId);
-      const status = statusAfter(action, before);
-      imageFile ??= image ? await storeImage(companyId, subcategoryId, image) : undefined;
-      const timestamp = nextTimestamp(before.updatedAt);
-      const draft: SubcategoryRecord = {
-        ...before,
-        name: input.name ?? before.name,
-        description: input.description ?? before.description,
-        imageId: imageFile?.id ?? before.imageId,
-        status,
-        updatedAt: timestamp,
-        version: before.version + 1,
-        eventCount: before.eventCount + 1,
-      };
-      const changes = changesBetween(before, draft);
-      const event = sealEvent({
-        chainId: chainIdOf(subcategoryChain(before)),
-        ...nextLink({ eventCount: before.eventCount, lastHash: before.lastTxId }),
-        action,
-        changes,
-        eventDescription: null,
-        performedBy: null,
-        principal: actorOf(principal),
-        timestamp,
-      });
-      const after: SubcategoryRecord = { ...draft, lastTxId: event.hash };
-      const items = replaceSubcategoryItems(before, after);
-      const renamedMarkerIndex = action !== 'REMOVE' && items.length > 1 ? 1 : -1;
-      items.push(
-        ...(imageFile ? [insertSubcategoryFileItem(companyId, categoryId, imageFile)] : []),
-        ...(status === 'removed' ? removalItems(before) : []),
-        ...appendEventItems(subcategoryChain(after), event),
-      );
-      try {
+    return await retryLostRaces(
+      'subcategory',
+      (error) => error instanceof LostRaceError,
+      async () => {
+        const before = await findLiveSubcategory(companyId, categoryId, subcategoryId);
+        const status = statusAfter(action, before);
+        imageFile ??= image ? await storeImage(companyId, subcategoryId, image) : undefined;
+        const timestamp = nextTimestamp(before.updatedAt);
+        const draft: SubcategoryRecord = {
+          ...before,
+          name: input.name ?? before.name,
+          description: input.description ?? before.description,
+          imageId: imageFile?.id ?? before.imageId,
+          status,
+          updatedAt: timestamp,
+          version: before.version + 1,
+          eventCount: before.eventCount + 1,
+        };
+        const changes = changesBetween(before, draft);
+        const event = sealEvent({
+          chainId: chainIdOf(subcategoryChain(before)),
+          ...nextLink({ eventCount: before.eventCount, lastHash: before.lastTxId }),
+          action,
+          changes,
+          eventDescription: null,
+          performedBy: null,
+          principal: actorOf(principal),
+          timestamp,
+        });
+        const after: SubcategoryRecord = { ...draft, lastTxId: event.hash };
+        const items = replaceSubcategoryItems(before, after);
+        const renamedMarkerIndex = action !== 'REMOVE' && items.length > 1 ? 1 : -1;
+        items.push(
+          ...(imageFile ? [insertSubcategoryFileItem(companyId, categoryId, imageFile)] : []),
+          ...(status === 'removed' ? removalItems(before) : []),
+          ...appendEventItems(subcategoryChain(after), event),
+        );
         await writeTransaction(items, (failedIndex) =>
           failedIndex === renamedMarkerIndex ? nameTaken(after.name) : new LostRaceError(),
         );
-      } catch (error) {
-        if (error instanceof LostRaceError) continue;
-        throw error;
-      }
-      if (status === 'removed')
-        await startBackgroundJob('removeSubcategoryData', { companyId, categoryId, subcategoryId });
-      return { imageId: after.imageId, changes: answeredChanges(changes) };
-    }
-    throw new ConflictError(
-      'CONCURRENT_MODIFICATION',
-      'The subcategory is being changed by other requests; try again',
+        if (status === 'removed')
+          await startBackgroundJob('removeSubcategoryData', { companyId, categoryId, subcategoryId });
+        return { imageId: after.imageId, changes: answeredChanges(changes) };
+      },
     );
   } catch (error) {
     // The new image's bytes are only kept when the change that records them went through.

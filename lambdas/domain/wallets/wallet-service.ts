@@ -14,7 +14,8 @@ import {
   type WalletRecord,
 } from '#repositories/wallet-repository.js';
 import { nextTimestamp, nowIso } from '#shared/clock.js';
-import { ConflictError, NotFoundError } from '#shared/errors.js';
+import { NotFoundError } from '#shared/errors.js';
+import { retryLostRaces } from '#shared/lost-race-retry.js';
 import { type Page, toPage } from '#shared/pagination.js';
 import type { Principal } from '#shared/principal.js';
 import { type Infer, UUID_PATTERN } from '#shared/schema.js';
@@ -38,9 +39,6 @@ export const walletScopeOf = (principal: Principal): WalletScope => ({
   appId: principal.tenantId,
   ownWalletId: principal.wallet?.id,
 });
-
-/** How often a change is re-applied after losing a race with another change. */
-const UPDATE_ATTEMPTS = 3;
 
 const walletNotFound = (walletId: string) =>
   new NotFoundError('RESOURCE_NOT_FOUND', `No wallet ${walletId} in this App`);
@@ -105,29 +103,25 @@ export async function updateWallet(
   changes: UpdateWalletInput,
 ): Promise<WalletView> {
   const passwordHash = changes.password === undefined ? undefined : await hashPassword(changes.password);
-  for (let attempt = 1; attempt <= UPDATE_ATTEMPTS; attempt++) {
-    const before = await findVisibleWallet(scope, walletId);
-    const status = changes.status ?? before.status;
-    const endsSessions = passwordHash !== undefined || (status !== before.status && status !== 'active');
-    const after: WalletRecord = {
-      ...before,
-      status,
-      metadata: changes.metadata ?? before.metadata,
-      passwordHash: passwordHash ?? before.passwordHash,
-      sessionVersion: endsSessions ? before.sessionVersion + 1 : before.sessionVersion,
-      updatedAt: nextTimestamp(before.updatedAt),
-      version: before.version + 1,
-    };
-    try {
+  return retryLostRaces(
+    'wallet',
+    (error) => error instanceof StaleWalletError,
+    async () => {
+      const before = await findVisibleWallet(scope, walletId);
+      const status = changes.status ?? before.status;
+      const endsSessions = passwordHash !== undefined || (status !== before.status && status !== 'active');
+      const after: WalletRecord = {
+        ...before,
+        status,
+        metadata: changes.metadata ?? before.metadata,
+        passwordHash: passwordHash ?? before.passwordHash,
+        sessionVersion: endsSessions ? before.sessionVersion + 1 : before.sessionVersion,
+        updatedAt: nextTimestamp(before.updatedAt),
+        version: before.version + 1,
+      };
       await replaceWallet(before, after);
       return toWalletView(after);
-    } catch (error) {
-      if (!(error instanceof StaleWalletError)) throw error;
-    }
-  }
-  throw new ConflictError(
-    'CONCURRENT_MODIFICATION',
-    'The wallet is being changed by another request; try again',
+    },
   );
 }
 
@@ -136,18 +130,13 @@ export async function updateWallet(
  * every list and read (404 afterwards), and its username is free for a new wallet.
  */
 export async function deleteWallet(scope: WalletScope, walletId: string): Promise<void> {
-  for (let attempt = 1; attempt <= UPDATE_ATTEMPTS; attempt++) {
-    const before = await findVisibleWallet(scope, walletId);
-    try {
+  await retryLostRaces(
+    'wallet',
+    (error) => error instanceof StaleWalletError,
+    async () => {
+      const before = await findVisibleWallet(scope, walletId);
       await markWalletDeleted(before, nextTimestamp(before.updatedAt));
-      return;
-    } catch (error) {
-      if (!(error instanceof StaleWalletError)) throw error;
-    }
-  }
-  throw new ConflictError(
-    'CONCURRENT_MODIFICATION',
-    'The wallet is being changed by another request; try again',
+    },
   );
 }
 
