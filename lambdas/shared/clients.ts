@@ -6,6 +6,7 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { retryTransactionConflicts } from './transaction-conflict-retry.js';
 
 const localDynamoDbEndpoint = process.env.LOCAL_DYNAMODB_ENDPOINT;
 const localRegion = process.env.AWS_REGION ?? 'us-east-1';
@@ -20,6 +21,8 @@ export const dynamoDbClient = new DynamoDBClient(
       }
     : {},
 );
+
+retryTransactionConflicts(dynamoDbClient);
 
 export const dynamoDb = DynamoDBDocumentClient.from(dynamoDbClient, {
   marshallOptions: { removeUndefinedValues: true },

@@ -1,0 +1,98 @@
+/**
+ * `TransactionConflictException` on a single-item write is retried by the SDK once marked; the
+ * real SDK stack runs, with a request handler that plays DynamoDB's answers. Offline.
+ */
+import { Readable } from 'node:stream';
+import { DynamoDBClient, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { retryTransactionConflicts } from '../../lambdas/shared/transaction-conflict-retry';
+
+/** An HTTP answer of DynamoDB's JSON protocol. */
+const answer = (statusCode: number, body: object) => ({
+  response: {
+    statusCode,
+    headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amzn-requestid': 'test' },
+    body: Readable.from([Buffer.from(JSON.stringify(body))]),
+  },
+});
+
+const conflict = () =>
+  answer(400, {
+    __type: 'com.amazonaws.dynamodb.v20120810#TransactionConflictException',
+    message: 'Transaction is ongoing for the item',
+  });
+const conditionFailed = () =>
+  answer(400, {
+    __type: 'com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException',
+    message: 'The conditional request failed',
+  });
+const success = () => answer(200, { Attributes: { pk: { S: 'a' } } });
+
+/** A client whose requests get `answers` in turn; `calls()` counts the requests sent. */
+function clientAnswering(answers: Array<() => ReturnType<typeof answer>>, marked: boolean) {
+  let calls = 0;
+  const client = new DynamoDBClient({
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+    maxAttempts: 3,
+    requestHandler: {
+      handle: async () => {
+        const next = answers[Math.min(calls, answers.length - 1)] as () => ReturnType<typeof answer>;
+        calls++;
+        return next();
+      },
+    },
+  });
+  if (marked) retryTransactionConflicts(client);
+  return { client, calls: () => calls };
+}
+
+const update = () =>
+  new UpdateItemCommand({
+    TableName: 't',
+    Key: { pk: { S: 'a' } },
+    UpdateExpression: 'SET n = :n',
+    ExpressionAttributeValues: { ':n': { N: '1' } },
+  });
+
+describe('retryTransactionConflicts', () => {
+  it('retries a write refused by a transaction in progress until it goes through', async () => {
+    // Prepare
+    const { client, calls } = clientAnswering([conflict, conflict, success], true);
+    // Act
+    const output = await client.send(update());
+    // Assess
+    expect(output.Attributes).toEqual({ pk: { S: 'a' } });
+    expect(calls()).toBe(3);
+    expect(output.$metadata.attempts).toBe(3);
+  });
+
+  it('without it, the SDK gives up at once (why it exists)', async () => {
+    // Prepare
+    const { client, calls } = clientAnswering([conflict, success], false);
+    // Act
+    const outcome = client.send(update());
+    // Assess
+    await expect(outcome).rejects.toMatchObject({ name: 'TransactionConflictException' });
+    expect(calls()).toBe(1);
+  });
+
+  it('leaves other refusals alone: a failed condition is not retried', async () => {
+    // Prepare
+    const { client, calls } = clientAnswering([conditionFailed, success], true);
+    // Act
+    const outcome = client.send(update());
+    // Assess
+    await expect(outcome).rejects.toMatchObject({ name: 'ConditionalCheckFailedException' });
+    expect(calls()).toBe(1);
+  });
+
+  it('gives up after the client’s attempts when the conflict lasts', async () => {
+    // Prepare
+    const { client, calls } = clientAnswering([conflict], true);
+    // Act
+    const outcome = client.send(update());
+    // Assess
+    await expect(outcome).rejects.toMatchObject({ name: 'TransactionConflictException' });
+    expect(calls()).toBe(3);
+  });
+});
