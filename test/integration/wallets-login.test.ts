@@ -410,3 +410,28 @@ describe('wallet login throttling', () => {
     expect(response.statusCode).toBe(200);
   });
 });
+
+describe('login: taking check marks off is best effort', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  it('still answers the same 401 when the marks cannot be taken off (the table refuses the write)', async () => {
+    // Prepare
+    const app = appPrincipal();
+    const wallet = await createWalletOk(app, 'marked');
+    const send = dynamoDb.send.bind(dynamoDb);
+    let refusedReleases = 0;
+    jest.spyOn(dynamoDb, 'send').mockImplementation(((command: { input: { UpdateExpression?: string } }) => {
+      if (!command.input.UpdateExpression?.startsWith('DELETE loginChecksInFlight'))
+        return send(command as never);
+      refusedReleases++;
+      return Promise.reject(Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException' }));
+    }) as never);
+    // Act
+    const wrongPassword = await login(wallet.fullUsername, 'wrong password');
+    const unknownWallet = await login(`nobody@${app.tenantId}`, PASSWORD);
+    // Assess
+    expect(refusedReleases).toBe(2);
+    expect(wrongPassword).toMatchObject(REFUSED);
+    expect(unknownWallet).toMatchObject(REFUSED);
+  });
+});

@@ -24,6 +24,7 @@ import {
 } from '#repositories/wallet-repository.js';
 import { insertSessionItem } from '#repositories/wallet-session-repository.js';
 import { UnauthorizedError } from '#shared/errors.js';
+import { logger } from '#shared/observability.js';
 import type { Infer } from '#shared/schema.js';
 import { UUID_PATTERN } from '#shared/schema.js';
 import { verifyAgainstDecoy, verifyPassword } from './password-hash.js';
@@ -169,15 +170,27 @@ export async function loginWallet(input: WalletLoginInput): Promise<WalletLoginR
   if (!reserved) {
     await verifyAgainstDecoy(input.password);
     // Holds no mark: made so that a refusal costs the same calls as a failed check.
-    await releaseLoginCheck(name.appId, walletId, releasedMarks);
+    await releaseMarks(name.appId, walletId, releasedMarks);
     throw loginRefused();
   }
   try {
     return await completeLogin(reserved.wallet, input.password, checkMark);
   } catch (error) {
     // Parallel attempts waiting for this check must learn at once that it did not lift the lock.
-    await releaseLoginCheck(name.appId, walletId, releasedMarks);
+    await releaseMarks(name.appId, walletId, releasedMarks);
     throw error;
+  }
+}
+
+/**
+ * Takes check marks off the wallet. Best effort: a mark left behind only makes parallel
+ * attempts wait until it goes stale, so a failure here must not turn the 401 into a 500.
+ */
+async function releaseMarks(appId: string, walletId: string, marks: string[]): Promise<void> {
+  try {
+    await releaseLoginCheck(appId, walletId, marks);
+  } catch (error) {
+    logger.warn('Could not take login check marks off a wallet', { appId, walletId, error });
   }
 }
 
