@@ -103,6 +103,16 @@ const extensionOf = (fileName: string) => {
 };
 
 /**
+ * A declared type without parameters, in lower case.
+ *
+ * @example
+ * bareMimeType('Text/CSV; charset=utf-8') // 'text/csv'
+ */
+export function bareMimeType(declaredMimeType: string | undefined): string {
+  return (declaredMimeType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+}
+
+/**
  * The types a file may be by its name and declared type alone (before any byte is seen).
  *
  * @example
@@ -114,7 +124,7 @@ export function typesByNameAndDeclaration(
   allowedKinds?: ReadonlyArray<SupportedType['kind']>,
 ): { types: SupportedType[]; reason?: string } {
   const extension = extensionOf(fileName);
-  const declared = (declaredMimeType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  const declared = bareMimeType(declaredMimeType);
   const allowed = SUPPORTED_TYPES.filter((type) => !allowedKinds || allowedKinds.includes(type.kind));
   const isDeclared = (type: SupportedType) => type.mimeType === declared || type.aliases?.includes(declared);
   if (extension === '') {

@@ -20,7 +20,7 @@ import {
   storedCompanyKeys,
   verifyObject,
 } from '../support/file-requests';
-import { buildJpeg, buildPng, largePdf, sample } from '../support/file-samples';
+import { buildCompoundFile, buildJpeg, buildPng, largePdf, sample } from '../support/file-samples';
 import { givenObject, givenSubcategoryPath } from '../support/fixtures';
 import { ISO_UTC, listObjectEvents, UUID_V4 } from '../support/object-requests';
 import { companyPrincipal } from '../support/principals';
@@ -256,6 +256,29 @@ describe('upload sessions: upload and complete', () => {
     expect(downloaded.content.equals(png)).toBe(true);
     expect(listed.body.data).toEqual([completed.body]);
   });
+
+  it.each([
+    ['an .xls workbook', buildCompoundFile(), 'application/vnd.ms-excel'],
+    ['a CSV table', Buffer.from('a,b\n1,2\n'), 'text/csv'],
+  ])(
+    'a name without an extension, declared application/vnd.ms-excel (.xls or .csv): %s is told by its bytes',
+    async (_case, content, mimeType) => {
+      // Prepare
+      const { principal, object } = await givenCompanyObject();
+      const session = await createSessionOk(principal, object.id, {
+        fileName: 'export',
+        mimeType: 'application/vnd.ms-excel',
+        size: content.length,
+      });
+      // Act
+      const posted = await postToPresignedAddress(session, content);
+      const completed = await completeUploadSession(principal, object.id, session.uploadId);
+      // Assess
+      expect(posted).toBe(204);
+      expect(completed.statusCode).toBe(201);
+      expect(completed.body).toMatchObject({ originalFileName: 'export', mimeType, size: content.length });
+    },
+  );
 
   it('records a file_upload event on completion; the chain verifies', async () => {
     // Prepare

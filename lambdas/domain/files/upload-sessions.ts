@@ -31,7 +31,7 @@ import {
   UnsupportedMediaTypeError,
   ValidationError,
 } from '#shared/errors.js';
-import { typesByNameAndDeclaration } from '#shared/file-types.js';
+import { bareMimeType, typesByNameAndDeclaration } from '#shared/file-types.js';
 import type { Principal } from '#shared/principal.js';
 import type { Infer } from '#shared/schema.js';
 import { type FileIntake, takeInFile } from './file-intake.js';
@@ -74,6 +74,9 @@ export async function createUploadSession(
       `"${input.fileName}" is not a supported file: ${reason}`,
     );
   }
+  // Without an extension a declared type may fit two types (text/plain: .txt or .csv; Excel's
+  // type: .xls or .csv): the session keeps the declared type, and the bytes decide at completion.
+  const mimeType = types.length > 1 ? bareMimeType(input.mimeType) : type.mimeType;
   const tags = parseTags(input.tags);
   const id = randomUUID();
   const storageKey = uploadStagingKey(object.companyId, id);
@@ -81,7 +84,7 @@ export async function createUploadSession(
   const expiresAt = new Date(createdAt.getTime() + UPLOAD_SESSION_SECONDS * 1000).toISOString();
   const post = await presignedUploadPost(
     storageKey,
-    { contentType: type.mimeType, size: input.size },
+    { contentType: mimeType, size: input.size },
     UPLOAD_SESSION_SECONDS,
   );
   await insertUploadSession({
@@ -89,7 +92,7 @@ export async function createUploadSession(
     companyId: object.companyId,
     objectId: object.id,
     originalFileName: input.fileName,
-    mimeType: type.mimeType,
+    mimeType,
     size: input.size,
     description: input.description ?? '',
     tags,
