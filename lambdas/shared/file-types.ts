@@ -97,9 +97,15 @@ const GENERIC_MIME_TYPES = new Set(['', 'application/octet-stream', 'binary/octe
 
 export type TypeCheck = { supported: true; type: SupportedType } | { supported: false; reason: string };
 
+/**
+ * The extension, with its dot, in lower case; '' when there is none. A last dot-part without a
+ * letter or with a space (`scan 2024.01.05`, `v 1. final`) is part of the name, not an
+ * extension.
+ */
 const extensionOf = (fileName: string) => {
   const dot = fileName.lastIndexOf('.');
-  return dot >= 0 ? fileName.slice(dot).toLowerCase() : '';
+  const extension = dot >= 0 ? fileName.slice(dot).toLowerCase() : '';
+  return /^\.[^\s]*\p{L}[^\s]*$/u.test(extension) ? extension : '';
 };
 
 /**

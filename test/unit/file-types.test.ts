@@ -111,6 +111,9 @@ describe('checkFileType: names without an extension, and declared types clients 
     ['photo.jpg', 'image/jpg', buildJpeg(), 'image/jpeg'],
     ['photo.jpeg', 'image/pjpeg', buildJpeg(), 'image/jpeg'],
     ['data.csv', 'text/plain', Buffer.from('a,b\n1,2\n'), 'text/csv'],
+    // A last dot-part without a letter is part of the name, not an extension.
+    ['scan 2024.01.05', 'image/png', buildPng(), 'image/png'],
+    ['notes v1.0', 'text/plain', Buffer.from('hello'), 'text/plain'],
   ])(
     '%s declared %s is judged by the declared type and the bytes',
     (fileName, mimeType, content, expected) => {
