@@ -117,7 +117,7 @@ function parsePermissions(list: string): Permission[] {
     .map((name) => name.trim())
     .filter(Boolean);
   const unknown = names.filter((name) => !(PERMISSIONS as readonly string[]).includes(name));
-  if (unknown.length > 0) throw new UsageError(`Unknown permission(s): ${unknown.join(', ')}`);
+  if (unknown.length > 0) throw new UsageError(`Unknown permission(s): ${unknown.map(quoted).join(', ')}`);
   return [...new Set(names)] as Permission[];
 }
 

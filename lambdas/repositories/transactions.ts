@@ -7,14 +7,10 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb } from '#shared/clients.js';
-import { ConflictError } from '#shared/errors.js';
-import { pauseBeforeRetry } from '#shared/lost-race-retry.js';
+import { concurrentModification, LOST_RACE_ATTEMPTS, pauseBeforeRetry } from '#shared/lost-race-retry.js';
 
 /** One item of a `TransactWriteItems` call. */
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
-
-/** Attempts before a transaction that keeps colliding with others is answered with 409. */
-export const TRANSACTION_ATTEMPTS = 6;
 
 /**
  * Runs the transaction. `onConditionFailed` receives the index of the first item whose
@@ -33,12 +29,7 @@ export async function writeTransaction(
       const reasons = error.CancellationReasons ?? [];
       const failedIndex = reasons.findIndex((reason) => reason.Code === 'ConditionalCheckFailed');
       if (failedIndex >= 0) throw onConditionFailed(failedIndex);
-      if (attempt >= TRANSACTION_ATTEMPTS) {
-        throw new ConflictError(
-          'CONCURRENT_MODIFICATION',
-          'The resource is being changed by another request; try again',
-        );
-      }
+      if (attempt >= LOST_RACE_ATTEMPTS) throw concurrentModification('resource');
       await pauseBeforeRetry(attempt);
     }
   }

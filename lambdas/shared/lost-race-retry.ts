@@ -20,6 +20,13 @@ export function pauseBeforeRetry(attempt: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, delayMs));
 }
 
+/** The answer when a change keeps losing races: 409 `CONCURRENT_MODIFICATION`. */
+export const concurrentModification = (resource: string): ConflictError =>
+  new ConflictError(
+    'CONCURRENT_MODIFICATION',
+    `The ${resource} is being changed by other requests; try again`,
+  );
+
 /**
  * Runs `write` again while it throws an error `isLostRace` recognizes, at most
  * {@link LOST_RACE_ATTEMPTS} times; other errors pass through at once.
@@ -40,12 +47,7 @@ export async function retryLostRaces<T>(
       return await write();
     } catch (error) {
       if (!isLostRace(error)) throw error;
-      if (attempt >= LOST_RACE_ATTEMPTS) {
-        throw new ConflictError(
-          'CONCURRENT_MODIFICATION',
-          `The ${resource} is being changed by other requests; try again`,
-        );
-      }
+      if (attempt >= LOST_RACE_ATTEMPTS) throw concurrentModification(resource);
       await pauseBeforeRetry(attempt);
     }
   }

@@ -195,7 +195,6 @@ function nestingDepth(value: unknown, limit: number): number {
   return deepest + 1;
 }
 
-/** A JSON object of free key-value pairs, at most {@link METADATA_MAX_BYTES} as JSON. */
 /** Whether every key and string of a JSON value is Unicode text (its depth was bounded before). */
 function isUnicodeJson(value: unknown): boolean {
   if (typeof value === 'string') return isUnicodeText(value);
@@ -204,6 +203,10 @@ function isUnicodeJson(value: unknown): boolean {
   return Object.entries(value).every(([key, each]) => isUnicodeText(key) && isUnicodeJson(each));
 }
 
+/**
+ * A JSON object of free key-value pairs, at most {@link METADATA_MAX_BYTES} as JSON and
+ * {@link METADATA_MAX_DEPTH} levels deep, holding Unicode text only.
+ */
 export function metadata(): Schema<Metadata> {
   return {
     read(input, field, issues) {

@@ -1,5 +1,8 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { handler as createCategory } from '../../lambdas/handlers/categories/create-category';
 import { handler as listCategories } from '../../lambdas/handlers/categories/list-categories';
+import { tenantPartition } from '../../lambdas/repositories/tenant-keys';
+import { dynamoDb, tableName } from '../../lambdas/shared/clients';
 import { runIdempotently } from '../../lambdas/shared/idempotency';
 import { invoke, lambdaContext, proxyEvent } from '../support/api-events';
 import { companyPrincipal } from '../support/principals';
@@ -81,12 +84,27 @@ describe('Idempotency-Key on creating POSTs', () => {
       });
     const neverSettles = () => new Promise<Record<string, unknown>>(() => {});
     const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
+    /** Waits until the first request's "in progress" record is in the table. */
+    async function recordSaved(tenantId: string): Promise<void> {
+      for (let poll = 0; poll < 100; poll++) {
+        const { Count = 0 } = await dynamoDb.send(
+          new QueryCommand({
+            TableName: tableName(),
+            KeyConditionExpression: 'pk = :pk',
+            ExpressionAttributeValues: { ':pk': `${tenantPartition(tenantId)}#IDEMPOTENCY` },
+          }),
+        );
+        if (Count > 0) return;
+        await sleep(20);
+      }
+      throw new Error('the first request saved no idempotency record');
+    }
 
     it('holds its key in progress until its deadline: 409 IDEMPOTENCY_IN_PROGRESS', async () => {
       // Prepare
       const tenantId = crypto.randomUUID();
       void runIdempotently('testOperation', tenantId, event(), contextWithDeadline(60_000), neverSettles);
-      await sleep(200);
+      await recordSaved(tenantId);
       // Act
       const retry = runIdempotently(
         'testOperation',
@@ -105,7 +123,8 @@ describe('Idempotency-Key on creating POSTs', () => {
       // Prepare
       const tenantId = crypto.randomUUID();
       void runIdempotently('testOperation', tenantId, event(), contextWithDeadline(100), neverSettles);
-      await sleep(400);
+      await recordSaved(tenantId);
+      await sleep(300); // past the first request's deadline
       // Act
       const retry = await runIdempotently(
         'testOperation',

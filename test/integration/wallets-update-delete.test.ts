@@ -223,6 +223,35 @@ describe('update wallet', () => {
     expect(readBack.body).toMatchObject({ status: 'suspended', metadata: { note: 'x' } });
     expect(suspended.body.pagination.total).toBe(1);
   });
+
+  it('answers ten parallel updates of one wallet with 200 (or, if races outlast the retries, 409), never a 500', async () => {
+    // Prepare
+    const app = appPrincipal();
+    const created = await createWalletOk(app, 'busy');
+    // Act
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, index) => putWallet(app, created.id, { metadata: { writer: index } })),
+    );
+    const readBack = await getWallet(app, created.id);
+    // Assess
+    const statuses = answers.map((answer) => answer.statusCode);
+    for (const answer of answers) {
+      if (answer.statusCode !== 200) expect(answer.body.code).toBe('CONCURRENT_MODIFICATION');
+    }
+    expect(statuses.every((status) => status === 200 || status === 409)).toBe(true);
+    // The stored metadata is one of the answered writes: the last one to go through.
+    const written = answers
+      .filter((answer) => answer.statusCode === 200)
+      .map((answer) => answer.body.metadata);
+    expect(written).toContainEqual(readBack.body.metadata);
+    expect(readBack.body.updatedAt).toBe(
+      answers
+        .filter((answer) => answer.statusCode === 200)
+        .map((answer) => answer.body.updatedAt as string)
+        .sort()
+        .at(-1),
+    );
+  });
 });
 
 describe('delete wallet', () => {

@@ -86,7 +86,12 @@ describe('parseAdminArguments', () => {
     [
       'create-key with an unknown permission',
       ['create-key', '--app', APP_ID, '--permissions', 'root:all'],
-      'Unknown permission(s): root:all',
+      'Unknown permission(s): "root:all"',
+    ],
+    [
+      'create-key with a permission holding a newline (the message stays one line)',
+      ['create-key', '--app', APP_ID, '--permissions', 'objects:read,a\nb'],
+      'Unknown permission(s): "a\\nb"',
     ],
     [
       'create-key with neither tenant',
@@ -120,6 +125,9 @@ describe('parseAdminArguments', () => {
       fc.constantFrom('create-company', 'create-app', 'create-key', 'revoke-key', 'set-plan', '--', '-'),
       fc.constantFrom('--name', '--company', '--app', '--permissions', '--key-id', '--plan', '--x', '-n'),
       fc.string(),
+      // Control characters too (a newline in a value must not break the message's one line).
+      fc.string({ unit: 'binary' }),
+      fc.constantFrom('a\nb', 'objects:read,x\ry', '\n'),
     );
     fc.assert(
       fc.property(fc.array(words, { maxLength: 8 }), (argv) => {

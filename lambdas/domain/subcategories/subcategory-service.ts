@@ -244,8 +244,9 @@ export async function updateSubcategory(
   const action = parseAction(input.action);
   const image = file ? imageFromUpload(file) : undefined;
   let imageFile: SubcategoryFileRecord | undefined;
+  let committed: { result: SubcategoryUpdateResult; removed: boolean };
   try {
-    return await retryLostRaces(
+    committed = await retryLostRaces(
       'subcategory',
       (error) => error instanceof LostRaceError,
       async () => {
@@ -285,9 +286,10 @@ export async function updateSubcategory(
         await writeTransaction(items, (failedIndex) =>
           failedIndex === renamedMarkerIndex ? nameTaken(after.name) : new LostRaceError(),
         );
-        if (status === 'removed')
-          await startBackgroundJob('removeSubcategoryData', { companyId, categoryId, subcategoryId });
-        return { imageId: after.imageId, changes: answeredChanges(changes) };
+        return {
+          result: { imageId: after.imageId, changes: answeredChanges(changes) },
+          removed: status === 'removed',
+        };
       },
     );
   } catch (error) {
@@ -295,4 +297,9 @@ export async function updateSubcategory(
     if (imageFile) await deleteFileBytes([imageFile.storageKey]);
     throw error;
   }
+  // The change went through: whatever happens now, the image it records stays.
+  if (committed.removed) {
+    await startBackgroundJob('removeSubcategoryData', { companyId, categoryId, subcategoryId });
+  }
+  return committed.result;
 }

@@ -28,7 +28,7 @@ import { logger } from '#shared/observability.js';
 import type { Infer } from '#shared/schema.js';
 import { UUID_PATTERN } from '#shared/schema.js';
 import { verifyAgainstDecoy, verifyPassword } from './password-hash.js';
-import { createWalletBody, type walletLoginBody } from './wallet-schemas.js';
+import { type walletLoginBody, walletUsername } from './wallet-schemas.js';
 import { generateSessionToken, hashSessionToken, SESSION_LIFETIME_SECONDS } from './wallet-sessions.js';
 import { fullUsernameOf, toWalletView, type WalletView } from './wallet-view.js';
 
@@ -40,6 +40,7 @@ export interface WalletLoginResult {
   wallet: WalletView;
 }
 
+const USERNAME = walletUsername();
 /** Failed attempts in a row that lock a wallet's logins. */
 export const LOGIN_FAILURES_PER_LOCK = 5;
 export const FIRST_LOCK_SECONDS = 60;
@@ -74,7 +75,7 @@ export function lockSecondsAfter(failedAttempts: number): number {
 export function parseFullUsername(fullUsername: string): { username: string; appId: string } | undefined {
   const at = fullUsername.lastIndexOf('@');
   if (at < 0) return undefined;
-  const username = createWalletBody.shape.username.schema.read(fullUsername.slice(0, at), 'username', []);
+  const username = USERNAME.read(fullUsername.slice(0, at), 'username', []);
   const appId = fullUsername.slice(at + 1).toLowerCase();
   return username !== undefined && UUID_PATTERN.test(appId) ? { username, appId } : undefined;
 }
@@ -84,7 +85,10 @@ export function parseFullUsername(fullUsername: string): { username: string; app
  * or a lock that a password being checked may still lift) before it is refused.
  */
 const PARALLEL_WAIT_MS = 10_000;
-/** A login function stops after 29 s: a check mark older than this was left by an attempt that died. */
+/**
+ * A login function stops after 29 s (`FUNCTION_TIMEOUT` in lib/bundled-function.ts): a check
+ * mark older than this was left by an attempt that died.
+ */
 const CHECK_MARK_LIFETIME_MS = 30_000;
 
 /** `<ISO time>#<uuid>`: unique, and tells others how long the check has been running. */

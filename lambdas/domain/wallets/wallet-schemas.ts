@@ -26,21 +26,24 @@ export const WALLET_LIST_SORTS = [
 ] as const;
 export type WalletListSort = (typeof WALLET_LIST_SORTS)[number];
 
-export const USERNAME_MIN_LENGTH = 3;
-export const USERNAME_MAX_LENGTH = 50;
+const USERNAME_MIN_LENGTH = 3;
+const USERNAME_MAX_LENGTH = 50;
 /**
  * Any characters but `@`, which separates the username from the App id in `username@appId`,
  * and control characters. The spec bounds usernames by length only (3-50 characters, counted
  * as code points); uniqueness compares the NFC, lower-cased form.
  */
-export const USERNAME_PATTERN = /^[^@\p{Cc}]+$/u;
+const USERNAME_PATTERN = /^[^@\p{Cc}]+$/u;
 
-export const PASSWORD_MIN_LENGTH = 8;
+const PASSWORD_MIN_LENGTH = 8;
 /** Bounds the work a single request can ask of the password hash. */
-export const PASSWORD_MAX_LENGTH = 1024;
+const PASSWORD_MAX_LENGTH = 1024;
 
-/** A username: 3-50 characters (`LENGTH_INVALID`), then the allowed characters (`FORMAT_INVALID`). */
-function username(): Schema<string> {
+/**
+ * A username: 3-50 characters (`LENGTH_INVALID`), then the allowed characters (`FORMAT_INVALID`).
+ * Login reads the name part of `username@appId` with it too, so every wallet made can log in.
+ */
+export function walletUsername(): Schema<string> {
   const length = string({ min: USERNAME_MIN_LENGTH, max: USERNAME_MAX_LENGTH });
   return {
     read(input: unknown, field: string, issues: FieldIssue[]) {
@@ -76,7 +79,7 @@ export const listWalletsQuery = object({
 });
 
 export const createWalletBody = object({
-  username: required(username(), 'unique within the App, ignoring case; without the App id'),
+  username: required(walletUsername(), 'unique within the App, ignoring case; without the App id'),
   password: required(password, 'write-only; stored only as a scrypt hash'),
   metadata: optional(metadata()),
 });
@@ -91,7 +94,7 @@ export const updateWalletBody = object({
 });
 
 export const walletLoginBody = object({
-  // Only bounded here: any other mistake is a failed login (401), never a hint.
+  // Only bounded (and Unicode text) here: any other mistake is a failed login (401), never a hint.
   username: required(string({ max: 200 }), 'the full username, `username@appId`'),
   password: required(string({ max: PASSWORD_MAX_LENGTH })),
 });
