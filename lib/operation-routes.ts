@@ -13,6 +13,7 @@ import { type Operation, type OperationId, operationList } from '../lambdas/oper
 import type { BackgroundJobFunctions } from './background-job-functions.js';
 import { bundledFunction } from './bundled-function.js';
 import { grantDataAccess } from './operation-access.js';
+import { PageCursorKey, takesCursor } from './page-cursor-key.js';
 import { handlerEntry } from './project-paths.js';
 
 export interface OperationRoutesProps {
@@ -37,6 +38,7 @@ export class OperationRoutes extends Construct {
   constructor(scope: Construct, id: string, props: OperationRoutesProps) {
     super(scope, id);
     const functions = new Map<OperationId, NodejsFunction>();
+    const cursorKey = new PageCursorKey(this, 'PageCursorKey');
 
     for (const operation of operationList) {
       const operationFunction = bundledFunction(this, functionConstructId(operation.id), {
@@ -77,6 +79,7 @@ export class OperationRoutes extends Construct {
             'Its handler reads no principal; the stage throttles public routes harder.',
         });
       }
+      if (takesCursor(operation)) cursorKey.grantTo(operationFunction);
       if (operation.backgroundJobs)
         props.backgroundJobs.allowStart(operationFunction, operation.backgroundJobs);
       functions.set(operation.id, operationFunction);

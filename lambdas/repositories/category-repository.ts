@@ -3,6 +3,7 @@
  * per company, the company's per-status category counters, and the four sorted index entries
  * the list operation reads (by status or all, by creation time or name).
  */
+
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import {
   CATEGORY_STATUSES,
@@ -11,6 +12,7 @@ import {
 } from '#domain/categories/category-schemas.js';
 import { dynamoDb, tableName } from '#shared/clients.js';
 import { ConflictError } from '#shared/errors.js';
+import type { ItemKey } from '#shared/page-cursor.js';
 import type { Metadata } from '#shared/schema.js';
 import { comparableName } from '#shared/text.js';
 import { readStatusSortedList, statusSortedIndexAttributes } from './status-sorted-list.js';
@@ -223,15 +225,17 @@ export interface CategoryListQuery {
   sort: ListSort;
   limit: number;
   offset: number;
+  /** A cursor's position: read on after this item instead of skipping `offset` items. */
+  startAfter?: ItemKey;
 }
 
 /** One page of a company's categories and the exact number that match. */
 export async function listCategories(
   companyId: string,
   query: CategoryListQuery,
-): Promise<{ records: CategoryRecord[]; total: number }> {
+): Promise<{ records: CategoryRecord[]; total: number; lastKey?: ItemKey }> {
   const statuses: readonly CategoryStatus[] = query.status === 'all' ? CATEGORY_STATUSES : [query.status];
-  const { items, total } = await readStatusSortedList({
+  const { items, total, lastKey } = await readStatusSortedList({
     tenantId: companyId,
     partitionKeyValue:
       query.status === 'all' ? allPartition(companyId) : byStatusPartition(companyId, query.status),
@@ -240,11 +244,12 @@ export async function listCategories(
     ascending: query.sort.endsWith(':asc'),
     offset: query.offset,
     limit: query.limit,
+    startAfter: query.startAfter,
     contains:
       query.nameContains === undefined
         ? undefined
         : { attribute: 'nameKey', needle: comparableName(query.nameContains) },
     counterNames: statuses.map(counterAttribute),
   });
-  return { records: items.map(fromItem), total };
+  return { records: items.map(fromItem), total, lastKey };
 }

@@ -180,6 +180,7 @@ describe('npm start, the admin CLI and the API over HTTP', () => {
       total: 1,
       hasNext: false,
       hasPrevious: false,
+      nextCursor: null,
     });
   });
 

@@ -12,7 +12,7 @@ import { listSubcategoriesOf } from '#repositories/subcategory-repository.js';
 import { nextTimestamp, nowIso } from '#shared/clock.js';
 import { NotFoundError } from '#shared/errors.js';
 import { retryLostRaces } from '#shared/lost-race-retry.js';
-import { type Page, toPage } from '#shared/pagination.js';
+import { type CursorPage, type PageScope, pagePositionOf, toCursorPage } from '#shared/page-cursor.js';
 import type { Infer } from '#shared/schema.js';
 import { toSubcategorySummary } from '../subcategories/subcategory-view.js';
 import type { createCategoryBody, listCategoriesQuery, updateCategoryBody } from './category-schemas.js';
@@ -102,13 +102,20 @@ export async function updateCategory(
 export async function listCategories(
   companyId: string,
   query: ListCategoriesInput,
-): Promise<Page<CategoryView>> {
-  const { records, total } = await listCategoryRecords(companyId, {
+): Promise<CursorPage<CategoryView>> {
+  const scope: PageScope = {
+    tenantId: companyId,
+    list: 'categories',
+    parameters: { status: query.status, name: query.name, sort: query.sort },
+  };
+  const position = await pagePositionOf(query, scope);
+  const { records, total, lastKey } = await listCategoryRecords(companyId, {
     status: query.status,
     nameContains: query.name,
     sort: query.sort,
-    limit: query.limit,
-    offset: query.offset,
+    limit: position.limit,
+    offset: position.offset,
+    startAfter: position.startAfter,
   });
-  return toPage(await Promise.all(records.map(withSubcategories)), query, total);
+  return toCursorPage(await Promise.all(records.map(withSubcategories)), position, total, scope, lastKey);
 }

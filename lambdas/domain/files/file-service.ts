@@ -23,7 +23,7 @@ import type { TransactItem } from '#repositories/transactions.js';
 import { nowIso } from '#shared/clock.js';
 import { BadRequestError, NotFoundError, PayloadTooLargeError, ValidationError } from '#shared/errors.js';
 import { parseMultipartStream } from '#shared/multipart.js';
-import { type Page, toPage } from '#shared/pagination.js';
+import { type CursorPage, type PageScope, pagePositionOf, toCursorPage } from '#shared/page-cursor.js';
 import { actorOf, type Principal } from '#shared/principal.js';
 import type { Infer } from '#shared/schema.js';
 import { UUID_PATTERN } from '#shared/schema.js';
@@ -316,14 +316,19 @@ export async function deleteFile(principal: Principal, fileId: string): Promise<
 export async function listFiles(
   companyId: string,
   objectRef: string,
-  page: { limit: number; offset: number },
+  query: { limit: number; offset: number; cursor?: string },
   pathPrefix: string,
-): Promise<Page<FileView>> {
+): Promise<CursorPage<FileView>> {
   const object = await resolveObject(companyId, objectRef);
-  const records = await listObjectFiles(companyId, object.id, page.offset, page.limit);
-  return toPage(
+  // Bound to the object's id, so a cursor works whether the path named its id or its externalId.
+  const scope: PageScope = { tenantId: companyId, list: `files:${object.id}` };
+  const position = await pagePositionOf(query, scope);
+  const { records, lastKey } = await listObjectFiles(companyId, object.id, position);
+  return toCursorPage(
     records.map((record) => toFileView(record, pathPrefix)),
-    page,
+    position,
     object.fileCount,
+    scope,
+    lastKey,
   );
 }
