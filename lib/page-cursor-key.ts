@@ -5,7 +5,7 @@
  * network call and an SDK client to every cold start).
  */
 import { RemovalPolicy, Validations } from 'aws-cdk-lib';
-import type { IGrantable } from 'aws-cdk-lib/aws-iam';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
@@ -36,8 +36,11 @@ export class PageCursorKey extends Construct {
   }
 
   /** Lets a function read the key and tells it where the key is. */
-  grantTo(lambdaFunction: LambdaFunction & IGrantable): void {
-    this.secret.grantRead(lambdaFunction);
+  grantTo(lambdaFunction: LambdaFunction): void {
+    // Only the read (grantRead would add DescribeSecret, which the functions never call).
+    lambdaFunction.addToRolePolicy(
+      new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [this.secret.secretArn] }),
+    );
     lambdaFunction.addEnvironment(CURSOR_KEY_SECRET_ENV, this.secret.secretArn);
   }
 }

@@ -60,6 +60,7 @@ const REVIEWED = [
     where: /\/\w+Role$/,
   },
   { id: /^AwsSolutions-S1$/, where: /\/DataStore\/AccessLogsBucket$/ },
+  { id: /^AwsSolutions-SMG4$/, where: /\/PageCursorKey\/Secret$/ },
   { id: /^AwsSolutions-APIG2$/, where: /\/Api\/RestApi$/ },
   { id: /^AwsSolutions-COG4$/, where: /\/Api\/RestApi$/ },
   { id: /^AwsSolutions-APIG3$/, where: /\/Api\/RestApi\/DeploymentStage\.prod$/ },
