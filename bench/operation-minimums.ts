@@ -28,16 +28,12 @@ export const operationMinimums: Record<string, StatedMinimum> = {
   getCategory: {
     calls: 1,
     reason:
-      'one Query of the category partition from sort key CATEGORY to SUBCATEGORY#~: the category and its subcategories are neighbours there',
-    excess:
-      'GetItem of the category, then a Query of its subcategories in the same partition, one after the other (findCategory + listSubcategoriesOf)',
+      'one Query of the category partition from sort key CATEGORY to SUBCATEGORY#~: the category and its subcategories are neighbours there (findCategoryWithSubcategories)',
   },
   updateCategory: {
     calls: 2,
     reason:
       'one Query of the category partition (version to condition on, subcategories to answer with) + one write',
-    excess:
-      'GetItem of the category before the write and a Query of its subcategories after it; the same partition could answer both in one Query before the write',
     capacityNote:
       'when neither the name nor the status changes the write is a TransactWriteItems of one item: twice the write units of the same UpdateItem',
   },

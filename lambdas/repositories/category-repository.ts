@@ -15,6 +15,7 @@ import { ConflictError } from '#shared/errors.js';
 import type { ItemKey } from '#shared/page-cursor.js';
 import type { Metadata } from '#shared/schema.js';
 import { comparableName } from '#shared/text.js';
+import { queryAllPages } from './query-pages.js';
 import { readStatusSortedList, statusSortedIndexAttributes } from './status-sorted-list.js';
 import { countersKey, tenantPartition } from './tenant-keys.js';
 import { type TransactItem, writeTransaction } from './transactions.js';
@@ -138,6 +139,32 @@ export async function findCategory(
     new GetCommand({ TableName: tableName(), Key: categoryKey(companyId, categoryId), ConsistentRead: true }),
   );
   return Item ? fromItem(Item) : undefined;
+}
+
+/** The sort keys of a category's partition from its own item to its last subcategory item. */
+export const CATEGORY_PARTITION_SORT_RANGE = { from: 'CATEGORY', to: 'SUBCATEGORY#~' } as const;
+
+/**
+ * A category and the raw items that follow it in its partition up to its subcategories
+ * (`SUBCATEGORY#<id>`; names and files sort after them), in one consistent Query: the caller
+ * reads the subcategory items with their own repository.
+ */
+export async function readCategoryPartition(
+  companyId: string,
+  categoryId: string,
+): Promise<{ category?: CategoryRecord; following: Record<string, unknown>[] }> {
+  const items = await queryAllPages({
+    TableName: tableName(),
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+    ExpressionAttributeValues: {
+      ':pk': categoryPartition(companyId, categoryId),
+      ':from': CATEGORY_PARTITION_SORT_RANGE.from,
+      ':to': CATEGORY_PARTITION_SORT_RANGE.to,
+    },
+    ConsistentRead: true,
+  });
+  const own = items.find((item) => item.sk === categoryKey(companyId, categoryId).sk);
+  return { category: own ? fromItem(own) : undefined, following: items.filter((item) => item !== own) };
 }
 
 /**

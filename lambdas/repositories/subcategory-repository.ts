@@ -10,7 +10,7 @@ import { dynamoDb, tableName } from '#shared/clients.js';
 import type { Metadata } from '#shared/schema.js';
 import { comparableName } from '#shared/text.js';
 import { deleteItems } from './batch-delete.js';
-import { categoryPartition } from './category-repository.js';
+import { type CategoryRecord, categoryPartition, readCategoryPartition } from './category-repository.js';
 import { queryAllPages } from './query-pages.js';
 import type { TransactItem } from './transactions.js';
 import { setAttributesItem, withoutAttributes } from './update-expression.js';
@@ -295,6 +295,22 @@ export async function findSubcategory(
 }
 
 /** The subcategories of a category (every status), oldest first. */
+/**
+ * A category and its subcategories (oldest first), in one Query of the category's partition:
+ * what getCategory and updateCategory read, instead of a GetItem and then a Query.
+ */
+export async function findCategoryWithSubcategories(
+  companyId: string,
+  categoryId: string,
+): Promise<{ category?: CategoryRecord; subcategories: SubcategoryRecord[] }> {
+  const { category, following } = await readCategoryPartition(companyId, categoryId);
+  const subcategories = following
+    .filter((item) => typeof item.sk === 'string' && item.sk.startsWith('SUBCATEGORY#'))
+    .map(fromItem)
+    .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
+  return { category, subcategories };
+}
+
 export async function listSubcategoriesOf(
   companyId: string,
   categoryId: string,
