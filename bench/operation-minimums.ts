@@ -67,14 +67,11 @@ export const operationMinimums: Record<string, StatedMinimum> = {
     calls: 1,
     reason:
       'one TransactWriteItems: object, externalId marker, tenant counter, ledger event, chain head, category statistics, and the subcategory counter whose condition (attribute_exists AND status = active) refuses a missing, removed or delisted subcategory',
-    excess:
-      'GetItem of the subcategory before the transaction checks what its counter item in the transaction checks again; with ReturnValuesOnConditionCheckFailure ALL_OLD on that item the cancellation reason tells 404 (missing, removed) from 409 (delisted)',
   },
   'createObject + Idempotency-Key': {
     calls: 3,
     reason:
       'the object transaction + the idempotency record: a conditional PutItem before and an UpdateItem with the answer after (Powertools idempotency)',
-    excess: 'the GetItem of the subcategory, as for createObject',
   },
   getObject: {
     calls: 2,

@@ -5,6 +5,8 @@
  * Its name is unique within the category (ignoring case) through a marker item in the same
  * partition.
  */
+
+import type { CancellationReason } from '@aws-sdk/client-dynamodb';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '#shared/clients.js';
 import type { Metadata } from '#shared/schema.js';
@@ -120,8 +122,23 @@ export function countObjectCreatedItem(
       ConditionExpression: 'attribute_exists(pk) AND #status = :active',
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: { ':one': 1, ':createdAt': createdAt, ':active': 'active' },
+      // A refusal carries the subcategory as it is: missing or removed (404) or delisted (409).
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     },
   };
+}
+
+/**
+ * The status of the subcategory a refused {@link countObjectCreatedItem} found (undefined when
+ * it does not exist), from the cancellation reason's item, or, where DynamoDB did not return
+ * it, read again (only on this failure path).
+ */
+export async function refusedSubcategoryStatus(
+  reason: CancellationReason | undefined,
+  place: { companyId: string; categoryId: string; subcategoryId: string },
+): Promise<string | undefined> {
+  if (reason?.Item) return reason.Item.status?.S;
+  return (await findSubcategory(place.companyId, place.categoryId, place.subcategoryId))?.status;
 }
 
 /** Transaction item that moves an object between the active and the inactive count. */

@@ -20,7 +20,11 @@ import {
   type ObjectRecord,
   statusBucketOf,
 } from '#repositories/object-repository.js';
-import { countObjectCreatedItem, findSubcategory } from '#repositories/subcategory-repository.js';
+import {
+  countObjectCreatedItem,
+  findSubcategory,
+  refusedSubcategoryStatus,
+} from '#repositories/subcategory-repository.js';
 import { writeTransaction } from '#repositories/transactions.js';
 import { nowIso } from '#shared/clock.js';
 import { ConflictError, NotFoundError, ValidationError } from '#shared/errors.js';
@@ -68,10 +72,8 @@ export async function createObject(
   input: CreateObjectInput,
 ): Promise<ObjectView> {
   const companyId = principal.tenantId;
-  const subcategory = await findSubcategory(companyId, categoryId, subcategoryId);
-  if (!subcategory || subcategory.status === 'removed') throw subcategoryNotFound(subcategoryId);
-  if (subcategory.status !== 'active') throw subcategoryNotActive(subcategoryId);
-
+  // No read first: the subcategory's counter item in the transaction refuses a missing, removed
+  // or delisted subcategory, and its cancellation reason tells which.
   const createdAt = nowIso();
   const draft: ObjectRecord = {
     id: randomUUID(),
@@ -112,15 +114,26 @@ export async function createObject(
       adjustCategoryStatisticsItem(companyId, categoryId, { objectCount: 1 }),
       ...appendEventItems(objectChain(record), event),
     ],
-    (failedIndex) => {
+    async (failedIndex, reasons) => {
+      const failed = (index: number) => reasons[index]?.Code === 'ConditionalCheckFailed';
+      // Where the object would go is answered before what it collides with (as a read first would).
+      if (failed(subcategoryIndex)) {
+        const status = await refusedSubcategoryStatus(reasons[subcategoryIndex], {
+          companyId,
+          categoryId,
+          subcategoryId,
+        });
+        return status === undefined || status === 'removed'
+          ? subcategoryNotFound(subcategoryId)
+          : subcategoryNotActive(subcategoryId);
+      }
+      if (failed(subcategoryIndex + 1)) return subcategoryNotFound(subcategoryId);
       if (failedIndex === 1) {
         return new ConflictError(
           'EXTERNAL_ID_EXISTS',
           `An object with externalId "${input.externalId}" already exists in this company`,
         );
       }
-      // The subcategory was removed or delisted between our read and the write.
-      if (failedIndex === subcategoryIndex) return subcategoryNotActive(subcategoryId);
       return subcategoryNotFound(subcategoryId);
     },
   );
