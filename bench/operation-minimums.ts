@@ -119,8 +119,6 @@ export const operationMinimums: Record<string, StatedMinimum> = {
     calls: 3,
     reason:
       'the object + the counters before any byte is stored (an unknown object is refused first) + one TransactWriteItems (file record, object conditioned on eventCount, ledger event, chain head)',
-    excess:
-      'recordUploadedFile → changeObject reads the object and the counters again; its first attempt could start from the record resolveObject read, since the write is conditioned on eventCount anyway (a change in between costs one retry, as now)',
   },
   listFiles: {
     calls: 3,
@@ -135,8 +133,6 @@ export const operationMinimums: Record<string, StatedMinimum> = {
     calls: 4,
     reason:
       'GetItem of the file, the object + the counters, + one TransactWriteItems (file record deleted with attribute_exists, object conditioned on eventCount, ledger event, chain head)',
-    excess:
-      "changeObject reads the object and the counters again (+2), and its apply step reads the file record again (+1) to tell a file deleted meanwhile from a lost race; the transaction's cancellation reasons (file item vs object item) tell the two apart",
   },
   createUploadSession: {
     calls: 3,
@@ -146,8 +142,6 @@ export const operationMinimums: Record<string, StatedMinimum> = {
     calls: 4,
     reason:
       'the object + the counters, GetItem of the session, + one TransactWriteItems (file record, session deleted, object, ledger event, chain head)',
-    excess:
-      'recordUploadedFile → changeObject reads the object and the counters again (+2), as for uploadFile',
   },
   openapi: { calls: 0, reason: 'the document is built in memory from the operation table' },
 };
