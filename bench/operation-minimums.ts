@@ -40,9 +40,7 @@ export const operationMinimums: Record<string, StatedMinimum> = {
   createSubcategory: {
     calls: 1,
     reason:
-      "one TransactWriteItems: subcategory, name marker, first ledger event, chain head, and the category's statistics, whose attribute_exists(pk) condition already refuses a missing category",
-    excess:
-      'GetItem of the category (findCategory) before the transaction checks what the statistics item of the transaction checks again (its failure is already answered CATEGORY_NOT_FOUND)',
+      "one TransactWriteItems: subcategory, name marker, first ledger event, chain head, and the category's statistics, whose attribute_exists(pk) condition already refuses a missing category (with an image: + 1 GetItem of the category first, so that no image bytes are stored for a category that does not exist)",
   },
   getSubcategory: {
     calls: 3,
