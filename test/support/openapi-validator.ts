@@ -37,7 +37,11 @@ const describeErrors = (errors: ErrorObject[] | null | undefined): string[] =>
  * checks them against JSON Schema 2020-12 itself.
  */
 function officialSchemaForAjv(): object {
-  return JSON.parse(JSON.stringify(officialSchemas.v31), (key, value) => {
+  const schema = structuredClone(officialSchemas.v31) as { $defs: { server: { properties: object } } };
+  // This package ships the 2021-04-15 schema, which types a server's `url` as an absolute URI;
+  // OpenAPI 3.1 says it "MAY be relative", and later editions of the schema type it a string.
+  schema.$defs.server.properties = { ...schema.$defs.server.properties, url: { type: 'string' } };
+  return JSON.parse(JSON.stringify(schema), (key, value) => {
     if (value && typeof value === 'object' && value.$dynamicRef === '#meta') {
       const { $dynamicRef: _dropped, ...rest } = value;
       return { ...rest, $ref: '#/$defs/schema' };
