@@ -22,9 +22,13 @@ const HEADER = [
 
 const BLOB = ts.factory.createTypeReferenceNode(ts.factory.createIdentifier('Blob'));
 
-/** The TypeScript source of the client's types for the current document. */
-export async function generateClientTypes(): Promise<string> {
-  const document = openApiDocument('') as unknown as OpenAPI3;
+/**
+ * The TypeScript source of the client's types: for the document the code serves (what
+ * `npm start` answers at `GET /v2/openapi.json`), or for a document read from `source` (a URL of
+ * a served one: another deployment).
+ */
+export async function generateClientTypes(source?: string): Promise<string> {
+  const document = (source ? await (await fetch(source)).json() : openApiDocument('')) as unknown as OpenAPI3;
   const ast = await openapiTS(document, {
     transform: (schema) => (schema.format === 'binary' ? BLOB : undefined),
   });

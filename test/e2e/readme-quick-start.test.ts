@@ -14,7 +14,7 @@ import { childEnvironment, type LocalServer, projectRoot, startLocalServer } fro
 jest.setTimeout(300_000);
 
 /** The `bash` blocks of the README section titled `title`, in order. */
-export function bashBlocksOf(readme: string, title: string): string[] {
+function bashBlocksOf(readme: string, title: string): string[] {
   const start = readme.indexOf(`\n## ${title}`);
   if (start < 0) throw new Error(`README has no section "## ${title}"`);
   const end = readme.indexOf('\n## ', start + 1);

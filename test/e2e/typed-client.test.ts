@@ -4,6 +4,7 @@
  * files sent as Blob/File, downloads read as bytes, errors read by their typed `code`. Every
  * answer is also checked against the document. The tests run in order and share the server.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +14,7 @@ import {
   createAssetRegistryClient,
 } from '../../client/asset-registry-client';
 import type { OpenApiDocument } from '../../lambdas/openapi/openapi-document';
-import { type LocalServer, runAdmin, startLocalServer } from '../support/local-server';
+import { type LocalServer, projectRoot, runAdmin, startLocalServer } from '../support/local-server';
 import { ResponseValidator } from '../support/openapi-validator';
 
 jest.setTimeout(180_000);
@@ -93,6 +94,21 @@ describe('the typed client against npm start', () => {
       }
     }
     called.add('GET /v2/openapi.json');
+  });
+
+  it('was generated from the document this server serves (npm run client -- --from <url> --check)', () => {
+    // Act
+    const result = spawnSync(
+      join(projectRoot, 'node_modules', '.bin', 'tsx'),
+      ['scripts/generate-client.ts', '--from', `${server.baseUrl}/v2/openapi.json`, '--check'],
+      {
+        cwd: projectRoot,
+        encoding: 'utf8',
+        env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+      },
+    );
+    // Assess
+    expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 0, stderr: '' });
   });
 
   it('manages categories and subcategories, an image sent as a data URL and as a File', async () => {
