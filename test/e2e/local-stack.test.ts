@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { GATEWAY_RESPONSES } from '../../lib/api-gateway-settings';
 import {
   eventually,
   type LocalServer,
@@ -114,7 +115,7 @@ describe('npm start, the admin CLI and the API over HTTP', () => {
     // Assess
     expect(answer.status).toBe(401);
     expect(answer.body).toEqual({
-      error: 'Missing or invalid API key',
+      error: GATEWAY_RESPONSES.UNAUTHORIZED.error,
       code: 'UNAUTHORIZED',
       timestamp: expect.stringMatching(ISO_UTC),
     });

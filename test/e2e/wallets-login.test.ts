@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { GATEWAY_RESPONSES } from '../../lib/api-gateway-settings';
 import { type LocalServer, runAdmin, startLocalServer } from '../support/local-server';
 
 jest.setTimeout(180_000);
@@ -162,7 +163,7 @@ describe('wallets over HTTP: App key, login, Bearer token', () => {
     // Assess
     expect(none.status).toBe(401);
     expect(none.body).toEqual({
-      error: 'Missing or invalid API key',
+      error: GATEWAY_RESPONSES.UNAUTHORIZED.error,
       code: 'UNAUTHORIZED',
       timestamp: expect.stringMatching(ISO_UTC),
     });
