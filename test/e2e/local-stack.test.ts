@@ -6,7 +6,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GATEWAY_RESPONSES } from '../../lib/api-gateway-settings';
 import {
   eventually,
   type LocalServer,
@@ -115,7 +114,8 @@ describe('npm start, the admin CLI and the API over HTTP', () => {
     // Assess
     expect(answer.status).toBe(401);
     expect(answer.body).toEqual({
-      error: GATEWAY_RESPONSES.UNAUTHORIZED.error,
+      error:
+        'Missing credentials: send an API key in X-API-Key, or a wallet session token as Authorization: Bearer <token>',
       code: 'UNAUTHORIZED',
       timestamp: expect.stringMatching(ISO_UTC),
     });
