@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { JavaMissingError } from './dynamodb-local.js';
 import { type EmbeddedStack, startEmbeddedStack } from './embedded-stack.js';
+import { type LocalEventsOut, startLocalEventsOut } from './events-out.js';
 import { type LocalGateway, startLocalGateway } from './local-gateway.js';
 import {
   dataDirectoryFromEnvironment,
@@ -27,12 +28,14 @@ async function main(): Promise<void> {
 
   let stack: EmbeddedStack | undefined;
   let gateway: LocalGateway | undefined;
+  let eventsOut: LocalEventsOut | undefined;
   let stopping = false;
   const stop = async (exitCode: number) => {
     if (stopping) return;
     stopping = true;
     removeStackState(dataDirectory);
     await gateway?.close();
+    await eventsOut?.stop();
     await stack?.stop();
     process.exit(exitCode);
   };
@@ -43,7 +46,9 @@ async function main(): Promise<void> {
   Object.assign(process.env, stack.environment);
   try {
     gateway = await startLocalGateway({ port });
+    eventsOut = await startLocalEventsOut(stack.environment);
   } catch (error) {
+    await gateway?.close();
     await stack.stop();
     throw error;
   }
