@@ -44,20 +44,25 @@ const NOT_PUBLIC_RANGES: readonly [string, number, 'ipv4' | 'ipv6'][] = [
   ['ff00::', 8, 'ipv6'], // multicast
 ];
 
-const notPublic = new BlockList();
-for (const [network, prefix, family] of NOT_PUBLIC_RANGES) notPublic.addSubnet(network, prefix, family);
+/**
+ * One list per family: a BlockList also matches IPv4 addresses against IPv6 rules through their
+ * mapped form (`::ffff:a.b.c.d`), which would make every IPv4 address "mapped".
+ */
+const notPublic = { ipv4: new BlockList(), ipv6: new BlockList() };
+for (const [network, prefix, family] of NOT_PUBLIC_RANGES) notPublic[family].addSubnet(network, prefix, family);
 
-const loopback = new BlockList();
-loopback.addSubnet('127.0.0.0', 8, 'ipv4');
-loopback.addAddress('::1', 'ipv6');
+const loopbackLists = { ipv4: new BlockList(), ipv6: new BlockList() };
+loopbackLists.ipv4.addSubnet('127.0.0.0', 8, 'ipv4');
+loopbackLists.ipv6.addAddress('::1', 'ipv6');
 
 const familyOf = (address: string): 'ipv4' | 'ipv6' => (isIP(address) === 6 ? 'ipv6' : 'ipv4');
+const isLoopback = (address: string) => loopbackLists[familyOf(address)].check(address, familyOf(address));
 
 /** Whether an address is one a webhook may reach (loopback too where local mode allows it). */
 export function isAllowedAddress(address: string, allowLoopback = loopbackAllowed()): boolean {
   if (isIP(address) === 0) return false;
-  if (allowLoopback && loopback.check(address, familyOf(address))) return true;
-  return !notPublic.check(address, familyOf(address));
+  if (allowLoopback && isLoopback(address)) return true;
+  return !notPublic[familyOf(address)].check(address, familyOf(address));
 }
 
 /** Local mode (`npm start`, the tests) lets a developer receive on their own machine. */
@@ -127,7 +132,7 @@ export async function allowedAddresses(url: URL, resolve: HostResolver = systemR
   }
   const refused = addresses.filter(
     (address) =>
-      !isAllowedAddress(address) || (url.protocol === 'http:' && !loopback.check(address, familyOf(address))),
+      !isAllowedAddress(address) || (url.protocol === 'http:' && !isLoopback(address)),
   );
   if (refused.length > 0) {
     throw new WebhookAddressError(
