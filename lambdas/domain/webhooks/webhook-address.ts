@@ -49,7 +49,8 @@ const NOT_PUBLIC_RANGES: readonly [string, number, 'ipv4' | 'ipv6'][] = [
  * mapped form (`::ffff:a.b.c.d`), which would make every IPv4 address "mapped".
  */
 const notPublic = { ipv4: new BlockList(), ipv6: new BlockList() };
-for (const [network, prefix, family] of NOT_PUBLIC_RANGES) notPublic[family].addSubnet(network, prefix, family);
+for (const [network, prefix, family] of NOT_PUBLIC_RANGES)
+  notPublic[family].addSubnet(network, prefix, family);
 
 const loopbackLists = { ipv4: new BlockList(), ipv6: new BlockList() };
 loopbackLists.ipv4.addSubnet('127.0.0.0', 8, 'ipv4');
@@ -131,8 +132,7 @@ export async function allowedAddresses(url: URL, resolve: HostResolver = systemR
     throw new WebhookAddressError(`The host ${host} does not resolve`, 'ADDRESS_NOT_ALLOWED');
   }
   const refused = addresses.filter(
-    (address) =>
-      !isAllowedAddress(address) || (url.protocol === 'http:' && !isLoopback(address)),
+    (address) => !isAllowedAddress(address) || (url.protocol === 'http:' && !isLoopback(address)),
   );
   if (refused.length > 0) {
     throw new WebhookAddressError(
