@@ -49,6 +49,11 @@ const toSqsRecord = (message: LocalQueueMessage): SQSRecord =>
 /** Starts receiving; `stop` waits for the deliveries in flight. */
 export async function startDeliveryWorker(options: DeliveryWorkerOptions = {}): Promise<DeliveryWorker> {
   const handler = options.handler ?? (await import('../lambdas/jobs/deliver-webhooks.js')).handler;
+  // Loaded on start, not with this module: the table client reads its endpoint from the
+  // environment when it is created, which `npm start` sets only once the stack runs.
+  const { deleteLocalMessage, delayLocalMessage, listLocalMessages } = await import(
+    '../lambdas/repositories/local-delivery-queue.js'
+  );
   const maxInFlight = options.maxInFlight ?? 32;
   const maxPerCompany = options.maxInFlightPerCompany ?? 4;
   const lanesInFlight = new Set<string>();

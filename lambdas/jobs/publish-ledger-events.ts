@@ -9,7 +9,8 @@
  */
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { EVENT_SOURCE, publishedEventOf } from '#domain/ledger/published-event.js';
+import { EVENT_SOURCE } from '#domain/ledger/event-types.js';
+import { publishedEventOf } from '#domain/ledger/published-event.js';
 import { fanOutEvents } from '#domain/webhooks/webhook-deliveries.js';
 import { fromEventItem, LEDGER_EVENT_ENTITY } from '#repositories/ledger-repository.js';
 import { putBusEntries } from '#shared/event-bus.js';

@@ -1,6 +1,8 @@
 /** How a ledger event is published: its type, and what its data carries (no secret). */
+
+import { ALL_EVENT_TYPES, eventTypeOf } from '../../lambdas/domain/ledger/event-types';
 import { sealEvent } from '../../lambdas/domain/ledger/ledger-event';
-import { ALL_EVENT_TYPES, eventTypeOf, publishedEventOf } from '../../lambdas/domain/ledger/published-event';
+import { publishedEventOf } from '../../lambdas/domain/ledger/published-event';
 
 describe('publishedEventOf', () => {
   it('names the action and carries the tenant, entity ids, sequence, changes and hash', () => {

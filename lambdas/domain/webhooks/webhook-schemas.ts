@@ -3,7 +3,7 @@
  * declaration of a subscription's public fields, from which its view and its response schema
  * are derived.
  */
-import { ALL_EVENT_TYPES } from '#domain/ledger/published-event.js';
+import { ALL_EVENT_TYPES } from '#domain/ledger/event-types.js';
 import type { FieldIssue } from '#shared/errors.js';
 import { pageQueryFields } from '#shared/pagination.js';
 import {
