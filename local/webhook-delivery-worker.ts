@@ -9,12 +9,7 @@
  */
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { DeliveryMessage } from '../lambdas/repositories/delivery-queue.js';
-import {
-  delayLocalMessage,
-  deleteLocalMessage,
-  type LocalQueueMessage,
-  listLocalMessages,
-} from '../lambdas/repositories/local-delivery-queue.js';
+import type { LocalQueueMessage } from '../lambdas/repositories/local-delivery-queue.js';
 
 type DeliveryHandler = (event: SQSEvent) => Promise<SQSBatchResponse>;
 
