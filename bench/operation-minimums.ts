@@ -7,6 +7,8 @@
  * count is above the minimum.
  */
 
+import { webhookOperationMinimums } from './webhook-operation-minimums';
+
 export interface StatedMinimum {
   calls: number;
   reason: string;
@@ -157,6 +159,7 @@ export const operationMinimums: Record<string, StatedMinimum> = {
       'recordUploadedFile → changeObject reads the object and the counters again (+2), as for uploadFile',
   },
   openapi: { calls: 0, reason: 'the document is built in memory from the operation table' },
+  ...webhookOperationMinimums,
 };
 
 /** The authorizer's calls per request, counted apart from the operations'. */
