@@ -65,11 +65,11 @@ export async function runWebhookDelivery(options: {
     await invokeExpecting(createWebhook, { principal: company.principal, body: { url: receiver.url } });
     const objectIds: string[] = [];
     for (let index = 0; index < options.objects; index++) objectIds.push(await givenObject(company, place));
-    const update = (index: number) =>
+    const update = (objectIndex: number, run: number) =>
       invokeExpecting(updateObject, {
         principal: company.principal,
-        pathParameters: { objectId: objectIds[index % objectIds.length] as string },
-        body: { action: 'update', description: `Bench ${index}` },
+        pathParameters: { objectId: objectIds[objectIndex] as string },
+        body: { action: 'update', description: `Bench ${run}` },
       });
     const waitFor = async (count: number) => {
       const deadline = Date.now() + 120_000;
@@ -107,22 +107,30 @@ export async function runWebhookDelivery(options: {
       steadyEvents,
       async () => {
         const started = Date.now();
-        const writes: Promise<unknown>[] = [];
+        // One write at a time per object: parallel writes on one object would race for its chain.
+        const lastWriteOf = new Map<number, Promise<unknown>>();
         for (let index = 0; index < steadyEvents; index++) {
           const due = started + (index * 1000) / options.writesPerSecond;
           await delay(Math.max(0, due - Date.now()));
-          writes.push(update(index));
+          const objectIndex = index % objectIds.length;
+          const previous = lastWriteOf.get(objectIndex) ?? Promise.resolve();
+          lastWriteOf.set(
+            objectIndex,
+            previous.then(() => update(objectIndex, index)),
+          );
         }
-        await Promise.all(writes);
+        await Promise.all(lastWriteOf.values());
         return (steadyEvents / (Date.now() - started)) * 1000;
       },
     );
-    await measure(`burst: ${options.burst} updates at once (10 in flight)`, options.burst, async () => {
+    const writers = Math.min(10, objectIds.length);
+    await measure(`burst: ${options.burst} updates, ${writers} in flight`, options.burst, async () => {
       const started = Date.now();
       let next = 0;
+      // Each writer updates its own object, one update after the other.
       await Promise.all(
-        Array.from({ length: 10 }, async () => {
-          while (next < options.burst) await update(next++);
+        Array.from({ length: writers }, async (_, writer) => {
+          while (next < options.burst) await update(writer, next++);
         }),
       );
       return (options.burst / (Date.now() - started)) * 1000;

@@ -359,7 +359,7 @@ const fieldIssues: Record<IssueFormat, JsonSchema> = {
   validationErrors: {
     type: 'array',
     description:
-      'every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID (extensions)',
+      'every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID, ADDRESS_NOT_ALLOWED (webhook url) (extensions)',
     items: closedObject({ field: text, message: text, code: text }),
   },
   details: {

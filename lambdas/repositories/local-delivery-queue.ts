@@ -24,12 +24,13 @@ export interface LocalQueueMessage {
 
 let sentCounter = 0;
 
-/** Appends messages, in order; their sort key keeps that order. */
+/** Appends messages, in order: their sort keys keep that order, so they are written side by side. */
 export async function sendLocalMessages(deliveries: readonly QueuedDelivery[]): Promise<void> {
-  for (const delivery of deliveries) {
+  const sentAt = new Date().toISOString();
+  const writes = deliveries.map((delivery) => {
     sentCounter = (sentCounter + 1) % 1_000_000;
-    const receiptHandle = `${new Date().toISOString()}#${String(sentCounter).padStart(6, '0')}#${delivery.deduplicationId}`;
-    await dynamoDb.send(
+    const receiptHandle = `${sentAt}#${String(sentCounter).padStart(6, '0')}#${delivery.deduplicationId}`;
+    return dynamoDb.send(
       new PutCommand({
         TableName: tableName(),
         Item: {
@@ -43,7 +44,8 @@ export async function sendLocalMessages(deliveries: readonly QueuedDelivery[]): 
         },
       }),
     );
-  }
+  });
+  await Promise.all(writes);
 }
 
 /** Every message, oldest first. */

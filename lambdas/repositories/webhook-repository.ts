@@ -13,6 +13,7 @@ import type { DeliveryStatus, WebhookStatus } from '#domain/webhooks/webhook-sch
 import { dynamoDb, tableName } from '#shared/clients.js';
 import { readIndexWindow } from './index-query.js';
 import { queryAllPages } from './query-pages.js';
+import { TIME_TO_LIVE_ATTRIBUTE } from './table-definition.js';
 import { tenantPartition } from './tenant-keys.js';
 
 export interface WebhookRecord {
@@ -63,6 +64,9 @@ export interface DeliveryRecord {
 export class StaleWebhookError extends Error {
   override name = 'StaleWebhookError';
 }
+
+/** Delivery records (with their attempts) delete themselves this long after the event. */
+export const DELIVERY_RETENTION_DAYS = 30;
 
 /** At most this many attempts are kept per delivery (the latest); 24 h of backoff makes about 40. */
 const KEPT_ATTEMPTS = 100;
@@ -204,6 +208,8 @@ function deliveryItem(record: DeliveryRecord): Record<string, unknown> {
     entity: 'webhookDelivery',
     ...record,
     attempts: record.attempts.slice(-KEPT_ATTEMPTS),
+    [TIME_TO_LIVE_ATTRIBUTE]:
+      Math.floor(Date.parse(record.createdAt) / 1000) + DELIVERY_RETENTION_DAYS * 86_400,
     gsi1pk: deliveryListPartition(record.companyId, record.webhookId),
     gsi1sk: listed,
     ...(record.status === 'failed'
@@ -213,7 +219,17 @@ function deliveryItem(record: DeliveryRecord): Record<string, unknown> {
 }
 
 const toDeliveryRecord = (item: Record<string, unknown>): DeliveryRecord => {
-  const { pk, sk, entity, gsi1pk, gsi1sk, gsi2pk, gsi2sk, ...record } = item;
+  const {
+    pk,
+    sk,
+    entity,
+    gsi1pk,
+    gsi1sk,
+    gsi2pk,
+    gsi2sk,
+    [TIME_TO_LIVE_ATTRIBUTE]: expiresAt,
+    ...record
+  } = item;
   return record as unknown as DeliveryRecord;
 };
 

@@ -66,6 +66,7 @@ const wants = (webhook: WebhookRecord, eventType: string, committedAt: string) =
 export async function fanOutEvents(events: readonly LedgerEvent[]): Promise<number> {
   const webhooksByCompany = new Map<string, Promise<WebhookRecord[]>>();
   const queued: QueuedDelivery[] = [];
+  const recorded: Promise<boolean>[] = [];
   for (const event of events) {
     const published = publishedEventOf(event);
     const { companyId, entityId } = published.data;
@@ -90,7 +91,8 @@ export async function fanOutEvents(events: readonly LedgerEvent[]): Promise<numb
         nextAttemptAt: null,
         attempts: [],
       };
-      await insertDelivery(record);
+      // Records go side by side; the queue below keeps the events' order.
+      recorded.push(insertDelivery(record));
       queued.push({
         message: { companyId, webhookId: webhook.id, deliveryId: record.id },
         lane: laneOf(webhook.id, entityId),
@@ -98,6 +100,7 @@ export async function fanOutEvents(events: readonly LedgerEvent[]): Promise<numb
       });
     }
   }
+  await Promise.all(recorded);
   await enqueueDeliveries(queued);
   return queued.length;
 }
@@ -153,8 +156,10 @@ async function attempt(webhook: WebhookRecord, delivery: DeliveryRecord, manual:
  * whether (and after how long) the queue should offer it again.
  */
 export async function processDelivery(message: DeliveryMessage): Promise<DeliveryOutcome> {
-  const delivery = await findDelivery(message.companyId, message.webhookId, message.deliveryId);
-  const webhook = await findWebhook(message.companyId, message.webhookId);
+  const [delivery, webhook] = await Promise.all([
+    findDelivery(message.companyId, message.webhookId, message.deliveryId),
+    findWebhook(message.companyId, message.webhookId),
+  ]);
   if (!delivery || !webhook) return { outcome: 'done' };
   if (message.manual) {
     if (await attempt(webhook, delivery, true)) {
