@@ -517,7 +517,7 @@ export const operations = {
     summary: 'Subscribe a URL to ledger events; the answer shows the signing secret, once (extension)',
     permission: 'webhooks:write',
     body: createWebhookBody,
-    idempotent: true,
+    // Not idempotent: the idempotency record would keep the answer, and so the secret, in clear.
     successStatus: 201,
   },
   getWebhook: {

@@ -20,12 +20,14 @@ export async function startLocalEventsOut(
   environment: StackEnvironment,
   options: { pollIntervalMs?: number; worker?: DeliveryWorkerOptions } = {},
 ): Promise<LocalEventsOut> {
+  const worker = await startDeliveryWorker({ pollIntervalMs: options.pollIntervalMs, ...options.worker });
   const stream = await startTableStream({
     environment,
     checkpointFile: join(environment.LOCAL_EVENTS_DIRECTORY as string, STREAM_CHECKPOINT_FILE),
     pollIntervalMs: options.pollIntervalMs,
+    // The deliveries of a batch are queued: the worker need not wait for its next look.
+    onBatch: () => worker.wake(),
   });
-  const worker = await startDeliveryWorker({ pollIntervalMs: options.pollIntervalMs, ...options.worker });
   return {
     async stop() {
       await stream.stop();

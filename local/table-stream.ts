@@ -31,6 +31,8 @@ export interface TableStreamOptions {
   batchSize?: number;
   /** Defaults to the publisher job's handler. */
   handler?: StreamHandler;
+  /** Called after each batch the handler took (the delivery worker then looks at once). */
+  onBatch?: () => void;
 }
 
 export interface TableStreamReader {
@@ -45,6 +47,10 @@ interface Checkpoint {
 
 /** After a failed batch, the same records come again after this pause. */
 const FAILED_BATCH_PAUSE_MS = 1000;
+/** While the stream is quiet, the pause between reads doubles up to this. */
+const IDLE_PAUSE_MAX_MS = 500;
+/** Shards change rarely (DynamoDB Local rolls them every few hours): listed at most this often. */
+const SHARD_LIST_INTERVAL_MS = 5000;
 
 function readCheckpoint(file: string, streamArn: string): Checkpoint {
   if (existsSync(file)) {
@@ -142,6 +148,7 @@ export async function startTableStream(options: TableStreamOptions): Promise<Tab
       checkpoint.shards[shardId] = last;
       writeCheckpoint(options.checkpointFile, checkpoint);
     }
+    options.onBatch?.();
     if (failedAt !== undefined) {
       // Read again from after the last handled record.
       iterators.delete(shardId);
@@ -152,11 +159,23 @@ export async function startTableStream(options: TableStreamOptions): Promise<Tab
     return handled.length;
   }
 
+  let shards: Shard[] = [];
+  let shardsListedAt = 0;
+  async function currentShards(): Promise<Shard[]> {
+    const closedShardDone = shards.some((shard) => shard.ShardId && iterators.get(shard.ShardId) === null);
+    if (Date.now() - shardsListedAt > SHARD_LIST_INTERVAL_MS || closedShardDone || shards.length === 0) {
+      shards = await listShards();
+      shardsListedAt = Date.now();
+    }
+    return shards;
+  }
+
   async function run(): Promise<void> {
+    let idlePauseMs = options.pollIntervalMs ?? 50;
     while (!stopping) {
       let handled = 0;
       try {
-        const shards = await listShards();
+        const shards = await currentShards();
         const open = new Set(shards.map((shard) => shard.ShardId));
         for (const shard of shards) {
           if (stopping || !shard.ShardId) break;
@@ -168,6 +187,7 @@ export async function startTableStream(options: TableStreamOptions): Promise<Tab
       } catch (error) {
         // An expired iterator or a stopped DynamoDB Local: start again from the checkpoint.
         iterators.clear();
+        shardsListedAt = 0;
         if (!stopping) {
           console.error(
             JSON.stringify({
@@ -179,7 +199,11 @@ export async function startTableStream(options: TableStreamOptions): Promise<Tab
         }
         await delay(FAILED_BATCH_PAUSE_MS);
       }
-      if (handled === 0 && !stopping) await delay(options.pollIntervalMs ?? 50);
+      if (handled > 0) idlePauseMs = options.pollIntervalMs ?? 50;
+      else if (!stopping) {
+        await delay(idlePauseMs);
+        idlePauseMs = Math.min(IDLE_PAUSE_MAX_MS, idlePauseMs * 2);
+      }
     }
   }
 

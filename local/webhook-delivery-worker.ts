@@ -23,13 +23,17 @@ export interface DeliveryWorkerOptions {
 }
 
 export interface DeliveryWorker {
+  /** Looks at the queue now (new messages were sent) instead of at the end of an idle pause. */
+  wake(): void;
   stop(): Promise<void>;
 }
+
+/** While the queue has nothing to hand out, the pause between looks doubles up to this. */
+const IDLE_PAUSE_MAX_MS = 500;
 
 /** As the queue's visibility timeout in AWS: a delivery that crashed comes back after it. */
 export const LOCAL_VISIBILITY_TIMEOUT_SECONDS = 30;
 
-const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const toSqsRecord = (message: LocalQueueMessage): SQSRecord =>
   ({
@@ -55,6 +59,15 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions = {}): 
   const perCompany = new Map<string, number>();
   const inFlight = new Set<Promise<void>>();
   let stopping = false;
+  let wakeUp: (() => void) | undefined;
+  const idlePause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wakeUp = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
 
   async function deliver(message: LocalQueueMessage, companyId: string): Promise<void> {
     try {
@@ -72,6 +85,7 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions = {}): 
   }
 
   async function run(): Promise<void> {
+    let idlePauseMs = options.pollIntervalMs ?? 50;
     while (!stopping) {
       let started = 0;
       try {
@@ -102,14 +116,22 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions = {}): 
           );
         }
       }
-      if (started === 0 && !stopping) await delay(options.pollIntervalMs ?? 50);
+      if (started > 0) idlePauseMs = options.pollIntervalMs ?? 50;
+      else if (!stopping) {
+        await idlePause(idlePauseMs);
+        idlePauseMs = Math.min(IDLE_PAUSE_MAX_MS, idlePauseMs * 2);
+      }
     }
   }
 
   const running = run();
   return {
+    wake() {
+      wakeUp?.();
+    },
     async stop() {
       stopping = true;
+      wakeUp?.();
       await running;
       await Promise.allSettled([...inFlight]);
     },
