@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import type { StackEnvironment } from './embedded-stack.js';
-import { startTableStream } from './table-stream.js';
+import { startTableStream, type TableStreamOptions } from './table-stream.js';
 import { type DeliveryWorkerOptions, startDeliveryWorker } from './webhook-delivery-worker.js';
 
 /** The stream reader's checkpoint, beside the other local files of events out. */
@@ -18,13 +18,18 @@ export interface LocalEventsOut {
 /** Starts publishing and delivering; `eventsDirectory` is the stack's `LOCAL_EVENTS_DIRECTORY`. */
 export async function startLocalEventsOut(
   environment: StackEnvironment,
-  options: { pollIntervalMs?: number; worker?: DeliveryWorkerOptions } = {},
+  options: {
+    pollIntervalMs?: number;
+    worker?: DeliveryWorkerOptions;
+    startingPosition?: TableStreamOptions['startingPosition'];
+  } = {},
 ): Promise<LocalEventsOut> {
   const worker = await startDeliveryWorker({ pollIntervalMs: options.pollIntervalMs, ...options.worker });
   const stream = await startTableStream({
     environment,
     checkpointFile: join(environment.LOCAL_EVENTS_DIRECTORY as string, STREAM_CHECKPOINT_FILE),
     pollIntervalMs: options.pollIntervalMs,
+    startingPosition: options.startingPosition,
     // The deliveries of a batch are queued: the worker need not wait for its next look.
     onBatch: () => worker.wake(),
   });

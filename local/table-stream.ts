@@ -31,6 +31,11 @@ export interface TableStreamOptions {
   batchSize?: number;
   /** Defaults to the publisher job's handler. */
   handler?: StreamHandler;
+  /**
+   * Where to start in a shard without a checkpoint: its oldest record (the default, so nothing
+   * is missed), or only records written from now on (tests that share a long-lived table).
+   */
+  startingPosition?: 'TRIM_HORIZON' | 'LATEST';
   /** Called after each batch the handler took (the delivery worker then looks at once). */
   onBatch?: () => void;
 }
@@ -121,7 +126,7 @@ export async function startTableStream(options: TableStreamOptions): Promise<Tab
         ShardId: shardId,
         ...(after
           ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: after }
-          : { ShardIteratorType: 'TRIM_HORIZON' }),
+          : { ShardIteratorType: options.startingPosition ?? 'TRIM_HORIZON' }),
       }),
     );
     iterators.set(shardId, ShardIterator ?? null);
@@ -207,6 +212,8 @@ export async function startTableStream(options: TableStreamOptions): Promise<Tab
     }
   }
 
+  // Positions taken before this returns: with LATEST, what the caller writes next is read.
+  for (const shard of await currentShards()) if (shard.ShardId) await iteratorOf(shard.ShardId);
   const running = run();
   return {
     async stop() {
