@@ -7,6 +7,8 @@
  * count is above the minimum.
  */
 
+import { webhookOperationMinimums } from './webhook-operation-minimums';
+
 export interface StatedMinimum {
   calls: number;
   reason: string;
@@ -142,6 +144,7 @@ export const operationMinimums: Record<string, StatedMinimum> = {
       'the object + the counters, GetItem of the session, + one TransactWriteItems (file record, session deleted, object, ledger event, chain head)',
   },
   openapi: { calls: 0, reason: 'the document is built in memory from the operation table' },
+  ...webhookOperationMinimums,
 };
 
 /** The authorizer's calls per request, counted apart from the operations'. */

@@ -26,7 +26,16 @@ import {
   uploadSection,
 } from './support/results-report';
 
-const SECTIONS = ['cold', 'calls', 'authorizer', 'throughput', 'contention', 'scale', 'uploads'] as const;
+const SECTIONS = [
+  'cold',
+  'calls',
+  'authorizer',
+  'throughput',
+  'contention',
+  'scale',
+  'uploads',
+  'webhooks',
+] as const;
 type SectionName = (typeof SECTIONS)[number];
 
 const small = process.env.BENCH_SMALL === '1';
@@ -63,6 +72,9 @@ const settings = {
   uploads: small
     ? { uploads: 2, fileSizes: [512 * 1024, 1024 * 1024] }
     : { uploads: 10, fileSizes: [15 * 1024 * 1024, 45 * 1024 * 1024] },
+  webhooks: small
+    ? { writesPerSecond: 10, seconds: 2, burst: 40, objects: 5 }
+    : { writesPerSecond: 20, seconds: 15, burst: 300, objects: 20 },
 } as const;
 
 async function main(): Promise<void> {
@@ -112,7 +124,14 @@ async function main(): Promise<void> {
       show(bundleSharesSection(coldStart));
     }
 
-    if (runs('calls') || runs('authorizer') || runs('throughput') || runs('contention') || runs('scale')) {
+    if (
+      runs('calls') ||
+      runs('authorizer') ||
+      runs('throughput') ||
+      runs('contention') ||
+      runs('scale') ||
+      runs('webhooks')
+    ) {
       await measureOnEmbeddedStack(scratch, results, show, measure);
     }
 
@@ -257,6 +276,15 @@ async function measureOnEmbeddedStack(
       results.listScale = scale;
       results.seedSeconds = scale.seedSeconds;
       show(scaleSection(scale.rows, scale.ratios));
+    }
+
+    if (runs('webhooks')) {
+      const { runWebhookDelivery, webhookDeliverySection } = await import('./scenarios/webhook-delivery.js');
+      const rows = await measure('webhook delivery', () =>
+        runWebhookDelivery({ environment: stack.environment, ...settings.webhooks }),
+      );
+      results.webhookDelivery = rows;
+      show(webhookDeliverySection(rows));
     }
   } finally {
     await stack.stop();

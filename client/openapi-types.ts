@@ -384,6 +384,158 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the company's webhook subscriptions, newest first (extension)
+         * @description Needs a company key with `webhooks:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. `HEAD` is answered too: GET's status and headers, with no body. Extension: not in the interface specification.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Subscribe a URL to ledger events; the answer shows the signing secret, once (extension)
+         * @description Needs a company key with `webhooks:write`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/webhooks/{webhookId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one webhook subscription (extension)
+         * @description Needs a company key with `webhooks:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. `HEAD` is answered too: GET's status and headers, with no body. Extension: not in the interface specification.
+         */
+        get: operations["getWebhook"];
+        /**
+         * Change a webhook subscription: url, events, description, status (extension)
+         * @description Needs a company key with `webhooks:write`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
+         */
+        put: operations["updateWebhook"];
+        post?: never;
+        /**
+         * Delete a webhook subscription (extension)
+         * @description Needs a company key with `webhooks:write`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/webhooks/{webhookId}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new signing secret, shown once; the previous one keeps signing for 24 h (extension)
+         * @description Needs a company key with `webhooks:write`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/webhooks/{webhookId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook's deliveries, newest first, with every attempt (extension)
+         * @description Needs a company key with `webhooks:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. `HEAD` is answered too: GET's status and headers, with no body. Extension: not in the interface specification.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/webhooks/{webhookId}/deliveries/{deliveryId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery once more, queued behind its lane (extension)
+         * @description Needs a company key with `webhooks:write`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
+         */
+        post: operations["retryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/webhooks/{webhookId}/dead-letters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook's dead-letter store: deliveries that failed for 24 h, newest first (extension)
+         * @description Needs a company key with `webhooks:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. `HEAD` is answered too: GET's status and headers, with no body. Extension: not in the interface specification.
+         */
+        get: operations["listWebhookDeadLetters"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/webhooks/{webhookId}/dead-letters/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Queue the dead letters again, oldest first, and make a failing webhook active (extension)
+         * @description Needs a company key with `webhooks:write`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
+         */
+        post: operations["replayWebhookDeadLetters"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/openapi.json": {
         parameters: {
             query?: never;
@@ -835,6 +987,111 @@ export interface components {
             };
             components?: Record<string, never>;
         };
+        /** @description Extension: a webhook subscription (never its secret) */
+        Webhook: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uri */
+            url: string;
+            events: string[];
+            description: string;
+            /** @enum {string} */
+            status: "active" | "disabled" | "failing";
+            /**
+             * Format: date-time
+             * @description when it was marked failing
+             */
+            failingSince: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** @description Extension: the new subscription with its signing secret, shown this once */
+        WebhookCreated: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uri */
+            url: string;
+            events: string[];
+            description: string;
+            /** @enum {string} */
+            status: "active" | "disabled" | "failing";
+            /**
+             * Format: date-time
+             * @description when it was marked failing
+             */
+            failingSince: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description the Standard Webhooks signing secret; shown only in this answer */
+            secret: string;
+        };
+        /** @description Extension: a page of the company's webhooks, newest first */
+        WebhookPage: {
+            data: components["schemas"]["Webhook"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /** @description Extension: the new signing secret, shown this once */
+        WebhookSecretRotated: {
+            /** Format: uuid */
+            id: string;
+            /** @description the Standard Webhooks signing secret; shown only in this answer */
+            secret: string;
+            /**
+             * Format: date-time
+             * @description the old secret signs until then
+             */
+            previousSecretExpiresAt: string;
+        };
+        /** @description Extension: one attempt of a delivery */
+        WebhookDeliveryAttempt: {
+            /** Format: date-time */
+            attemptedAt: string;
+            /** @description null when no answer came (timeout, refused) */
+            statusCode: number | null;
+            latencyMs: number;
+            /** @description the first 1 KB of the answer body */
+            response: string;
+            /** @description why no answer came */
+            error: string | null;
+            /** @description sent by POST .../retry */
+            manual: boolean;
+        };
+        /** @description Extension: one event to one webhook, with its attempts */
+        WebhookDelivery: {
+            /**
+             * Format: uuid
+             * @description also the `webhook-id` header
+             */
+            id: string;
+            /** Format: uuid */
+            webhookId: string;
+            eventType: string;
+            entityId: string;
+            sequence: number;
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            nextAttemptAt: string | null;
+            attempts: components["schemas"]["WebhookDeliveryAttempt"][];
+        };
+        /** @description Extension: a page of deliveries, newest first */
+        WebhookDeliveryPage: {
+            data: components["schemas"]["WebhookDelivery"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /** @description Extension: the dead letters queued again */
+        WebhookReplay: {
+            /** @description dead letters queued again (at most 500 a call) */
+            replayed: number;
+            /** @description dead letters left for a next call */
+            remaining: number;
+        };
     };
     responses: never;
     parameters: never;
@@ -890,7 +1147,7 @@ export interface operations {
                          * @description ISO 8601 UTC, milliseconds
                          */
                         timestamp: string;
-                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID (extensions) */
+                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID, ADDRESS_NOT_ALLOWED (webhook url) (extensions) */
                         validationErrors?: {
                             field: string;
                             message: string;
@@ -1020,7 +1277,7 @@ export interface operations {
                          * @description ISO 8601 UTC, milliseconds
                          */
                         timestamp: string;
-                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID (extensions) */
+                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID, ADDRESS_NOT_ALLOWED (webhook url) (extensions) */
                         validationErrors?: {
                             field: string;
                             message: string;
@@ -1169,7 +1426,7 @@ export interface operations {
                          * @description ISO 8601 UTC, milliseconds
                          */
                         timestamp: string;
-                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID (extensions) */
+                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID, ADDRESS_NOT_ALLOWED (webhook url) (extensions) */
                         validationErrors?: {
                             field: string;
                             message: string;
@@ -1316,7 +1573,7 @@ export interface operations {
                          * @description ISO 8601 UTC, milliseconds
                          */
                         timestamp: string;
-                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID (extensions) */
+                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID, ADDRESS_NOT_ALLOWED (webhook url) (extensions) */
                         validationErrors?: {
                             field: string;
                             message: string;
@@ -2033,7 +2290,7 @@ export interface operations {
                          * @description ISO 8601 UTC, milliseconds
                          */
                         timestamp: string;
-                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID (extensions) */
+                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID, ADDRESS_NOT_ALLOWED (webhook url) (extensions) */
                         validationErrors?: {
                             field: string;
                             message: string;
@@ -2155,7 +2412,7 @@ export interface operations {
                          * @description ISO 8601 UTC, milliseconds
                          */
                         timestamp: string;
-                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID (extensions) */
+                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID, ADDRESS_NOT_ALLOWED (webhook url) (extensions) */
                         validationErrors?: {
                             field: string;
                             message: string;
@@ -2310,7 +2567,7 @@ export interface operations {
                          * @description ISO 8601 UTC, milliseconds
                          */
                         timestamp: string;
-                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID (extensions) */
+                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID, ADDRESS_NOT_ALLOWED (webhook url) (extensions) */
                         validationErrors?: {
                             field: string;
                             message: string;
@@ -2478,7 +2735,7 @@ export interface operations {
                          * @description ISO 8601 UTC, milliseconds
                          */
                         timestamp: string;
-                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID (extensions) */
+                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID, ADDRESS_NOT_ALLOWED (webhook url) (extensions) */
                         validationErrors?: {
                             field: string;
                             message: string;
@@ -2632,7 +2889,7 @@ export interface operations {
                          * @description ISO 8601 UTC, milliseconds
                          */
                         timestamp: string;
-                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID (extensions) */
+                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID, ADDRESS_NOT_ALLOWED (webhook url) (extensions) */
                         validationErrors?: {
                             field: string;
                             message: string;
@@ -2801,7 +3058,7 @@ export interface operations {
                          * @description ISO 8601 UTC, milliseconds
                          */
                         timestamp: string;
-                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID (extensions) */
+                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID, ADDRESS_NOT_ALLOWED (webhook url) (extensions) */
                         validationErrors?: {
                             field: string;
                             message: string;
@@ -2941,7 +3198,7 @@ export interface operations {
                          * @description ISO 8601 UTC, milliseconds
                          */
                         timestamp: string;
-                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID (extensions) */
+                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID, ADDRESS_NOT_ALLOWED (webhook url) (extensions) */
                         validationErrors?: {
                             field: string;
                             message: string;
@@ -3074,7 +3331,7 @@ export interface operations {
                          * @description ISO 8601 UTC, milliseconds
                          */
                         timestamp: string;
-                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID (extensions) */
+                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID, ADDRESS_NOT_ALLOWED (webhook url) (extensions) */
                         validationErrors?: {
                             field: string;
                             message: string;
@@ -3217,7 +3474,7 @@ export interface operations {
                          * @description ISO 8601 UTC, milliseconds
                          */
                         timestamp: string;
-                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID (extensions) */
+                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID, ADDRESS_NOT_ALLOWED (webhook url) (extensions) */
                         validationErrors?: {
                             field: string;
                             message: string;
@@ -3348,7 +3605,7 @@ export interface operations {
                          * @description ISO 8601 UTC, milliseconds
                          */
                         timestamp: string;
-                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID (extensions) */
+                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID, ADDRESS_NOT_ALLOWED (webhook url) (extensions) */
                         validationErrors?: {
                             field: string;
                             message: string;
@@ -3506,7 +3763,7 @@ export interface operations {
                          * @description ISO 8601 UTC, milliseconds
                          */
                         timestamp: string;
-                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID (extensions) */
+                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID, ADDRESS_NOT_ALLOWED (webhook url) (extensions) */
                         validationErrors?: {
                             field: string;
                             message: string;
@@ -3640,7 +3897,7 @@ export interface operations {
                          * @description ISO 8601 UTC, milliseconds
                          */
                         timestamp: string;
-                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID (extensions) */
+                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID, ADDRESS_NOT_ALLOWED (webhook url) (extensions) */
                         validationErrors?: {
                             field: string;
                             message: string;
@@ -3791,7 +4048,7 @@ export interface operations {
                          * @description ISO 8601 UTC, milliseconds
                          */
                         timestamp: string;
-                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID (extensions) */
+                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID, ADDRESS_NOT_ALLOWED (webhook url) (extensions) */
                         validationErrors?: {
                             field: string;
                             message: string;
@@ -3958,7 +4215,7 @@ export interface operations {
                          * @description ISO 8601 UTC, milliseconds
                          */
                         timestamp: string;
-                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID (extensions) */
+                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID, ADDRESS_NOT_ALLOWED (webhook url) (extensions) */
                         validationErrors?: {
                             field: string;
                             message: string;
@@ -4118,7 +4375,7 @@ export interface operations {
                          * @description ISO 8601 UTC, milliseconds
                          */
                         timestamp: string;
-                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID (extensions) */
+                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID, ADDRESS_NOT_ALLOWED (webhook url) (extensions) */
                         validationErrors?: {
                             field: string;
                             message: string;
@@ -4271,7 +4528,7 @@ export interface operations {
                          * @description ISO 8601 UTC, milliseconds
                          */
                         timestamp: string;
-                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID (extensions) */
+                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID, ADDRESS_NOT_ALLOWED (webhook url) (extensions) */
                         validationErrors?: {
                             field: string;
                             message: string;
@@ -4502,7 +4759,7 @@ export interface operations {
                          * @description ISO 8601 UTC, milliseconds
                          */
                         timestamp: string;
-                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID (extensions) */
+                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID, ADDRESS_NOT_ALLOWED (webhook url) (extensions) */
                         validationErrors?: {
                             field: string;
                             message: string;
@@ -4634,7 +4891,7 @@ export interface operations {
                          * @description ISO 8601 UTC, milliseconds
                          */
                         timestamp: string;
-                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID (extensions) */
+                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID, ADDRESS_NOT_ALLOWED (webhook url) (extensions) */
                         validationErrors?: {
                             field: string;
                             message: string;
@@ -4804,7 +5061,7 @@ export interface operations {
                          * @description ISO 8601 UTC, milliseconds
                          */
                         timestamp: string;
-                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID (extensions) */
+                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID, ADDRESS_NOT_ALLOWED (webhook url) (extensions) */
                         validationErrors?: {
                             field: string;
                             message: string;
@@ -4998,7 +5255,7 @@ export interface operations {
                          * @description ISO 8601 UTC, milliseconds
                          */
                         timestamp: string;
-                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID (extensions) */
+                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID, ADDRESS_NOT_ALLOWED (webhook url) (extensions) */
                         validationErrors?: {
                             field: string;
                             message: string;
@@ -5107,6 +5364,1464 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "UNSUPPORTED_FILE_TYPE";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Throttled by API Gateway: TOO_MANY_REQUESTS (extension) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "TOO_MANY_REQUESTS";
+                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Internal server error: INTERNAL_ERROR (extension) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: {
+                /** @description page size */
+                limit?: number;
+                /** @description items to skip */
+                offset?: number;
+                /** @description (extension) the previous answer's pagination.nextCursor, as it was: reads the next page at the cost of page 1, whatever its depth. Only with the same filters and sort, and no offset */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookPage"];
+                };
+            };
+            /** @description The request is not valid: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "VALIDATION_ERROR";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID, ADDRESS_NOT_ALLOWED (webhook url) (extensions) */
+                        validationErrors?: {
+                            field: string;
+                            message: string;
+                            code: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description The key may not do this: COMPANY_ACCESS_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "COMPANY_ACCESS_DENIED";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Throttled by API Gateway: TOO_MANY_REQUESTS (extension) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "TOO_MANY_REQUESTS";
+                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Internal server error: INTERNAL_ERROR (extension) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A JSON object; an empty body reads as `{}`. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uri
+                     * @description https URL (local mode: also http to loopback); every address it resolves to must be public
+                     */
+                    url: string;
+                    /**
+                     * @description event types to receive; ["*"] (default) for all
+                     * @default [
+                     *       "*"
+                     *     ]
+                     */
+                    events?: ("*" | "object.created" | "object.updated" | "object.transferred" | "object.repaired" | "object.reported_stolen" | "file.uploaded" | "file.deleted" | "subcategory.created" | "subcategory.updated" | "subcategory.activated" | "subcategory.deactivated" | "subcategory.removed")[] | null;
+                    /** @default  */
+                    description?: string | null;
+                    /**
+                     * @default active
+                     * @enum {string|null}
+                     */
+                    status?: "active" | "disabled" | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    /** @description path of the created resource (with the stage prefix in AWS) */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookCreated"];
+                };
+            };
+            /** @description The request is not valid: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "VALIDATION_ERROR";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID, ADDRESS_NOT_ALLOWED (webhook url) (extensions) */
+                        validationErrors?: {
+                            field: string;
+                            message: string;
+                            code: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description The key may not do this: COMPANY_ACCESS_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "COMPANY_ACCESS_DENIED";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Too large; REQUEST_TOO_LARGE: API Gateway refuses bodies over 10485760 bytes: REQUEST_TOO_LARGE (extension) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "REQUEST_TOO_LARGE";
+                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Throttled by API Gateway: TOO_MANY_REQUESTS (extension) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "TOO_MANY_REQUESTS";
+                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Internal server error: INTERNAL_ERROR (extension) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description The request is not valid: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "VALIDATION_ERROR";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID, ADDRESS_NOT_ALLOWED (webhook url) (extensions) */
+                        validationErrors?: {
+                            field: string;
+                            message: string;
+                            code: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description The key may not do this: COMPANY_ACCESS_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "COMPANY_ACCESS_DENIED";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Not found: WEBHOOK_NOT_FOUND (extension) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "WEBHOOK_NOT_FOUND";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Throttled by API Gateway: TOO_MANY_REQUESTS (extension) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "TOO_MANY_REQUESTS";
+                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Internal server error: INTERNAL_ERROR (extension) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        /** @description A JSON object; an empty body reads as `{}`. */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** Format: uri */
+                    url?: string | null;
+                    events?: ("*" | "object.created" | "object.updated" | "object.transferred" | "object.repaired" | "object.reported_stolen" | "file.uploaded" | "file.deleted" | "subcategory.created" | "subcategory.updated" | "subcategory.activated" | "subcategory.deactivated" | "subcategory.removed")[] | null;
+                    description?: string | null;
+                    /**
+                     * @description `active` also ends a `failing` state
+                     * @enum {string|null}
+                     */
+                    status?: "active" | "disabled" | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description The request is not valid: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "VALIDATION_ERROR";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID, ADDRESS_NOT_ALLOWED (webhook url) (extensions) */
+                        validationErrors?: {
+                            field: string;
+                            message: string;
+                            code: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description The key may not do this: COMPANY_ACCESS_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "COMPANY_ACCESS_DENIED";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Not found: WEBHOOK_NOT_FOUND (extension) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "WEBHOOK_NOT_FOUND";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Conflict with the current state: CONCURRENT_MODIFICATION (extension) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "CONCURRENT_MODIFICATION";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Too large; REQUEST_TOO_LARGE: API Gateway refuses bodies over 10485760 bytes: REQUEST_TOO_LARGE (extension) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "REQUEST_TOO_LARGE";
+                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Throttled by API Gateway: TOO_MANY_REQUESTS (extension) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "TOO_MANY_REQUESTS";
+                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Internal server error: INTERNAL_ERROR (extension) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is not valid: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "VALIDATION_ERROR";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID, ADDRESS_NOT_ALLOWED (webhook url) (extensions) */
+                        validationErrors?: {
+                            field: string;
+                            message: string;
+                            code: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description The key may not do this: COMPANY_ACCESS_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "COMPANY_ACCESS_DENIED";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Not found: WEBHOOK_NOT_FOUND (extension) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "WEBHOOK_NOT_FOUND";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Conflict with the current state: CONCURRENT_MODIFICATION (extension) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "CONCURRENT_MODIFICATION";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Throttled by API Gateway: TOO_MANY_REQUESTS (extension) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "TOO_MANY_REQUESTS";
+                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Internal server error: INTERNAL_ERROR (extension) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecretRotated"];
+                };
+            };
+            /** @description The request is not valid: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "VALIDATION_ERROR";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID, ADDRESS_NOT_ALLOWED (webhook url) (extensions) */
+                        validationErrors?: {
+                            field: string;
+                            message: string;
+                            code: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description The key may not do this: COMPANY_ACCESS_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "COMPANY_ACCESS_DENIED";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Not found: WEBHOOK_NOT_FOUND (extension) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "WEBHOOK_NOT_FOUND";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Conflict with the current state: CONCURRENT_MODIFICATION (extension) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "CONCURRENT_MODIFICATION";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Throttled by API Gateway: TOO_MANY_REQUESTS (extension) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "TOO_MANY_REQUESTS";
+                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Internal server error: INTERNAL_ERROR (extension) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description page size */
+                limit?: number;
+                /** @description items to skip */
+                offset?: number;
+                /** @description (extension) the previous answer's pagination.nextCursor, as it was: reads the next page at the cost of page 1, whatever its depth. Only with the same filters and sort, and no offset */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
+                };
+            };
+            /** @description The request is not valid: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "VALIDATION_ERROR";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID, ADDRESS_NOT_ALLOWED (webhook url) (extensions) */
+                        validationErrors?: {
+                            field: string;
+                            message: string;
+                            code: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description The key may not do this: COMPANY_ACCESS_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "COMPANY_ACCESS_DENIED";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Not found: WEBHOOK_NOT_FOUND (extension) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "WEBHOOK_NOT_FOUND";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Throttled by API Gateway: TOO_MANY_REQUESTS (extension) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "TOO_MANY_REQUESTS";
+                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Internal server error: INTERNAL_ERROR (extension) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+        };
+    };
+    retryWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhookId: string;
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description The request is not valid: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "VALIDATION_ERROR";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID, ADDRESS_NOT_ALLOWED (webhook url) (extensions) */
+                        validationErrors?: {
+                            field: string;
+                            message: string;
+                            code: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description The key may not do this: COMPANY_ACCESS_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "COMPANY_ACCESS_DENIED";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Not found: WEBHOOK_NOT_FOUND (extension), DELIVERY_NOT_FOUND (extension) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "WEBHOOK_NOT_FOUND" | "DELIVERY_NOT_FOUND";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Throttled by API Gateway: TOO_MANY_REQUESTS (extension) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "TOO_MANY_REQUESTS";
+                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Internal server error: INTERNAL_ERROR (extension) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+        };
+    };
+    listWebhookDeadLetters: {
+        parameters: {
+            query?: {
+                /** @description page size */
+                limit?: number;
+                /** @description items to skip */
+                offset?: number;
+                /** @description (extension) the previous answer's pagination.nextCursor, as it was: reads the next page at the cost of page 1, whatever its depth. Only with the same filters and sort, and no offset */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
+                };
+            };
+            /** @description The request is not valid: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "VALIDATION_ERROR";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID, ADDRESS_NOT_ALLOWED (webhook url) (extensions) */
+                        validationErrors?: {
+                            field: string;
+                            message: string;
+                            code: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description The key may not do this: COMPANY_ACCESS_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "COMPANY_ACCESS_DENIED";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Not found: WEBHOOK_NOT_FOUND (extension) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "WEBHOOK_NOT_FOUND";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Throttled by API Gateway: TOO_MANY_REQUESTS (extension) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "TOO_MANY_REQUESTS";
+                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Internal server error: INTERNAL_ERROR (extension) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+        };
+    };
+    replayWebhookDeadLetters: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookReplay"];
+                };
+            };
+            /** @description The request is not valid: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "VALIDATION_ERROR";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID, ADDRESS_NOT_ALLOWED (webhook url) (extensions) */
+                        validationErrors?: {
+                            field: string;
+                            message: string;
+                            code: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description The key may not do this: COMPANY_ACCESS_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "COMPANY_ACCESS_DENIED";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Not found: WEBHOOK_NOT_FOUND (extension) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "WEBHOOK_NOT_FOUND";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Conflict with the current state: CONCURRENT_MODIFICATION (extension) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "CONCURRENT_MODIFICATION";
                         /**
                          * Format: date-time
                          * @description ISO 8601 UTC, milliseconds

@@ -43,6 +43,14 @@ import {
   walletIdPath,
   walletLoginBody,
 } from '#domain/wallets/wallet-schemas.js';
+import {
+  createWebhookBody,
+  listDeliveriesQuery,
+  listWebhooksQuery,
+  updateWebhookBody,
+  webhookDeliveryPath,
+  webhookIdPath,
+} from '#domain/webhooks/webhook-schemas.js';
 import type { BackgroundJobName } from '#shared/background-jobs.js';
 import type { Permission, PrincipalType } from '#shared/principal.js';
 import type { ObjectSchema } from '#shared/schema.js';
@@ -118,6 +126,10 @@ export interface Operation {
       | 'ListBucket'
     )[];
     uploads?: NonNullable<Operation['access']>['files'];
+    /** KMS actions on the stack's secrets key (webhook signing secrets are sealed with it). */
+    secrets?: readonly 'Encrypt'[];
+    /** SQS actions on the webhook delivery queue. */
+    deliveryQueue?: readonly 'SendMessage'[];
   };
   /** Background jobs the operation starts (its function may invoke theirs). */
   backgroundJobs?: readonly BackgroundJobName[];
@@ -484,6 +496,120 @@ export const operations = {
     pathParameters: uploadSessionPath,
     idempotent: true,
     successStatus: 201,
+  },
+  listWebhooks: {
+    ...companyOperation,
+    method: 'GET',
+    path: '/v2/webhooks',
+    handler: 'webhooks/list-webhooks',
+    access: { table: ['Query'] },
+    summary: "List the company's webhook subscriptions, newest first (extension)",
+    permission: 'webhooks:read',
+    query: listWebhooksQuery,
+    successStatus: 200,
+  },
+  createWebhook: {
+    ...companyOperation,
+    method: 'POST',
+    path: '/v2/webhooks',
+    handler: 'webhooks/create-webhook',
+    access: { table: ['PutItem'], secrets: ['Encrypt'] },
+    summary: 'Subscribe a URL to ledger events; the answer shows the signing secret, once (extension)',
+    permission: 'webhooks:write',
+    body: createWebhookBody,
+    // Not idempotent: the idempotency record would keep the answer, and so the secret, in clear.
+    successStatus: 201,
+  },
+  getWebhook: {
+    ...companyOperation,
+    method: 'GET',
+    path: '/v2/webhooks/{webhookId}',
+    handler: 'webhooks/get-webhook',
+    access: { table: ['GetItem'] },
+    summary: 'Get one webhook subscription (extension)',
+    permission: 'webhooks:read',
+    pathParameters: webhookIdPath,
+    successStatus: 200,
+  },
+  updateWebhook: {
+    ...companyOperation,
+    method: 'PUT',
+    path: '/v2/webhooks/{webhookId}',
+    handler: 'webhooks/update-webhook',
+    access: { table: ['GetItem', 'PutItem'] },
+    summary: 'Change a webhook subscription: url, events, description, status (extension)',
+    permission: 'webhooks:write',
+    pathParameters: webhookIdPath,
+    body: updateWebhookBody,
+    successStatus: 200,
+  },
+  deleteWebhook: {
+    ...companyOperation,
+    method: 'DELETE',
+    path: '/v2/webhooks/{webhookId}',
+    handler: 'webhooks/delete-webhook',
+    access: { table: ['GetItem', 'DeleteItem'] },
+    summary: 'Delete a webhook subscription (extension)',
+    permission: 'webhooks:write',
+    pathParameters: webhookIdPath,
+    successStatus: 204,
+  },
+  rotateWebhookSecret: {
+    ...companyOperation,
+    method: 'POST',
+    path: '/v2/webhooks/{webhookId}/rotate-secret',
+    handler: 'webhooks/rotate-webhook-secret',
+    access: { table: ['GetItem', 'PutItem'], secrets: ['Encrypt'] },
+    summary: 'A new signing secret, shown once; the previous one keeps signing for 24 h (extension)',
+    permission: 'webhooks:write',
+    pathParameters: webhookIdPath,
+    successStatus: 200,
+  },
+  listWebhookDeliveries: {
+    ...companyOperation,
+    method: 'GET',
+    path: '/v2/webhooks/{webhookId}/deliveries',
+    handler: 'webhooks/list-webhook-deliveries',
+    access: { table: ['GetItem'], indexes: ['gsi1'] },
+    summary: "A webhook's deliveries, newest first, with every attempt (extension)",
+    permission: 'webhooks:read',
+    pathParameters: webhookIdPath,
+    query: listDeliveriesQuery,
+    successStatus: 200,
+  },
+  retryWebhookDelivery: {
+    ...companyOperation,
+    method: 'POST',
+    path: '/v2/webhooks/{webhookId}/deliveries/{deliveryId}/retry',
+    handler: 'webhooks/retry-webhook-delivery',
+    access: { table: ['GetItem', 'PutItem'], deliveryQueue: ['SendMessage'] },
+    summary: 'Send a delivery once more, queued behind its lane (extension)',
+    permission: 'webhooks:write',
+    pathParameters: webhookDeliveryPath,
+    successStatus: 202,
+  },
+  listWebhookDeadLetters: {
+    ...companyOperation,
+    method: 'GET',
+    path: '/v2/webhooks/{webhookId}/dead-letters',
+    handler: 'webhooks/list-webhook-dead-letters',
+    access: { table: ['GetItem'], indexes: ['gsi2'] },
+    summary: "A webhook's dead-letter store: deliveries that failed for 24 h, newest first (extension)",
+    permission: 'webhooks:read',
+    pathParameters: webhookIdPath,
+    query: listDeliveriesQuery,
+    successStatus: 200,
+  },
+  replayWebhookDeadLetters: {
+    ...companyOperation,
+    method: 'POST',
+    path: '/v2/webhooks/{webhookId}/dead-letters/replay',
+    handler: 'webhooks/replay-webhook-dead-letters',
+    access: { table: ['GetItem', 'PutItem'], indexes: ['gsi2'], deliveryQueue: ['SendMessage'] },
+    summary: 'Queue the dead letters again, oldest first, and make a failing webhook active (extension)',
+    permission: 'webhooks:write',
+    pathParameters: webhookIdPath,
+    successStatus: 202,
   },
   openapi: {
     // No key: principal, permission and deniedCode do not apply (required fields of every row).

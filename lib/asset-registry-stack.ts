@@ -7,6 +7,7 @@ import { AssetRegistryApi } from './api.js';
 import type { UsagePlanName } from './api-gateway-settings.js';
 import { BackgroundJobFunctions } from './background-job-functions.js';
 import { DataStore } from './data-store.js';
+import { EventsOut } from './events-out.js';
 import { LedgerDigests } from './ledger-digests.js';
 import { LedgerProtection } from './ledger-protection.js';
 import { Monitoring } from './monitoring.js';
@@ -20,6 +21,7 @@ export class AssetRegistryStack extends Stack {
   readonly ledgerDigests: LedgerDigests;
   readonly backgroundJobs: BackgroundJobFunctions;
   readonly monitoring: Monitoring;
+  readonly eventsOut: EventsOut;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
@@ -42,6 +44,11 @@ export class AssetRegistryStack extends Stack {
       retentionDays: numberContext(this, 'digestRetentionDays'),
       intervalMinutes: numberContext(this, 'digestIntervalMinutes'),
     });
+    this.eventsOut = new EventsOut(this, 'EventsOut', {
+      table: this.dataStore.table,
+      filesBucket: this.dataStore.filesBucket,
+    });
+    this.eventsOut.grantOperations(this.api.operationFunctions);
     Aspects.of(this).add(new LedgerProtection(this.dataStore.table));
 
     // The authorizer throws "Unauthorized" for every refused key, which Lambda counts as an
@@ -50,6 +57,8 @@ export class AssetRegistryStack extends Stack {
       ...this.api.operationFunctions,
       ...this.backgroundJobs.functions,
       ['createLedgerDigest', this.ledgerDigests.digestFunction],
+      ['publishLedgerEvents', this.eventsOut.publisherFunction],
+      ['deliverWebhooks', this.eventsOut.deliveryFunction],
     ]);
     this.monitoring = new Monitoring(this, 'Monitoring', {
       restApi: this.api.restApi,
@@ -83,6 +92,12 @@ export class AssetRegistryStack extends Stack {
       value: this.monitoring.alarmTopic.topicArn,
     });
     new CfnOutput(this, 'DashboardName', { value: this.monitoring.dashboard.dashboardName });
+    this.eventsOut.addAlarms(this.monitoring.alarmTopic);
+    new CfnOutput(this, 'EventBusName', {
+      description: 'EventBridge bus with every committed ledger event (source asset-registry)',
+      value: this.eventsOut.eventBus.eventBusName,
+    });
+    new CfnOutput(this, 'EventBusArn', { value: this.eventsOut.eventBus.eventBusArn });
   }
 }
 

@@ -71,7 +71,8 @@ export function bundledFunction(scope: Construct, id: string, props: BundledFunc
     id: 'AwsSolutions-IAM5[Resource::*]',
     reason:
       'X-Ray tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level ' +
-      'permissions, so their resource must be "*" (the only statement on "*"; an infra test checks it).',
+      'permissions, so their resource must be "*" (the only statement on "*"; an infra test checks it). ' +
+      "A table stream reader's dynamodb:ListStreams (event source mapping) has none either.",
   });
 
   const lambdaFunction = new NodejsFunction(scope, id, {

@@ -4,13 +4,14 @@
  * the bucket of S3 server access logs. All are kept when the stack is deleted.
  */
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import {
   TABLE_INDEXES,
   TABLE_PARTITION_KEY,
   TABLE_SORT_KEY,
+  TABLE_STREAM_VIEW_TYPE,
   TIME_TO_LIVE_ATTRIBUTE,
 } from '../lambdas/repositories/table-definition.js';
 import { logRetentionOf } from './log-retention.js';
@@ -51,6 +52,8 @@ export class DataStore extends Construct {
       removalPolicy: RemovalPolicy.RETAIN,
       // Expired wallet sessions and abandoned upload sessions delete themselves.
       timeToLiveAttribute: TIME_TO_LIVE_ATTRIBUTE,
+      // Ledger events are published from the stream (lib/events-out.ts).
+      stream: StreamViewType[TABLE_STREAM_VIEW_TYPE],
     });
     for (const index of TABLE_INDEXES) {
       this.table.addGlobalSecondaryIndex({

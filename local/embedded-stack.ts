@@ -4,9 +4,15 @@
  * and the integration tests both run on it.
  */
 import type { ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { LOCAL_WEBHOOKS_ALLOW_LOOPBACK_ENVIRONMENT } from '../lambdas/domain/webhooks/webhook-address.js';
+import { LOCAL_DELIVERY_QUEUE_ENVIRONMENT } from '../lambdas/repositories/delivery-queue.js';
 import { LOCAL_CURSOR_KEY_ENV } from '../lambdas/shared/cursor-key.js';
+import { LOCAL_EVENT_BUS_FILE_ENVIRONMENT } from '../lambdas/shared/event-bus.js';
+import { LOCAL_SECRETS_KEY_FILE_ENVIRONMENT } from '../lambdas/shared/secret-box.js';
 import { localCursorKey } from './cursor-key-file.js';
 import { startDynamoDbLocal } from './dynamodb-local.js';
 import { freePort } from './free-port.js';
@@ -64,6 +70,11 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
       ? dynamoDbStart.reason
       : (s3Start as PromiseRejectedResult).reason;
   }
+  // Events out keeps its local files (bus log, secrets key, stream checkpoint) with the data.
+  const eventsDirectory = options.dataDirectory
+    ? join(options.dataDirectory, 'events')
+    : mkdtempSync(join(tmpdir(), 'asset-registry-events-'));
+  mkdirSync(eventsDirectory, { recursive: true });
   const environment: StackEnvironment = {
     TABLE_NAME: LOCAL_TABLE_NAME,
     FILES_BUCKET_NAME: LOCAL_FILES_BUCKET,
@@ -78,6 +89,15 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
     POWERTOOLS_TRACE_ENABLED: 'false',
     POWERTOOLS_LOG_LEVEL: 'WARN',
     [LOCAL_CURSOR_KEY_ENV]: localCursorKey(options.dataDirectory),
+    LOCAL_EVENTS_DIRECTORY: eventsDirectory,
+    // No EventBridge here: the bus's entries are appended to a file (README, "Events out").
+    [LOCAL_EVENT_BUS_FILE_ENVIRONMENT]: join(eventsDirectory, 'event-bus.jsonl'),
+    // No KMS here: webhook secrets are sealed with a key file only this machine holds.
+    [LOCAL_SECRETS_KEY_FILE_ENVIRONMENT]: join(eventsDirectory, 'webhook-secrets.key'),
+    // No SQS here: the delivery queue is kept in the table, so a restart loses nothing.
+    [LOCAL_DELIVERY_QUEUE_ENVIRONMENT]: 'table',
+    // A developer may receive webhooks on their own machine (http to loopback).
+    [LOCAL_WEBHOOKS_ALLOW_LOOPBACK_ENVIRONMENT]: 'true',
   };
   const client = new DynamoDBClient({
     endpoint: environment.LOCAL_DYNAMODB_ENDPOINT,

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { CORS_ALLOWED_ORIGINS_ENVIRONMENT } from '../lambdas/shared/cors.js';
 import { JavaMissingError } from './dynamodb-local.js';
 import { type EmbeddedStack, startEmbeddedStack } from './embedded-stack.js';
+import { type LocalEventsOut, startLocalEventsOut } from './events-out.js';
 import { type LocalGateway, startLocalGateway } from './local-gateway.js';
 import {
   dataDirectoryFromEnvironment,
@@ -34,12 +35,14 @@ async function main(): Promise<void> {
 
   let stack: EmbeddedStack | undefined;
   let gateway: LocalGateway | undefined;
+  let eventsOut: LocalEventsOut | undefined;
   let stopping = false;
   const stop = async (exitCode: number) => {
     if (stopping) return;
     stopping = true;
     removeStackState(dataDirectory);
     await gateway?.close();
+    await eventsOut?.stop();
     await stack?.stop();
     process.exit(exitCode);
   };
@@ -52,7 +55,9 @@ async function main(): Promise<void> {
   process.env[CORS_ALLOWED_ORIGINS_ENVIRONMENT] ??= localConsoleOrigins(port).join(',');
   try {
     gateway = await startLocalGateway({ port });
+    eventsOut = await startLocalEventsOut(stack.environment);
   } catch (error) {
+    await gateway?.close();
     await stack.stop();
     throw error;
   }

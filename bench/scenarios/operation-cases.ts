@@ -24,6 +24,7 @@ import {
   WALLET_PASSWORD,
 } from '../support/fixtures';
 import { invokeExpecting, type OperationRequest, samplePdf } from '../support/handler-calls';
+import { webhookOperationCases } from './webhook-operation-cases';
 
 /** What every case may build on: a company with a category and subcategory, and an App. */
 export interface CaseWorld {
@@ -449,6 +450,7 @@ export const operationCases: OperationCase[] = [
       return { request: () => ({ headers: { Host: '127.0.0.1' } }) };
     },
   },
+  ...webhookOperationCases,
 ];
 
 /** The company, place and App every case may use. */

@@ -60,6 +60,7 @@ const location: Record<string, HeaderDoc> = {
 
 /** Any write made through `writeTransaction` can lose a race too often (`lambdas/repositories/transactions.ts`). */
 const CONCURRENT = 'CONCURRENT_MODIFICATION';
+const WEBHOOK_NOT_FOUND = 'WEBHOOK_NOT_FOUND';
 
 export const operationResponses: Record<OperationId, OperationResponses> = {
   listCategories: { body: 'CategoryPage' },
@@ -164,6 +165,25 @@ export const operationResponses: Record<OperationId, OperationResponses> = {
       413: ['FILE_TOO_LARGE'],
       415: ['UNSUPPORTED_FILE_TYPE'],
     },
+  },
+  listWebhooks: { body: 'WebhookPage' },
+  createWebhook: { body: 'WebhookCreated', headers: location },
+  getWebhook: { body: 'Webhook', errors: { 404: [WEBHOOK_NOT_FOUND] } },
+  updateWebhook: { body: 'Webhook', errors: { 404: [WEBHOOK_NOT_FOUND], 409: [CONCURRENT] } },
+  deleteWebhook: { body: null, errors: { 404: [WEBHOOK_NOT_FOUND], 409: [CONCURRENT] } },
+  rotateWebhookSecret: {
+    body: 'WebhookSecretRotated',
+    errors: { 404: [WEBHOOK_NOT_FOUND], 409: [CONCURRENT] },
+  },
+  listWebhookDeliveries: { body: 'WebhookDeliveryPage', errors: { 404: [WEBHOOK_NOT_FOUND] } },
+  retryWebhookDelivery: {
+    body: 'WebhookDelivery',
+    errors: { 404: [WEBHOOK_NOT_FOUND, 'DELIVERY_NOT_FOUND'] },
+  },
+  listWebhookDeadLetters: { body: 'WebhookDeliveryPage', errors: { 404: [WEBHOOK_NOT_FOUND] } },
+  replayWebhookDeadLetters: {
+    body: 'WebhookReplay',
+    errors: { 404: [WEBHOOK_NOT_FOUND], 409: [CONCURRENT] },
   },
   openapi: { body: 'OpenApiDocument' },
 };

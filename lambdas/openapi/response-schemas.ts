@@ -11,6 +11,7 @@ import { SESSION_TOKEN_PATTERN } from '#domain/wallets/wallet-sessions.js';
 import { SUBCATEGORY_STATUSES } from '#repositories/subcategory-repository.js';
 import { SUPPORTED_TYPES } from '#shared/file-types.js';
 import type { JsonSchema } from '#shared/schema.js';
+import { type WebhookResponseSchemaName, webhookResponseSchemas } from './webhook-response-schemas.js';
 
 /** A reference to a schema of this file, as the document's `components.schemas` holds it. */
 export const schemaRef = (name: ResponseSchemaName): JsonSchema => ({
@@ -340,6 +341,7 @@ export const responseSchemas = {
   WalletPage: pageOf('Wallet', 'Spec 4.11: a page of wallets'),
   WalletLogin: walletLogin,
   OpenApiDocument: openApiDocument,
+  ...webhookResponseSchemas,
 } satisfies Record<string, JsonSchema>;
 
 export type ResponseSchemaName =
@@ -363,7 +365,8 @@ export type ResponseSchemaName =
   | 'WalletDetail'
   | 'WalletPage'
   | 'WalletLogin'
-  | 'OpenApiDocument';
+  | 'OpenApiDocument'
+  | WebhookResponseSchemaName;
 
 /** How a 400 reports field issues: the spec's `validationErrors`, or `details` (subcategory operations). */
 export type IssueFormat = 'validationErrors' | 'details';
@@ -375,7 +378,7 @@ const fieldIssues: Record<IssueFormat, JsonSchema> = {
   validationErrors: {
     type: 'array',
     description:
-      'every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID (extensions)',
+      'every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID, ADDRESS_NOT_ALLOWED (webhook url) (extensions)',
     items: closedObject({ field: text, message: text, code: text }),
   },
   details: {

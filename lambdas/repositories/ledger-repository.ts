@@ -51,12 +51,15 @@ function headKey(chainId: string) {
   return { pk: `LEDGER_HEADS#${shard}`, sk: chainId };
 }
 
+/** The `entity` of event items: the table stream publishes exactly these (filtered on it in AWS). */
+export const LEDGER_EVENT_ENTITY = 'ledgerEvent';
+
 function toEventItem(chain: ChainRef, event: LedgerEvent): Record<string, unknown> {
   const { changes, ...rest } = event;
   return {
     pk: chainPartition(chain),
     sk: eventSortKey(event.sequence),
-    entity: 'ledgerEvent',
+    entity: LEDGER_EVENT_ENTITY,
     ...rest,
     // JSON text keeps any value exactly (DynamoDB numbers and maps would not).
     changesJson: JSON.stringify(changes),

@@ -8,6 +8,12 @@ export const TABLE_SORT_KEY = 'sk';
 /** Items with this attribute (epoch seconds) are deleted by DynamoDB after that time. */
 export const TIME_TO_LIVE_ATTRIBUTE = 'ttl';
 
+/**
+ * The table's stream carries each new item image: ledger events are published from it
+ * (`lambdas/jobs/publish-ledger-events.ts`), so publication follows the committed data.
+ */
+export const TABLE_STREAM_VIEW_TYPE = 'NEW_IMAGE';
+
 export interface IndexDefinition {
   indexName: string;
   partitionKey: string;

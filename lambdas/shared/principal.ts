@@ -16,6 +16,8 @@ export const PERMISSIONS = [
   'files:write',
   'wallets:read',
   'wallets:write',
+  'webhooks:read',
+  'webhooks:write',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -27,6 +29,8 @@ export const COMPANY_PERMISSIONS: readonly Permission[] = [
   'categories:write',
   'files:read',
   'files:write',
+  'webhooks:read',
+  'webhooks:write',
 ];
 /** Every permission an App key gets at creation. */
 export const APP_PERMISSIONS: readonly Permission[] = ['wallets:read', 'wallets:write'];

@@ -10,9 +10,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { OpenApiDocument } from '../../lambdas/openapi/openapi-document';
-import { type LocalServer, runAdmin, startLocalServer } from '../support/local-server';
+import { eventually, type LocalServer, runAdmin, startLocalServer } from '../support/local-server';
 import { OpenApiClient, type OperationAnswer } from '../support/openapi-client';
 import { officialSchemaProblems } from '../support/openapi-validator';
+import { webhookReceiver } from '../support/webhook-receiver';
 
 jest.setTimeout(180_000);
 
@@ -591,6 +592,81 @@ describe('OpenAPI document against the live API (npm start)', () => {
     expectAnswer(afterDelete, 404);
     expectAnswer(deleteAgain, 404);
     expectAnswer(tokenAfterDelete, 401);
+  });
+
+  it('webhooks: create, refused address, list, get, update, rotate, deliveries, retry, dead letters, delete', async () => {
+    // Prepare
+    const receiver = await webhookReceiver();
+    try {
+      // Act
+      const created = await client.call('createWebhook', { apiKey: companyKey, json: { url: receiver.url } });
+      const webhookId = created.body.id as string;
+      const privateAddress = await client.call('createWebhook', {
+        apiKey: companyKey,
+        json: { url: 'https://169.254.169.254/latest' },
+      });
+      const forbidden = await client.call('listWebhooks', { apiKey: noPermissionKey });
+      const listed = await client.call('listWebhooks', { apiKey: companyKey });
+      const read = await client.call('getWebhook', { apiKey: companyKey, path: { webhookId } });
+      const unknown = await client.call('getWebhook', {
+        apiKey: companyKey,
+        path: { webhookId: '00000000-0000-4000-8000-000000000000' },
+      });
+      const updated = await client.call('updateWebhook', {
+        apiKey: companyKey,
+        path: { webhookId },
+        json: { description: 'ERP', events: ['object.repaired'] },
+      });
+      const rotated = await client.call('rotateWebhookSecret', { apiKey: companyKey, path: { webhookId } });
+      await client.call('updateObject', {
+        apiKey: companyKey,
+        path: { objectId },
+        json: { action: 'repair' },
+      });
+      await eventually(() => receiver.received.length >= 1, 30_000);
+      const deliveries = await client.call('listWebhookDeliveries', {
+        apiKey: companyKey,
+        path: { webhookId },
+      });
+      const deliveryId = deliveries.body.data[0]?.id as string;
+      const retried = await client.call('retryWebhookDelivery', {
+        apiKey: companyKey,
+        path: { webhookId, deliveryId },
+      });
+      const unknownDelivery = await client.call('retryWebhookDelivery', {
+        apiKey: companyKey,
+        path: { webhookId, deliveryId: '00000000-0000-4000-8000-000000000000' },
+      });
+      const deadLetters = await client.call('listWebhookDeadLetters', {
+        apiKey: companyKey,
+        path: { webhookId },
+      });
+      const replayed = await client.call('replayWebhookDeadLetters', {
+        apiKey: companyKey,
+        path: { webhookId },
+      });
+      const deleted = await client.call('deleteWebhook', { apiKey: companyKey, path: { webhookId } });
+      // Assess
+      expectAnswer(created, 201);
+      expect(created.body.secret).toMatch(/^whsec_/);
+      expectAnswer(privateAddress, 400);
+      expectAnswer(forbidden, 403);
+      expectAnswer(listed, 200);
+      expectAnswer(read, 200);
+      expect(read.text).not.toContain(created.body.secret);
+      expectAnswer(unknown, 404);
+      expectAnswer(updated, 200);
+      expectAnswer(rotated, 200);
+      expectAnswer(deliveries, 200);
+      expect(deliveries.body.data[0]).toMatchObject({ eventType: 'object.repaired', status: 'succeeded' });
+      expectAnswer(retried, 202);
+      expectAnswer(unknownDelivery, 404);
+      expectAnswer(deadLetters, 200);
+      expectAnswer(replayed, 202);
+      expectAnswer(deleted, 204);
+    } finally {
+      await receiver.stop();
+    }
   });
 
   it('removes the subcategory, after which it answers 404', async () => {

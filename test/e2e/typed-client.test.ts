@@ -14,8 +14,15 @@ import {
   createAssetRegistryClient,
 } from '../../client/asset-registry-client';
 import type { OpenApiDocument } from '../../lambdas/openapi/openapi-document';
-import { type LocalServer, projectRoot, runAdmin, startLocalServer } from '../support/local-server';
+import {
+  eventually,
+  type LocalServer,
+  projectRoot,
+  runAdmin,
+  startLocalServer,
+} from '../support/local-server';
 import { ResponseValidator } from '../support/openapi-validator';
+import { webhookReceiver } from '../support/webhook-receiver';
 
 jest.setTimeout(180_000);
 
@@ -322,6 +329,54 @@ describe('the typed client against npm start', () => {
     expect(badToken.error?.error).toMatch(/wallet session token/);
     expect(deleted.response.status).toBe(204);
     expect(afterDelete.error?.code).toBe('RESOURCE_NOT_FOUND');
+  });
+
+  it('manages webhooks: subscribe, read, change, rotate, deliveries, retry, dead letters, delete', async () => {
+    // Prepare
+    const receiver = await webhookReceiver();
+    try {
+      // Act
+      const created = await company.POST('/v2/webhooks', {
+        body: { url: receiver.url, events: ['object.repaired'] },
+      });
+      const webhookId = created.data?.id ?? '';
+      const path = { params: { path: { webhookId } } };
+      const refused = await company.POST('/v2/webhooks', { body: { url: 'https://10.0.0.1/in' } });
+      const listed = await company.GET('/v2/webhooks', { params: { query: { limit: 5 } } });
+      const read = await company.GET('/v2/webhooks/{webhookId}', path);
+      const changed = await company.PUT('/v2/webhooks/{webhookId}', {
+        ...path,
+        body: { description: 'ERP' },
+      });
+      const rotated = await company.POST('/v2/webhooks/{webhookId}/rotate-secret', path);
+      await company.PUT('/v2/objects/{objectId}', {
+        params: { path: { objectId } },
+        body: { action: 'repair', performedBy: 'Garage' },
+      });
+      await eventually(() => receiver.received.length >= 1, 30_000);
+      const deliveries = await company.GET('/v2/webhooks/{webhookId}/deliveries', path);
+      const deliveryId = deliveries.data?.data[0]?.id ?? '';
+      const retried = await company.POST('/v2/webhooks/{webhookId}/deliveries/{deliveryId}/retry', {
+        params: { path: { webhookId, deliveryId } },
+      });
+      const deadLetters = await company.GET('/v2/webhooks/{webhookId}/dead-letters', path);
+      const replayed = await company.POST('/v2/webhooks/{webhookId}/dead-letters/replay', path);
+      const deleted = await company.DELETE('/v2/webhooks/{webhookId}', path);
+      // Assess
+      expect(created.data?.secret).toMatch(/^whsec_/);
+      expect(refused.error?.code).toBe('VALIDATION_ERROR');
+      expect(listed.data?.data.map((webhook) => webhook.id)).toContain(webhookId);
+      expect(read.data?.status).toBe('active');
+      expect(changed.data?.description).toBe('ERP');
+      expect(rotated.data?.secret).not.toBe(created.data?.secret);
+      expect(deliveries.data?.data[0]).toMatchObject({ eventType: 'object.repaired', status: 'succeeded' });
+      expect(retried.response.status).toBe(202);
+      expect(deadLetters.data?.pagination.total).toBe(0);
+      expect(replayed.data).toEqual({ replayed: 0, remaining: 0 });
+      expect(deleted.response.status).toBe(204);
+    } finally {
+      await receiver.stop();
+    }
   });
 
   it('called every operation of the document, and every answer was as documented', () => {

@@ -51,6 +51,8 @@ let template: Template;
 let tableArn: string;
 let filesBucketArn: string;
 let digestBucketArn: string;
+let secretsKeyArn: string;
+let deliveryQueueArn: string;
 
 beforeAll(() => {
   // Act: one synth for the whole file.
@@ -61,6 +63,8 @@ beforeAll(() => {
   tableArn = getAtt(synthesized.stack.dataStore.table);
   filesBucketArn = getAtt(synthesized.stack.dataStore.filesBucket);
   digestBucketArn = getAtt(synthesized.stack.ledgerDigests.bucket);
+  secretsKeyArn = getAtt(synthesized.stack.eventsOut.secretsKey);
+  deliveryQueueArn = getAtt(synthesized.stack.eventsOut.deliveryQueue);
 });
 
 const WRITE_ACTIONS = [
@@ -113,6 +117,8 @@ function observedAccess(statements: IamStatement[]) {
   const indexes = new Set<string>();
   const files = new Set<string>();
   const uploads = new Set<string>();
+  const secrets = new Set<string>();
+  const deliveryQueue = new Set<string>();
   const conditioned: IamStatement[] = [];
   const other: IamStatement[] = [];
   let listBucket = false;
@@ -137,11 +143,14 @@ function observedAccess(statements: IamStatement[]) {
         else if (resourceJson === arnUnder(filesBucketArn, UPLOAD_KEY_PATTERN) && action.startsWith('s3:'))
           uploads.add(action.slice(3));
         else if (resourceJson === filesBucketArn && action === 's3:ListBucket') listBucket = true;
+        else if (resourceJson === secretsKeyArn && action.startsWith('kms:')) secrets.add(action.slice(4));
+        else if (resourceJson === deliveryQueueArn && action.startsWith('sqs:'))
+          deliveryQueue.add(action.slice(4));
         else other.push(statement);
       }
     }
   }
-  return { table, indexes, files, uploads, listBucket, conditioned, other };
+  return { table, indexes, files, uploads, secrets, deliveryQueue, listBucket, conditioned, other };
 }
 
 const sorted = (values: Iterable<string> | undefined) => [...new Set(values ?? [])].sort();
@@ -189,6 +198,8 @@ describe('the operation table declares every operation’s data access', () => {
     expect(observed.listBucket).toBe(
       [...(declared.files ?? []), ...(declared.uploads ?? [])].includes('ListBucket'),
     );
+    expect(sorted(observed.secrets)).toEqual(sorted(declared.secrets));
+    expect(sorted(observed.deliveryQueue)).toEqual(sorted(declared.deliveryQueue));
     expect(observed.other).toEqual([]);
   });
 
@@ -264,7 +275,13 @@ describe('every function of the stack', () => {
       for (const statement of statements) {
         for (const action of actionsOf(statement)) expect(action).not.toMatch(/\*/);
         if (resourcesOf(statement).includes('*')) {
-          expect(actionsOf(statement).sort()).toEqual(['xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
+          // dynamodb:ListStreams has no resource-level permissions; only the stream's reader has it.
+          const expected =
+            roleId === synthesized.logicalIdOf(synthesized.stack.eventsOut.publisherFunction.role!) &&
+            actionsOf(statement).includes('dynamodb:ListStreams')
+              ? ['dynamodb:ListStreams']
+              : ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'];
+          expect(actionsOf(statement).sort()).toEqual(expected);
         }
         // Indexes are named one by one, never `index/*`.
         expect(json(statement.Resource)).not.toContain('/index/*');

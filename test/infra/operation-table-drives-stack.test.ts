@@ -41,8 +41,9 @@ describe('a new row of the operation table', () => {
 
   it('adds its function', () => {
     // Assess
-    // The real rows, the added row, the authorizer and the two job functions.
-    template.resourceCountIs('AWS::Lambda::Function', Object.keys(operations).length + 4);
+    // The real rows, the added row, the authorizer, the two job functions, and the publisher and
+    // delivery functions of events out.
+    template.resourceCountIs('AWS::Lambda::Function', Object.keys(operations).length + 6);
     template.hasResourceProperties('AWS::Lambda::Function', {
       Description: 'DELETE /v2/probes/{probeId}/items/{itemId}: A row that exists only in this test',
     });

@@ -69,8 +69,9 @@ describe('Lambda functions', () => {
     );
 
     // Assess
-    // The authorizer, the ledger digest job and the subcategory-removal job.
-    template.resourceCountIs('AWS::Lambda::Function', operationList.length + 3);
+    // The authorizer, the ledger digest job, the subcategory-removal job, the ledger event
+    // publisher and the webhook delivery function.
+    template.resourceCountIs('AWS::Lambda::Function', operationList.length + 5);
     expect(synthesized.stack.api.operationFunctions.size).toBe(operationList.length);
     expect(resourceTypes.filter((type) => type.startsWith('Custom::'))).toEqual([]);
     expect(resourceTypes).not.toContain('AWS::CloudFormation::CustomResource');
@@ -84,6 +85,11 @@ describe('Lambda functions', () => {
       synthesized.logicalIdOf(synthesized.stack.ledgerDigests.digestFunction),
       ...[...synthesized.stack.backgroundJobs.functions.values()].map((job) => synthesized.logicalIdOf(job)),
     ]);
+    // Events out: the publisher takes a batch of 100 events; a delivery waits 10 s at most.
+    const eventsOutTimeouts = new Map([
+      [synthesized.logicalIdOf(synthesized.stack.eventsOut.publisherFunction), 60],
+      [synthesized.logicalIdOf(synthesized.stack.eventsOut.deliveryFunction), 30],
+    ]);
 
     // Assess
     for (const [logicalId, lambdaFunction] of Object.entries(functions)) {
@@ -91,7 +97,7 @@ describe('Lambda functions', () => {
         Runtime: 'nodejs24.x',
         Architectures: ['arm64'],
         MemorySize: 1024,
-        Timeout: jobIds.has(logicalId) ? 300 : 29,
+        Timeout: eventsOutTimeouts.get(logicalId) ?? (jobIds.has(logicalId) ? 300 : 29),
         Handler: 'index.handler',
         Environment: { Variables: { NODE_OPTIONS: '--enable-source-maps' } },
       });
@@ -378,6 +384,8 @@ describe('outputs', () => {
         'ApiUrl',
         'DashboardName',
         'DigestBucketName',
+        'EventBusArn',
+        'EventBusName',
         'FilesBucketName',
         'RestApiId',
         'TableName',

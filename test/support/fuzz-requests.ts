@@ -200,6 +200,9 @@ function meaningfulValues(world: FuzzWorld, operation: FuzzOperation): Record<st
     password: fc.constant(world.walletPassword),
     fileName: fc.constantFrom('manual.csv', 'photo.png', 'tool.exe'),
     mimeType: fc.constantFrom('text/csv', 'image/png', 'application/x-msdownload'),
+    // IP literals only: a fuzzed webhook URL must never make a DNS lookup or leave the machine.
+    url: fc.constantFrom('http://127.0.0.1:9/fuzz', 'https://[::1]:9/fuzz', 'https://169.254.169.254/latest'),
+    events: fc.constantFrom(['*'], ['object.created', 'file.deleted'], ['object.eaten']),
     username:
       operation.id === 'walletLogin'
         ? fc.constant(`${world.walletUsername}@${world.appId}`)

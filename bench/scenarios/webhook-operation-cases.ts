@@ -1,0 +1,122 @@
+/**
+ * The bench cases of the webhook operations (one per row, as `operation-cases.ts` has for the
+ * others). Subscriptions point at a closed loopback port: nothing is delivered in this section.
+ */
+import { randomUUID } from 'node:crypto';
+import { deliveryIdOf } from '../../lambdas/domain/webhooks/webhook-deliveries';
+import { type OperationId, operations } from '../../lambdas/operations';
+import { insertDelivery } from '../../lambdas/repositories/webhook-repository';
+import type { Tenant } from '../support/fixtures';
+import { invokeExpecting } from '../support/handler-calls';
+import type { CaseWorld, OperationCase } from './operation-cases';
+
+const withId = <K extends OperationId>(id: K) => ({ id, ...operations[id] });
+const UNUSED_URL = 'http://127.0.0.1:9/bench';
+
+async function givenWebhook(company: Tenant): Promise<string> {
+  const answer = await invokeExpecting(withId('createWebhook'), {
+    principal: company.principal,
+    body: { url: UNUSED_URL },
+  });
+  return answer.body.id as string;
+}
+
+/** A delivery record of the webhook, as the publisher would have written it. */
+async function givenDelivery(
+  company: Tenant,
+  webhookId: string,
+  status: 'succeeded' | 'failed',
+): Promise<string> {
+  const entityId = randomUUID();
+  const chainId = `object:${company.tenantId}:${entityId}`;
+  const id = deliveryIdOf(webhookId, chainId, 1);
+  await insertDelivery({
+    id,
+    companyId: company.tenantId,
+    webhookId,
+    eventType: 'object.created',
+    entityId,
+    sequence: 1,
+    chainId,
+    status,
+    createdAt: new Date().toISOString(),
+    firstAttemptAt: null,
+    nextAttemptAt: null,
+    attempts: [],
+  });
+  return id;
+}
+
+const onWebhook = (operationId: OperationId, fixture: string): OperationCase => ({
+  key: operationId,
+  operationId,
+  fixture,
+  async prepare({ company }: CaseWorld) {
+    const webhookId = await givenWebhook(company);
+    await givenDelivery(company, webhookId, 'succeeded');
+    return { request: () => ({ principal: company.principal, pathParameters: { webhookId } }) };
+  },
+});
+
+export const webhookOperationCases: OperationCase[] = [
+  {
+    key: 'listWebhooks',
+    operationId: 'listWebhooks',
+    fixture: "the company's subscriptions (one per other webhook case)",
+    async prepare({ company }) {
+      await givenWebhook(company);
+      return { request: () => ({ principal: company.principal }) };
+    },
+  },
+  {
+    key: 'createWebhook',
+    operationId: 'createWebhook',
+    fixture: 'a loopback URL (an IP literal: no DNS lookup)',
+    async prepare({ company }) {
+      return { request: () => ({ principal: company.principal, body: { url: UNUSED_URL } }) };
+    },
+  },
+  onWebhook('getWebhook', 'a subscription'),
+  {
+    key: 'updateWebhook',
+    operationId: 'updateWebhook',
+    fixture: 'a new description each run',
+    async prepare({ company }) {
+      const webhookId = await givenWebhook(company);
+      return {
+        request: (run) => ({
+          principal: company.principal,
+          pathParameters: { webhookId },
+          body: { description: `run ${run}` },
+        }),
+      };
+    },
+  },
+  {
+    key: 'deleteWebhook',
+    operationId: 'deleteWebhook',
+    fixture: 'a new subscription each run (created untimed)',
+    async prepare({ company }) {
+      return {
+        request: async () => ({
+          principal: company.principal,
+          pathParameters: { webhookId: await givenWebhook(company) },
+        }),
+      };
+    },
+  },
+  onWebhook('rotateWebhookSecret', 'a subscription'),
+  onWebhook('listWebhookDeliveries', 'a subscription with one delivery'),
+  {
+    key: 'retryWebhookDelivery',
+    operationId: 'retryWebhookDelivery',
+    fixture: 'a delivery that succeeded',
+    async prepare({ company }) {
+      const webhookId = await givenWebhook(company);
+      const deliveryId = await givenDelivery(company, webhookId, 'succeeded');
+      return { request: () => ({ principal: company.principal, pathParameters: { webhookId, deliveryId } }) };
+    },
+  },
+  onWebhook('listWebhookDeadLetters', 'a subscription without dead letters'),
+  onWebhook('replayWebhookDeadLetters', 'a subscription without dead letters'),
+];

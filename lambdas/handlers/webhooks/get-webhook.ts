@@ -1,0 +1,7 @@
+import { getWebhook } from '#domain/webhooks/webhook-service.js';
+import { httpHandler } from '#shared/http-handler.js';
+import { operations } from '../../operations.js';
+
+export const handler = httpHandler(operations.getWebhook, async ({ principal, path }) => ({
+  body: await getWebhook(principal.tenantId, path.webhookId),
+}));

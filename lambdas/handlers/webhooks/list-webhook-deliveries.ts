@@ -1,0 +1,7 @@
+import { listWebhookDeliveries } from '#domain/webhooks/webhook-deliveries.js';
+import { httpHandler } from '#shared/http-handler.js';
+import { operations } from '../../operations.js';
+
+export const handler = httpHandler(operations.listWebhookDeliveries, async ({ principal, path, query }) => ({
+  body: await listWebhookDeliveries(principal.tenantId, path.webhookId, query),
+}));

@@ -1,0 +1,7 @@
+import { retryDelivery } from '#domain/webhooks/webhook-deliveries.js';
+import { httpHandler } from '#shared/http-handler.js';
+import { operations } from '../../operations.js';
+
+export const handler = httpHandler(operations.retryWebhookDelivery, async ({ principal, path }) => ({
+  body: await retryDelivery(principal.tenantId, path.webhookId, path.deliveryId),
+}));

@@ -1,0 +1,94 @@
+/**
+ * The queue between the publisher and the delivery function. In AWS: an SQS FIFO queue
+ * (`WEBHOOK_QUEUE_URL`, with a dead-letter queue) whose message groups are delivery lanes, so
+ * that a lane holds back its later messages while one is waiting for a retry: events reach a
+ * receiver in order per object. Locally (`LOCAL_DELIVERY_QUEUE=table`) the same messages go to a
+ * queue kept in the table (`local-delivery-queue.ts`), which survives a restart of `npm start`.
+ */
+import { createHash } from 'node:crypto';
+import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+
+export const WEBHOOK_QUEUE_URL_ENVIRONMENT = 'WEBHOOK_QUEUE_URL';
+export const LOCAL_DELIVERY_QUEUE_ENVIRONMENT = 'LOCAL_DELIVERY_QUEUE';
+
+/**
+ * Lanes per subscription: events of one object always share a lane (in order), and a receiver
+ * that is slow or failing holds at most this many deliveries in flight at once.
+ */
+export const LANES_PER_WEBHOOK = 8;
+
+/** What a queue message asks for: one delivery to be attempted. */
+export interface DeliveryMessage {
+  companyId: string;
+  webhookId: string;
+  deliveryId: string;
+  /** A retry asked for through the API: one attempt, sent even if an earlier one succeeded. */
+  manual?: boolean;
+}
+
+export interface QueuedDelivery {
+  message: DeliveryMessage;
+  /** The lane (FIFO message group): `<webhookId>#<n>`, n from the object's id. */
+  lane: string;
+  /** Equal ids sent within 5 minutes are one message (SQS FIFO de-duplication). */
+  deduplicationId: string;
+}
+
+/** The lane of an entity's deliveries to a subscription. */
+export function laneOf(webhookId: string, entityId: string): string {
+  const lane = createHash('sha256').update(entityId).digest().readUInt16BE(0) % LANES_PER_WEBHOOK;
+  return `${webhookId}#${lane}`;
+}
+
+let sqs: SQSClient | undefined;
+/** SQS takes at most 10 messages per batch. */
+const MESSAGES_PER_BATCH = 10;
+
+const useLocalQueue = () => process.env[LOCAL_DELIVERY_QUEUE_ENVIRONMENT] === 'table';
+const localQueue = () => import('./local-delivery-queue.js');
+
+function queueUrl(): string {
+  const url = process.env[WEBHOOK_QUEUE_URL_ENVIRONMENT];
+  if (!url) throw new Error(`${WEBHOOK_QUEUE_URL_ENVIRONMENT} is not set`);
+  return url;
+}
+
+/** Sends the messages in order (a lane's order is the order given). */
+export async function enqueueDeliveries(deliveries: readonly QueuedDelivery[]): Promise<void> {
+  if (deliveries.length === 0) return;
+  if (useLocalQueue()) return (await localQueue()).sendLocalMessages(deliveries);
+  sqs ??= new SQSClient({});
+  for (let start = 0; start < deliveries.length; start += MESSAGES_PER_BATCH) {
+    const batch = deliveries.slice(start, start + MESSAGES_PER_BATCH);
+    const result = await sqs.send(
+      new SendMessageBatchCommand({
+        QueueUrl: queueUrl(),
+        Entries: batch.map((delivery, index) => ({
+          Id: String(index),
+          MessageBody: JSON.stringify(delivery.message),
+          MessageGroupId: delivery.lane,
+          MessageDeduplicationId: delivery.deduplicationId,
+        })),
+      }),
+    );
+    if ((result.Failed ?? []).length > 0) {
+      throw new Error(`SQS refused ${result.Failed?.length} deliveries: ${result.Failed?.[0]?.Code}`);
+    }
+  }
+}
+
+/**
+ * Makes a received message visible again only after `delaySeconds` (the retry's backoff); its
+ * lane waits meanwhile. The caller then reports the message as failed.
+ */
+export async function retryMessageLater(receiptHandle: string, delaySeconds: number): Promise<void> {
+  if (useLocalQueue()) return (await localQueue()).delayLocalMessage(receiptHandle, delaySeconds);
+  sqs ??= new SQSClient({});
+  await sqs.send(
+    new ChangeMessageVisibilityCommand({
+      QueueUrl: queueUrl(),
+      ReceiptHandle: receiptHandle,
+      VisibilityTimeout: Math.ceil(delaySeconds),
+    }),
+  );
+}

@@ -1,0 +1,315 @@
+/**
+ * Webhook subscriptions and their deliveries in the single table; the only code that knows
+ * their keys.
+ * - A subscription: `T#<company>#WEBHOOKS` / `WEBHOOK#<id>`; a company's subscriptions are one
+ *   partition, read whole by the publisher for every event of the company.
+ * - A delivery (one event to one subscription, with its attempts): `T#<company>#WEBHOOK#<id>` /
+ *   `DELIVERY#<deliveryId>`, listed newest first through gsi1 and, while dead-lettered
+ *   (status `failed`), through gsi2.
+ */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { DeliveryStatus, WebhookStatus } from '#domain/webhooks/webhook-schemas.js';
+import { dynamoDb, tableName } from '#shared/clients.js';
+import { readIndexWindow } from './index-query.js';
+import { queryAllPages } from './query-pages.js';
+import { TIME_TO_LIVE_ATTRIBUTE } from './table-definition.js';
+import { tenantPartition } from './tenant-keys.js';
+
+export interface WebhookRecord {
+  id: string;
+  companyId: string;
+  url: string;
+  events: string[];
+  description: string;
+  status: WebhookStatus;
+  failingSince: string | null;
+  createdAt: string;
+  updatedAt: string;
+  /** The signing secret, sealed (`lambdas/shared/secret-box.ts`). */
+  sealedSecret: string;
+  /** The secret before the last rotation, sealed, while it still signs. */
+  sealedPreviousSecret: string | null;
+  previousSecretExpiresAt: string | null;
+  version: number;
+}
+
+export interface DeliveryAttempt {
+  attemptedAt: string;
+  statusCode: number | null;
+  latencyMs: number;
+  response: string;
+  error: string | null;
+  manual: boolean;
+}
+
+export interface DeliveryRecord {
+  id: string;
+  companyId: string;
+  webhookId: string;
+  eventType: string;
+  entityId: string;
+  sequence: number;
+  /** The ledger event's chain id, which names the event with `sequence`. */
+  chainId: string;
+  status: DeliveryStatus;
+  createdAt: string;
+  /** When the first automatic attempt was made; retries stop 24 h after it. */
+  firstAttemptAt: string | null;
+  nextAttemptAt: string | null;
+  attempts: DeliveryAttempt[];
+}
+
+/** A subscription changed since it was read (optimistic concurrency). */
+export class StaleWebhookError extends Error {
+  override name = 'StaleWebhookError';
+}
+
+/** Delivery records (with their attempts) delete themselves this long after the event. */
+export const DELIVERY_RETENTION_DAYS = 30;
+
+/** At most this many attempts are kept per delivery (the latest); 24 h of backoff makes about 40. */
+const KEPT_ATTEMPTS = 100;
+
+const subscriptionsPartition = (companyId: string) => `${tenantPartition(companyId)}#WEBHOOKS`;
+const subscriptionKey = (companyId: string, webhookId: string) => ({
+  pk: subscriptionsPartition(companyId),
+  sk: `WEBHOOK#${webhookId}`,
+});
+const deliveriesPartition = (companyId: string, webhookId: string) =>
+  `${tenantPartition(companyId)}#WEBHOOK#${webhookId}`;
+const deliveryKey = (companyId: string, webhookId: string, deliveryId: string) => ({
+  pk: deliveriesPartition(companyId, webhookId),
+  sk: `DELIVERY#${deliveryId}`,
+});
+const deliveryListPartition = (companyId: string, webhookId: string) =>
+  `${deliveriesPartition(companyId, webhookId)}#DELIVERIES`;
+const deadLetterPartition = (companyId: string, webhookId: string) =>
+  `${deliveriesPartition(companyId, webhookId)}#DEAD`;
+
+const RECORD_FIELDS = [
+  'id',
+  'companyId',
+  'url',
+  'events',
+  'description',
+  'status',
+  'failingSince',
+  'createdAt',
+  'updatedAt',
+  'sealedSecret',
+  'sealedPreviousSecret',
+  'previousSecretExpiresAt',
+  'version',
+] as const satisfies readonly (keyof WebhookRecord)[];
+
+function toWebhookRecord(item: Record<string, unknown>): WebhookRecord {
+  return Object.fromEntries(
+    RECORD_FIELDS.map((field) => [field, item[field] ?? null]),
+  ) as unknown as WebhookRecord;
+}
+
+const webhookItem = (record: WebhookRecord) => ({
+  ...subscriptionKey(record.companyId, record.id),
+  entity: 'webhook',
+  ...record,
+});
+
+export async function insertWebhook(record: WebhookRecord): Promise<void> {
+  await dynamoDb.send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: webhookItem(record),
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+}
+
+export async function findWebhook(companyId: string, webhookId: string): Promise<WebhookRecord | undefined> {
+  const { Item } = await dynamoDb.send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: subscriptionKey(companyId, webhookId),
+      ConsistentRead: true,
+    }),
+  );
+  return Item ? toWebhookRecord(Item) : undefined;
+}
+
+/** Every subscription of a company, newest first. */
+export async function listCompanyWebhooks(companyId: string): Promise<WebhookRecord[]> {
+  const items = await queryAllPages({
+    TableName: tableName(),
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': subscriptionsPartition(companyId) },
+  });
+  return items
+    .map(toWebhookRecord)
+    .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : a.id < b.id ? 1 : -1));
+}
+
+/** Writes `after` if the subscription is still at `before`'s version; else {@link StaleWebhookError}. */
+export async function replaceWebhook(before: WebhookRecord, after: WebhookRecord): Promise<void> {
+  try {
+    await dynamoDb.send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: webhookItem(after),
+        ConditionExpression: 'version = :version',
+        ExpressionAttributeValues: { ':version': before.version },
+      }),
+    );
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) throw new StaleWebhookError();
+    throw error;
+  }
+}
+
+export async function deleteWebhook(record: WebhookRecord): Promise<void> {
+  try {
+    await dynamoDb.send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: subscriptionKey(record.companyId, record.id),
+        ConditionExpression: 'version = :version',
+        ExpressionAttributeValues: { ':version': record.version },
+      }),
+    );
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) throw new StaleWebhookError();
+    throw error;
+  }
+}
+
+/** Marks an active subscription failing (the delivery function, after 24 h of failures). */
+export async function markWebhookFailing(companyId: string, webhookId: string, at: string): Promise<void> {
+  try {
+    await dynamoDb.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: subscriptionKey(companyId, webhookId),
+        UpdateExpression: 'SET #status = :failing, failingSince = :at, version = version + :one',
+        ConditionExpression: '#status = :active',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':failing': 'failing', ':active': 'active', ':at': at, ':one': 1 },
+      }),
+    );
+  } catch (error) {
+    // Disabled, deleted or already failing: nothing to mark.
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
+}
+
+function deliveryItem(record: DeliveryRecord): Record<string, unknown> {
+  // The sequence breaks ties within a millisecond, so an object's deliveries list (and replay) in order.
+  const listed = `${record.createdAt}#${String(record.sequence).padStart(10, '0')}#${record.id}`;
+  return {
+    ...deliveryKey(record.companyId, record.webhookId, record.id),
+    entity: 'webhookDelivery',
+    ...record,
+    attempts: record.attempts.slice(-KEPT_ATTEMPTS),
+    [TIME_TO_LIVE_ATTRIBUTE]:
+      Math.floor(Date.parse(record.createdAt) / 1000) + DELIVERY_RETENTION_DAYS * 86_400,
+    gsi1pk: deliveryListPartition(record.companyId, record.webhookId),
+    gsi1sk: listed,
+    ...(record.status === 'failed'
+      ? { gsi2pk: deadLetterPartition(record.companyId, record.webhookId), gsi2sk: listed }
+      : {}),
+  };
+}
+
+const toDeliveryRecord = (item: Record<string, unknown>): DeliveryRecord => {
+  const {
+    pk,
+    sk,
+    entity,
+    gsi1pk,
+    gsi1sk,
+    gsi2pk,
+    gsi2sk,
+    [TIME_TO_LIVE_ATTRIBUTE]: expiresAt,
+    ...record
+  } = item;
+  return record as unknown as DeliveryRecord;
+};
+
+/** Records a new delivery; false when it exists already (the event was seen before). */
+export async function insertDelivery(record: DeliveryRecord): Promise<boolean> {
+  try {
+    await dynamoDb.send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: deliveryItem(record),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+/** Writes a delivery's new state (one writer at a time: its queue lane). */
+export async function saveDelivery(record: DeliveryRecord): Promise<void> {
+  await dynamoDb.send(new PutCommand({ TableName: tableName(), Item: deliveryItem(record) }));
+}
+
+export async function findDelivery(
+  companyId: string,
+  webhookId: string,
+  deliveryId: string,
+): Promise<DeliveryRecord | undefined> {
+  const { Item } = await dynamoDb.send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: deliveryKey(companyId, webhookId, deliveryId),
+      ConsistentRead: true,
+    }),
+  );
+  return Item ? toDeliveryRecord(Item) : undefined;
+}
+
+async function countIndexPartition(indexName: 'gsi1' | 'gsi2', partitionKeyValue: string): Promise<number> {
+  let total = 0;
+  let exclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamoDb.send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: indexName,
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': `${indexName}pk` },
+        ExpressionAttributeValues: { ':pk': partitionKeyValue },
+        Select: 'COUNT',
+        ExclusiveStartKey: exclusiveStartKey,
+      }),
+    );
+    total += page.Count ?? 0;
+    exclusiveStartKey = page.LastEvaluatedKey;
+  } while (exclusiveStartKey);
+  return total;
+}
+
+/** A window of a subscription's deliveries (or only its dead letters), newest first, with the total. */
+export async function listDeliveries(
+  companyId: string,
+  webhookId: string,
+  window: { offset: number; limit: number; deadLettersOnly?: boolean; oldestFirst?: boolean },
+): Promise<{ records: DeliveryRecord[]; total: number }> {
+  const indexName = window.deadLettersOnly ? 'gsi2' : 'gsi1';
+  const partitionKeyValue = window.deadLettersOnly
+    ? deadLetterPartition(companyId, webhookId)
+    : deliveryListPartition(companyId, webhookId);
+  const [{ items }, total] = await Promise.all([
+    readIndexWindow({
+      indexName,
+      partitionKeyValue,
+      ascending: window.oldestFirst ?? false,
+      offset: window.offset,
+      limit: window.limit,
+    }),
+    countIndexPartition(indexName, partitionKeyValue),
+  ]);
+  return { records: items.map(toDeliveryRecord), total };
+}

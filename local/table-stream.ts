@@ -1,0 +1,225 @@
+/**
+ * Local mode's table stream consumer: reads DynamoDB Local's stream through the DynamoDB Streams
+ * API and calls the same handler the event source mapping calls in AWS
+ * (`lambdas/jobs/publish-ledger-events.ts`), with the same record shape and the same
+ * batch-failure contract. Where it stands in each shard (the last sequence number handled) is
+ * kept in a checkpoint file, written after each batch succeeds, so a restart of `npm start`
+ * resumes after the last handled record: nothing is skipped (at least once).
+ */
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  type Shard,
+  type _Record as StreamRecord,
+} from '@aws-sdk/client-dynamodb-streams';
+import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import type { StackEnvironment } from './embedded-stack.js';
+
+type StreamHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
+
+export interface TableStreamOptions {
+  environment: StackEnvironment;
+  /** Where the position in each shard is kept. */
+  checkpointFile: string;
+  /** How long to wait when no shard had new records. */
+  pollIntervalMs?: number;
+  /** Records per GetRecords call (the event source mapping's batch size in AWS is 100). */
+  batchSize?: number;
+  /** Defaults to the publisher job's handler. */
+  handler?: StreamHandler;
+  /**
+   * Where to start in a shard without a checkpoint: its oldest record (the default, so nothing
+   * is missed), or only records written from now on (tests that share a long-lived table).
+   */
+  startingPosition?: 'TRIM_HORIZON' | 'LATEST';
+  /** Called after each batch the handler took (the delivery worker then looks at once). */
+  onBatch?: () => void;
+}
+
+export interface TableStreamReader {
+  stop(): Promise<void>;
+}
+
+interface Checkpoint {
+  streamArn: string;
+  /** Last handled sequence number per shard. */
+  shards: Record<string, string>;
+}
+
+/** After a failed batch, the same records come again after this pause. */
+const FAILED_BATCH_PAUSE_MS = 1000;
+/** While the stream is quiet, the pause between reads doubles up to this. */
+const IDLE_PAUSE_MAX_MS = 500;
+/** Shards change rarely (DynamoDB Local rolls them every few hours): listed at most this often. */
+const SHARD_LIST_INTERVAL_MS = 5000;
+
+function readCheckpoint(file: string, streamArn: string): Checkpoint {
+  if (existsSync(file)) {
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as Checkpoint;
+    if (saved.streamArn === streamArn) return saved;
+  }
+  return { streamArn, shards: {} };
+}
+
+function writeCheckpoint(file: string, checkpoint: Checkpoint): void {
+  // Written aside and renamed: a crash leaves the old checkpoint or the new one, never half.
+  writeFileSync(`${file}.tmp`, JSON.stringify(checkpoint));
+  renameSync(`${file}.tmp`, file);
+}
+
+/** The record as Lambda hands it to a DynamoDB stream handler. */
+const toLambdaRecord = (record: StreamRecord, streamArn: string): DynamoDBRecord =>
+  ({
+    eventID: record.eventID,
+    eventName: record.eventName,
+    eventSource: 'aws:dynamodb',
+    eventSourceARN: streamArn,
+    dynamodb: record.dynamodb,
+  }) as DynamoDBRecord;
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Starts reading the table's stream from where the checkpoint says. */
+export async function startTableStream(options: TableStreamOptions): Promise<TableStreamReader> {
+  const clientConfig = {
+    endpoint: options.environment.LOCAL_DYNAMODB_ENDPOINT,
+    region: options.environment.AWS_REGION,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  };
+  const dynamoDb = new DynamoDBClient(clientConfig);
+  const streams = new DynamoDBStreamsClient(clientConfig);
+  const { Table } = await dynamoDb.send(
+    new DescribeTableCommand({ TableName: options.environment.TABLE_NAME }),
+  );
+  dynamoDb.destroy();
+  const latestStreamArn = Table?.LatestStreamArn;
+  if (!latestStreamArn) throw new Error(`The table ${options.environment.TABLE_NAME} has no stream`);
+  const streamArn: string = latestStreamArn;
+  const handler = options.handler ?? (await import('../lambdas/jobs/publish-ledger-events.js')).handler;
+  const checkpoint = readCheckpoint(options.checkpointFile, streamArn);
+  const iterators = new Map<string, string | null>();
+  let stopping = false;
+
+  async function listShards(): Promise<Shard[]> {
+    const shards: Shard[] = [];
+    let exclusiveStartShardId: string | undefined;
+    do {
+      const { StreamDescription } = await streams.send(
+        new DescribeStreamCommand({ StreamArn: streamArn, ExclusiveStartShardId: exclusiveStartShardId }),
+      );
+      shards.push(...(StreamDescription?.Shards ?? []));
+      exclusiveStartShardId = StreamDescription?.LastEvaluatedShardId;
+    } while (exclusiveStartShardId);
+    return shards;
+  }
+
+  async function iteratorOf(shardId: string): Promise<string | null> {
+    if (iterators.has(shardId)) return iterators.get(shardId) ?? null;
+    const after = checkpoint.shards[shardId];
+    const { ShardIterator } = await streams.send(
+      new GetShardIteratorCommand({
+        StreamArn: streamArn,
+        ShardId: shardId,
+        ...(after
+          ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: after }
+          : { ShardIteratorType: options.startingPosition ?? 'TRIM_HORIZON' }),
+      }),
+    );
+    iterators.set(shardId, ShardIterator ?? null);
+    return ShardIterator ?? null;
+  }
+
+  /** Reads and handles one batch of a shard; the number of records handled. */
+  async function readShard(shardId: string): Promise<number> {
+    const iterator = await iteratorOf(shardId);
+    if (!iterator) return 0; // a closed shard, read to its end
+    const { Records = [], NextShardIterator } = await streams.send(
+      new GetRecordsCommand({ ShardIterator: iterator, Limit: options.batchSize ?? 100 }),
+    );
+    if (Records.length === 0) {
+      iterators.set(shardId, NextShardIterator ?? null);
+      return 0;
+    }
+    const result = await handler({ Records: Records.map((record) => toLambdaRecord(record, streamArn)) });
+    const failedAt = result.batchItemFailures[0]?.itemIdentifier;
+    const failedIndex = Records.findIndex((record) => record.dynamodb?.SequenceNumber === failedAt);
+    const handled = failedAt === undefined ? Records : Records.slice(0, Math.max(failedIndex, 0));
+    const last = handled.at(-1)?.dynamodb?.SequenceNumber;
+    if (last) {
+      checkpoint.shards[shardId] = last;
+      writeCheckpoint(options.checkpointFile, checkpoint);
+    }
+    options.onBatch?.();
+    if (failedAt !== undefined) {
+      // Read again from after the last handled record.
+      iterators.delete(shardId);
+      await delay(FAILED_BATCH_PAUSE_MS);
+    } else {
+      iterators.set(shardId, NextShardIterator ?? null);
+    }
+    return handled.length;
+  }
+
+  let shards: Shard[] = [];
+  let shardsListedAt = 0;
+  async function currentShards(): Promise<Shard[]> {
+    const closedShardDone = shards.some((shard) => shard.ShardId && iterators.get(shard.ShardId) === null);
+    if (Date.now() - shardsListedAt > SHARD_LIST_INTERVAL_MS || closedShardDone || shards.length === 0) {
+      shards = await listShards();
+      shardsListedAt = Date.now();
+    }
+    return shards;
+  }
+
+  async function run(): Promise<void> {
+    let idlePauseMs = options.pollIntervalMs ?? 50;
+    while (!stopping) {
+      let handled = 0;
+      try {
+        const shards = await currentShards();
+        const open = new Set(shards.map((shard) => shard.ShardId));
+        for (const shard of shards) {
+          if (stopping || !shard.ShardId) break;
+          // A child shard waits until its parent is read to its end, so order holds across a split.
+          const parent = shard.ParentShardId;
+          if (parent && open.has(parent) && iterators.get(parent) !== null) continue;
+          handled += await readShard(shard.ShardId);
+        }
+      } catch (error) {
+        // An expired iterator or a stopped DynamoDB Local: start again from the checkpoint.
+        iterators.clear();
+        shardsListedAt = 0;
+        if (!stopping) {
+          console.error(
+            JSON.stringify({
+              level: 'WARN',
+              message: 'Table stream read failed; retrying',
+              error: String(error),
+            }),
+          );
+        }
+        await delay(FAILED_BATCH_PAUSE_MS);
+      }
+      if (handled > 0) idlePauseMs = options.pollIntervalMs ?? 50;
+      else if (!stopping) {
+        await delay(idlePauseMs);
+        idlePauseMs = Math.min(IDLE_PAUSE_MAX_MS, idlePauseMs * 2);
+      }
+    }
+  }
+
+  // Positions taken before this returns: with LATEST, what the caller writes next is read.
+  for (const shard of await currentShards()) if (shard.ShardId) await iteratorOf(shard.ShardId);
+  const running = run();
+  return {
+    async stop() {
+      stopping = true;
+      await running;
+      streams.destroy();
+    },
+  };
+}

@@ -1,0 +1,138 @@
+/**
+ * Local mode's delivery function runner: receives messages from the local delivery queue
+ * (`lambdas/repositories/local-delivery-queue.ts`) as SQS would hand them to Lambda and calls
+ * the same handler (`lambdas/jobs/deliver-webhooks.ts`), one message per call. A received
+ * message is hidden for a visibility timeout first, so that a crash mid-delivery offers it again
+ * (also after a restart); handled messages are deleted, failed ones stay. Lanes are served one
+ * message at a time, and each company has a bounded number of deliveries in flight, so a slow
+ * receiver never holds up another company's deliveries.
+ */
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { DeliveryMessage } from '../lambdas/repositories/delivery-queue.js';
+import type { LocalQueueMessage } from '../lambdas/repositories/local-delivery-queue.js';
+
+type DeliveryHandler = (event: SQSEvent) => Promise<SQSBatchResponse>;
+
+export interface DeliveryWorkerOptions {
+  pollIntervalMs?: number;
+  /** Deliveries in flight at once, over all companies. */
+  maxInFlight?: number;
+  /** Deliveries in flight at once for one company. */
+  maxInFlightPerCompany?: number;
+  handler?: DeliveryHandler;
+}
+
+export interface DeliveryWorker {
+  /** Looks at the queue now (new messages were sent) instead of at the end of an idle pause. */
+  wake(): void;
+  stop(): Promise<void>;
+}
+
+/** While the queue has nothing to hand out, the pause between looks doubles up to this. */
+const IDLE_PAUSE_MAX_MS = 500;
+
+/** As the queue's visibility timeout in AWS: a delivery that crashed comes back after it. */
+export const LOCAL_VISIBILITY_TIMEOUT_SECONDS = 30;
+
+const toSqsRecord = (message: LocalQueueMessage): SQSRecord =>
+  ({
+    messageId: message.receiptHandle,
+    receiptHandle: message.receiptHandle,
+    body: message.body,
+    attributes: { MessageGroupId: message.lane, ApproximateReceiveCount: String(message.receiveCount + 1) },
+    messageAttributes: {},
+    eventSource: 'aws:sqs',
+  }) as unknown as SQSRecord;
+
+/** Starts receiving; `stop` waits for the deliveries in flight. */
+export async function startDeliveryWorker(options: DeliveryWorkerOptions = {}): Promise<DeliveryWorker> {
+  const handler = options.handler ?? (await import('../lambdas/jobs/deliver-webhooks.js')).handler;
+  // Loaded on start, not with this module: the table client reads its endpoint from the
+  // environment when it is created, which `npm start` sets only once the stack runs.
+  const { deleteLocalMessage, delayLocalMessage, listLocalMessages } = await import(
+    '../lambdas/repositories/local-delivery-queue.js'
+  );
+  const maxInFlight = options.maxInFlight ?? 32;
+  const maxPerCompany = options.maxInFlightPerCompany ?? 4;
+  const lanesInFlight = new Set<string>();
+  const perCompany = new Map<string, number>();
+  const inFlight = new Set<Promise<void>>();
+  let stopping = false;
+  let wakeUp: (() => void) | undefined;
+  const idlePause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wakeUp = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+
+  async function deliver(message: LocalQueueMessage, companyId: string): Promise<void> {
+    try {
+      await delayLocalMessage(message.receiptHandle, LOCAL_VISIBILITY_TIMEOUT_SECONDS);
+      const result = await handler({ Records: [toSqsRecord(message)] });
+      if (result.batchItemFailures.length === 0) await deleteLocalMessage(message.receiptHandle);
+    } catch (error) {
+      console.error(
+        JSON.stringify({ level: 'ERROR', message: 'Local delivery failed', error: String(error) }),
+      );
+    } finally {
+      lanesInFlight.delete(message.lane);
+      perCompany.set(companyId, (perCompany.get(companyId) ?? 1) - 1);
+    }
+  }
+
+  async function run(): Promise<void> {
+    let idlePauseMs = options.pollIntervalMs ?? 50;
+    while (!stopping) {
+      let started = 0;
+      try {
+        const now = Date.now();
+        const seenLanes = new Set<string>();
+        for (const message of await listLocalMessages()) {
+          // Only the oldest message of a lane may go; the lane's later ones wait for it.
+          if (seenLanes.has(message.lane)) continue;
+          seenLanes.add(message.lane);
+          if (lanesInFlight.has(message.lane) || message.visibleAt > now) continue;
+          if (inFlight.size >= maxInFlight) break;
+          const { companyId } = JSON.parse(message.body) as DeliveryMessage;
+          if ((perCompany.get(companyId) ?? 0) >= maxPerCompany) continue;
+          lanesInFlight.add(message.lane);
+          perCompany.set(companyId, (perCompany.get(companyId) ?? 0) + 1);
+          const delivery = deliver(message, companyId).finally(() => inFlight.delete(delivery));
+          inFlight.add(delivery);
+          started++;
+        }
+      } catch (error) {
+        if (!stopping) {
+          console.error(
+            JSON.stringify({
+              level: 'WARN',
+              message: 'Local delivery queue read failed',
+              error: String(error),
+            }),
+          );
+        }
+      }
+      if (started > 0) idlePauseMs = options.pollIntervalMs ?? 50;
+      else if (!stopping) {
+        await idlePause(idlePauseMs);
+        idlePauseMs = Math.min(IDLE_PAUSE_MAX_MS, idlePauseMs * 2);
+      }
+    }
+  }
+
+  const running = run();
+  return {
+    wake() {
+      wakeUp?.();
+    },
+    async stop() {
+      stopping = true;
+      wakeUp?.();
+      await running;
+      await Promise.allSettled([...inFlight]);
+    },
+  };
+}
