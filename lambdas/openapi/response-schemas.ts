@@ -170,6 +170,7 @@ const objectEntity = closedObject(
 
 const ledgerEvent = closedObject(
   {
+    chainId: described(text, '`object:<companyId>:<objectId>` (or `subcategory:...`): hashed, so shown'),
     sequence: { type: 'integer', minimum: 1 },
     txId: described(sha256Hex, 'equals `hash`'),
     action: described(text, '`create`, `update`, `transfer`, `repair`, `report_stolen`, `file_upload`, ...'),
@@ -179,7 +180,7 @@ const ledgerEvent = closedObject(
     principal: described(text, '`apiKey:<keyId>` or `wallet:<username@appId>`'),
     timestamp: dateTime,
     prevHash: described(sha256Hex, '64 zeros for the first event'),
-    hash: described(sha256Hex, 'SHA-256 of the canonical JSON of every other field'),
+    hash: described(sha256Hex, 'SHA-256 of the canonical JSON of every other field but txId (README)'),
   },
   { description: "Extension (spec 2.7: not shown): one event of an object's ledger chain" },
 );
