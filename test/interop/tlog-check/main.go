@@ -25,7 +25,7 @@ import (
 type inclusion struct {
 	Index    int64    `json:"index"`
 	TreeSize int64    `json:"treeSize"`
-	Entry    string   `json:"entry"`
+	LeafHash string   `json:"leafHash"`
 	Proof    []string `json:"proof"`
 }
 
@@ -137,9 +137,9 @@ func main() {
 		if !ok {
 			fail("no checkpoint for tree size %d", p.TreeSize)
 		}
-		entry, _ := hex.DecodeString(p.Entry)
+		leaf := hexHashes([]string{p.LeafHash})[0]
 		proof := tlog.RecordProof(hexHashes(p.Proof))
-		if err := tlog.CheckRecord(proof, tree.N, tree.Hash, p.Index, tlog.RecordHash(entry)); err != nil {
+		if err := tlog.CheckRecord(proof, tree.N, tree.Hash, p.Index, leaf); err != nil {
 			fail("tlog.CheckRecord index %d size %d: %v", p.Index, p.TreeSize, err)
 		}
 		if p.TreeSize == latest.N {
