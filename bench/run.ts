@@ -20,7 +20,16 @@ import {
   uploadSection,
 } from './support/results-report';
 
-const SECTIONS = ['cold', 'calls', 'authorizer', 'throughput', 'contention', 'scale', 'uploads'] as const;
+const SECTIONS = [
+  'cold',
+  'calls',
+  'authorizer',
+  'throughput',
+  'contention',
+  'scale',
+  'uploads',
+  'log',
+] as const;
 type SectionName = (typeof SECTIONS)[number];
 
 const small = process.env.BENCH_SMALL === '1';
@@ -49,6 +58,9 @@ const settings = {
         deepOffsets: { objects: 5_000, categories: 500 },
         runs: 30,
       },
+  log: small
+    ? { logSizes: [1_000, 5_000], newEvents: 100, latencySeconds: 3, writesPerSecond: 10 }
+    : { logSizes: [1_000, 100_000], newEvents: 100, latencySeconds: 15, writesPerSecond: 20 },
   uploads: small
     ? { uploads: 2, fileSizes: [512 * 1024, 1024 * 1024] }
     : { uploads: 10, fileSizes: [15 * 1024 * 1024, 45 * 1024 * 1024] },
@@ -98,7 +110,14 @@ async function main(): Promise<void> {
       show(bundleSharesSection(coldStart));
     }
 
-    if (runs('calls') || runs('authorizer') || runs('throughput') || runs('contention') || runs('scale')) {
+    if (
+      runs('calls') ||
+      runs('authorizer') ||
+      runs('throughput') ||
+      runs('contention') ||
+      runs('scale') ||
+      runs('log')
+    ) {
       await measureOnEmbeddedStack(scratch, results, show, measure);
     }
 
@@ -233,6 +252,16 @@ async function measureOnEmbeddedStack(
       );
       results.listScale = scale;
       show(scaleSection(scale.rows, scale.ratios));
+    }
+
+    if (runs('log')) {
+      const { runTransparencyLog } = await import('./scenarios/transparency-log.js');
+      const { transparencyLogSection } = await import('./support/transparency-log-report.js');
+      const log = await measure('transparency log', () =>
+        runTransparencyLog({ meter, s3Meter, ...settings.log, logSizes: [...settings.log.logSizes] }),
+      );
+      results.transparencyLog = log;
+      show(transparencyLogSection(log));
     }
   } finally {
     await stack.stop();
