@@ -2,6 +2,7 @@
 import { Aspects, CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { Construct } from 'constructs';
+import { parseOrigins } from '../lambdas/shared/cors.js';
 import { AssetRegistryApi } from './api.js';
 import type { UsagePlanName } from './api-gateway-settings.js';
 import { BackgroundJobFunctions } from './background-job-functions.js';
@@ -41,6 +42,7 @@ export class AssetRegistryStack extends Stack {
       logBucket: this.ledgerLog.bucket,
       backgroundJobs: this.backgroundJobs,
       createCloudWatchRole: booleanContext(this, 'createApiGatewayCloudWatchRole'),
+      corsAllowedOrigins: corsAllowedOriginsOf(this, []),
     });
     Aspects.of(this).add(new LedgerProtection(this.dataStore.table));
 
@@ -93,6 +95,16 @@ export class AssetRegistryStack extends Stack {
 function numberContext(scope: Construct, key: string): number | undefined {
   const value = scope.node.tryGetContext(key);
   return value === undefined ? undefined : Number(value);
+}
+
+/**
+ * The origins allowed by CORS: context `corsAllowedOrigins` (comma-separated, or a list in
+ * cdk.json) when given, else `defaults` (the web console's origin, once the stack has one).
+ */
+function corsAllowedOriginsOf(scope: Construct, defaults: readonly string[]): string[] {
+  const value = scope.node.tryGetContext('corsAllowedOrigins');
+  if (value === undefined) return [...defaults];
+  return Array.isArray(value) ? value.map(String) : parseOrigins(String(value));
 }
 
 /** `-c key=true` arrives as the string `'true'`; cdk.json may hold a real boolean. */

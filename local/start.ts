@@ -5,6 +5,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { CORS_ALLOWED_ORIGINS_ENVIRONMENT } from '../lambdas/shared/cors.js';
 import { JavaMissingError } from './dynamodb-local.js';
 import { type EmbeddedStack, startEmbeddedStack } from './embedded-stack.js';
 import { type LocalGateway, startLocalGateway } from './local-gateway.js';
@@ -15,6 +16,12 @@ import {
   removeStackState,
   writeStackState,
 } from './stack-state.js';
+
+/** The origins of pages this gateway serves (the web console), by either loopback name. */
+const localConsoleOrigins = (port: number): string[] => [
+  `http://127.0.0.1:${port}`,
+  `http://localhost:${port}`,
+];
 
 async function main(): Promise<void> {
   const port = Number(process.env.PORT || 3000);
@@ -44,6 +51,8 @@ async function main(): Promise<void> {
 
   stack = await startEmbeddedStack({ dataDirectory, s3Directory: join(dataDirectory, 's3') });
   Object.assign(process.env, stack.environment);
+  // CORS: the local console's origin (this gateway) unless CORS_ALLOWED_ORIGINS says otherwise.
+  process.env[CORS_ALLOWED_ORIGINS_ENVIRONMENT] ??= localConsoleOrigins(port).join(',');
   // The log's signing key: made at first start, kept with the data.
   process.env.LEDGER_SIGNING_KEY_FILE ??= join(dataDirectory, 'ledger-signing-key.pem');
   sequencer = startLocalSequencer();
