@@ -424,7 +424,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v2/ledger/tile/{tilePath+}": {
+    "/v2/ledger/tile/{tilePath}": {
         parameters: {
             query?: never;
             header?: never;
@@ -5263,7 +5263,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The file's bytes, with the file's MIME type */
+            /** @description Success */
             200: {
                 headers: {
                     /** @description `text/plain; charset=utf-8`: a C2SP signed note */
@@ -5271,17 +5271,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/jpeg": Blob;
-                    "image/png": Blob;
-                    "image/gif": Blob;
-                    "image/webp": Blob;
-                    "application/pdf": Blob;
-                    "text/plain": Blob;
-                    "text/csv": Blob;
-                    "application/msword": Blob;
-                    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": Blob;
-                    "application/vnd.ms-excel": Blob;
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
+                    "text/plain": string;
                 };
             };
             /** @description Missing or invalid credentials: UNAUTHORIZED */
@@ -5381,7 +5371,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The file's bytes, with the file's MIME type */
+            /** @description Success */
             200: {
                 headers: {
                     /** @description `text/plain; charset=utf-8`: `<name>+<key id>+<base64 key>` */
@@ -5389,17 +5379,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/jpeg": Blob;
-                    "image/png": Blob;
-                    "image/gif": Blob;
-                    "image/webp": Blob;
-                    "application/pdf": Blob;
-                    "text/plain": Blob;
-                    "text/csv": Blob;
-                    "application/msword": Blob;
-                    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": Blob;
-                    "application/vnd.ms-excel": Blob;
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
+                    "text/plain": string;
                 };
             };
             /** @description Missing or invalid credentials: UNAUTHORIZED */
@@ -5502,7 +5482,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The file's bytes, with the file's MIME type */
+            /** @description Success */
             200: {
                 headers: {
                     /** @description `public, max-age=31536000, immutable` for a full tile, `max-age=60` for a partial one */
@@ -5510,17 +5490,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/jpeg": Blob;
-                    "image/png": Blob;
-                    "image/gif": Blob;
-                    "image/webp": Blob;
-                    "application/pdf": Blob;
-                    "text/plain": Blob;
-                    "text/csv": Blob;
-                    "application/msword": Blob;
-                    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": Blob;
-                    "application/vnd.ms-excel": Blob;
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
+                    "application/octet-stream": Blob;
                 };
             };
             /** @description The request is not valid: VALIDATION_ERROR */
@@ -5799,6 +5769,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EventProof"];
+                    "text/plain": string;
                 };
             };
             /** @description The request is not valid: VALIDATION_ERROR, TREE_SIZE_TOO_SMALL (extension) */
