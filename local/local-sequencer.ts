@@ -3,14 +3,15 @@
  * 250 ms) while the API runs, so that a committed event is in a published checkpoint within
  * about a second. A failed cycle is logged and retried at the next tick.
  */
-import { signerFromEnvironment } from '../lambdas/domain/ledger/log-signer.js';
-import { runSequencerCycle } from '../lambdas/domain/ledger/sequencer.js';
 
 export interface LocalSequencer {
   stop(): Promise<void>;
 }
 
-export function startLocalSequencer(): LocalSequencer {
+/** Starts the loop; call once the environment points at the embedded stack (the clients read it on load). */
+export async function startLocalSequencer(): Promise<LocalSequencer> {
+  const { signerFromEnvironment } = await import('../lambdas/domain/ledger/log-signer.js');
+  const { runSequencerCycle } = await import('../lambdas/domain/ledger/sequencer.js');
   const interval = Number(process.env.LEDGER_SEQUENCER_INTERVAL_MS || 250);
   const signer = signerFromEnvironment();
   let stopped = false;

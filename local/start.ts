@@ -55,7 +55,7 @@ async function main(): Promise<void> {
   process.env[CORS_ALLOWED_ORIGINS_ENVIRONMENT] ??= localConsoleOrigins(port).join(',');
   // The log's signing key: made at first start, kept with the data.
   process.env.LEDGER_SIGNING_KEY_FILE ??= join(dataDirectory, 'ledger-signing-key.pem');
-  sequencer = startLocalSequencer();
+  sequencer = await startLocalSequencer();
   try {
     gateway = await startLocalGateway({ port });
   } catch (error) {
