@@ -245,6 +245,8 @@ function passingValue(
 function schemaValue(world: FuzzWorld, name: string, schema: JsonSchema): fc.Arbitrary<unknown> {
   let value: fc.Arbitrary<unknown>;
   if (Array.isArray(schema.enum)) value = fc.constantFrom(...(schema.enum as unknown[]));
+  // The consistency query's `from` may not exceed `to`: 0 never does.
+  else if (schema.type === 'integer' && name === 'from') value = fc.constant(0);
   else if (schema.type === 'integer') {
     value = fc.integer({
       min: typeof schema.minimum === 'number' ? schema.minimum : -1000,
