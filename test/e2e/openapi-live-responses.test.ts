@@ -609,6 +609,33 @@ describe('OpenAPI document against the live API (npm start)', () => {
     expectAnswer(objectGone, 404);
   });
 
+  it('the ledger log: checkpoint, key, a tile, a proof (JSON and tlog-proof), consistency', async () => {
+    // The sequencer inside npm start publishes within about a second.
+    let proof = await client.call('getEventProof', { apiKey: companyKey, path: { objectId, sequence: '1' } });
+    for (let attempt = 0; attempt < 40 && proof.status === 409; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      proof = await client.call('getEventProof', { apiKey: companyKey, path: { objectId, sequence: '1' } });
+    }
+    expect(proof.status).toBe(200);
+    const treeSize = String(proof.body?.treeSize);
+    const text = await client.call('getEventProof', {
+      apiKey: companyKey,
+      path: { objectId, sequence: '1' },
+      query: { format: 'tlog-proof' },
+    });
+    expect(text.status).toBe(200);
+    expect((await client.call('getLedgerCheckpoint', { apiKey: appKey })).status).toBe(200);
+    expect((await client.call('getLedgerKey', { apiKey: companyKey })).status).toBe(200);
+    expect(
+      (await client.call('getLedgerTile', { apiKey: companyKey, path: { tilePath: '9/999' } })).status,
+    ).toBe(404);
+    const consistency = await client.call('getLedgerConsistency', {
+      apiKey: companyKey,
+      query: { from: treeSize, to: treeSize },
+    });
+    expect(consistency.status).toBe(200);
+  });
+
   it('called every operation of the document, and every answer was as documented', () => {
     // Prepare
     const documented = Object.values(client.document.paths).flatMap((item) =>

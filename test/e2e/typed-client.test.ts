@@ -251,7 +251,7 @@ describe('the typed client against npm start', () => {
       parseAs: 'arrayBuffer',
     });
     const consistency = await company.GET('/v2/ledger/consistency', {
-      params: { query: { from: 1, to: treeSize } },
+      params: { query: { from: treeSize, to: treeSize } },
     });
     // Assess
     expect(proof.response.status).toBe(200);
