@@ -35,6 +35,7 @@ const SECTIONS = [
   'scale',
   'uploads',
   'webhooks',
+  'log',
 ] as const;
 type SectionName = (typeof SECTIONS)[number];
 
@@ -69,6 +70,9 @@ const settings = {
         cursorOnlyDepths: { 1000000: 500_000 } as Record<number, number>,
         runs: 30,
       },
+  log: small
+    ? { logSizes: [1_000, 5_000], newEvents: 100, latencySeconds: 3, writesPerSecond: 10 }
+    : { logSizes: [1_000, 100_000], newEvents: 100, latencySeconds: 15, writesPerSecond: 20 },
   uploads: small
     ? { uploads: 2, fileSizes: [512 * 1024, 1024 * 1024] }
     : { uploads: 10, fileSizes: [15 * 1024 * 1024, 45 * 1024 * 1024] },
@@ -130,10 +134,10 @@ async function main(): Promise<void> {
       runs('throughput') ||
       runs('contention') ||
       runs('scale') ||
-      runs('webhooks')
-    ) {
+      runs('webhooks') ||
+      runs('log')
+    )
       await measureOnEmbeddedStack(scratch, results, show, measure);
-    }
 
     if (runs('uploads')) {
       const { runUploadMemory } = await import('./scenarios/upload-memory.js');
@@ -285,6 +289,15 @@ async function measureOnEmbeddedStack(
       );
       results.webhookDelivery = rows;
       show(webhookDeliverySection(rows));
+    }
+    if (runs('log')) {
+      const { runTransparencyLog } = await import('./scenarios/transparency-log.js');
+      const { transparencyLogSection } = await import('./support/transparency-log-report.js');
+      const log = await measure('transparency log', () =>
+        runTransparencyLog({ meter, s3Meter, ...settings.log, logSizes: [...settings.log.logSizes] }),
+      );
+      results.transparencyLog = log;
+      show(transparencyLogSection(log));
     }
   } finally {
     await stack.stop();

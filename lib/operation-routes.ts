@@ -23,6 +23,8 @@ export interface OperationRoutesProps {
   restApi: RestApi;
   table: ITable;
   filesBucket: IBucket;
+  /** The Object Lock bucket with the log's files (rows with `log` access read it). */
+  logBucket?: IBucket;
   backgroundJobs: BackgroundJobFunctions;
 }
 
@@ -54,6 +56,9 @@ export class OperationRoutes extends Construct {
         environment: {
           TABLE_NAME: props.table.tableName,
           FILES_BUCKET_NAME: props.filesBucket.bucketName,
+          ...(operation.access?.log && props.logBucket
+            ? { DIGEST_BUCKET_NAME: props.logBucket.bucketName }
+            : {}),
           ...(props.corsAllowedOrigins.length > 0
             ? { [CORS_ALLOWED_ORIGINS_ENVIRONMENT]: props.corsAllowedOrigins.join(',') }
             : {}),
@@ -63,7 +68,7 @@ export class OperationRoutes extends Construct {
       grantDataAccess(
         operationFunction,
         operation.access ?? {},
-        { table: props.table, filesBucket: props.filesBucket },
+        { table: props.table, filesBucket: props.filesBucket, logBucket: props.logBucket },
         { idempotent: operation.idempotent },
       );
 

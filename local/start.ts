@@ -10,6 +10,7 @@ import { JavaMissingError } from './dynamodb-local.js';
 import { type EmbeddedStack, startEmbeddedStack } from './embedded-stack.js';
 import { type LocalEventsOut, startLocalEventsOut } from './events-out.js';
 import { type LocalGateway, startLocalGateway } from './local-gateway.js';
+import { type LocalSequencer, startLocalSequencer } from './local-sequencer.js';
 import {
   dataDirectoryFromEnvironment,
   readStackState,
@@ -36,11 +37,13 @@ async function main(): Promise<void> {
   let stack: EmbeddedStack | undefined;
   let gateway: LocalGateway | undefined;
   let eventsOut: LocalEventsOut | undefined;
+  let sequencer: LocalSequencer | undefined;
   let stopping = false;
   const stop = async (exitCode: number) => {
     if (stopping) return;
     stopping = true;
     removeStackState(dataDirectory);
+    await sequencer?.stop();
     await gateway?.close();
     await eventsOut?.stop();
     await stack?.stop();
@@ -53,6 +56,9 @@ async function main(): Promise<void> {
   Object.assign(process.env, stack.environment);
   // CORS: the local console's origin (this gateway) unless CORS_ALLOWED_ORIGINS says otherwise.
   process.env[CORS_ALLOWED_ORIGINS_ENVIRONMENT] ??= localConsoleOrigins(port).join(',');
+  // The log's signing key: made at first start, kept with the data.
+  process.env.LEDGER_SIGNING_KEY_FILE ??= join(dataDirectory, 'ledger-signing-key.pem');
+  sequencer = await startLocalSequencer();
   try {
     gateway = await startLocalGateway({ port });
     eventsOut = await startLocalEventsOut(stack.environment);

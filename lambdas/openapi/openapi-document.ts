@@ -16,6 +16,12 @@ export const OPENAPI_VERSION = '3.1.0';
 export const API_KEY_SCHEME = 'ApiKey';
 export const WALLET_SESSION_SCHEME = 'WalletSession';
 
+/**
+ * A row's path as OpenAPI writes it: API Gateway's greedy `{name+}` (the rest of the path,
+ * slashes included) is the parameter `{name}`, documented as such.
+ */
+export const documentedPath = (path: string): string => path.replace(/\{(\w+)\+\}/g, '{$1}');
+
 type Row = Operation & { id: OperationId };
 
 /**
@@ -307,8 +313,14 @@ function responsesOf(row: Row): Record<string, OpenApiResponse> {
   if (documented.body === 'binary') {
     success.description = "The file's bytes, with the file's MIME type";
     success.content = Object.fromEntries(SUPPORTED_TYPES.map((type) => [type.mimeType, { schema: BINARY }]));
+  } else if (documented.body === 'octets') {
+    success.content = { 'application/octet-stream': { schema: BINARY } };
+  } else if (documented.body === 'text') {
+    success.content = { 'text/plain': { schema: { type: 'string' } } };
   } else if (documented.body !== null) {
     success.content = { 'application/json': { schema: schemaRef(documented.body) } };
+    // The same answer as text when the request asks for it (`format=tlog-proof`).
+    if (documented.textAlternative) success.content['text/plain'] = { schema: { type: 'string' } };
   } else success.description = 'Done; no body';
   if (!success.headers) delete success.headers;
   responses[String(row.successStatus)] = success;
@@ -372,7 +384,8 @@ export function buildOpenApiDocument(
 ): OpenApiDocument {
   const rows = options.operations ?? operationList;
   const paths: OpenApiDocument['paths'] = {};
-  for (const row of rows) (paths[row.path] ??= {})[row.method.toLowerCase()] = operationOf(row);
+  for (const row of rows)
+    (paths[documentedPath(row.path)] ??= {})[row.method.toLowerCase()] = operationOf(row);
   return {
     openapi: OPENAPI_VERSION,
     info: { title: 'Asset Registry', version: '2.0.0', description: DESCRIPTION, license: LICENSE },

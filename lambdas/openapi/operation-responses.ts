@@ -21,8 +21,13 @@ export interface HeaderDoc {
 }
 
 export interface OperationResponses {
-  /** Schema of the success body; `null` for none (204), `'binary'` for raw bytes. */
-  body: ResponseSchemaName | 'binary' | null;
+  /**
+   * Schema of the success body; `null` for none (204), `'binary'` for a file's bytes (its MIME
+   * type), `'octets'` for `application/octet-stream`, `'text'` for `text/plain`.
+   */
+  body: ResponseSchemaName | 'binary' | 'octets' | 'text' | null;
+  /** A JSON body that can also be asked for as `text/plain` (documented as a second media type). */
+  textAlternative?: boolean;
   /** Headers of the success answer. */
   headers?: Record<string, HeaderDoc>;
   /** Non-error answers besides the row's `successStatus` (no body). */
@@ -186,4 +191,40 @@ export const operationResponses: Record<OperationId, OperationResponses> = {
     errors: { 404: [WEBHOOK_NOT_FOUND], 409: [CONCURRENT] },
   },
   openapi: { body: 'OpenApiDocument' },
+  getLedgerCheckpoint: {
+    body: 'text',
+    headers: { 'Content-Type': { description: '`text/plain; charset=utf-8`: a C2SP signed note' } },
+    errors: { 404: ['CHECKPOINT_NOT_FOUND'] },
+  },
+  getLedgerKey: {
+    body: 'text',
+    headers: {
+      'Content-Type': { description: '`text/plain; charset=utf-8`: `<name>+<key id>+<base64 key>`' },
+    },
+    errors: { 404: ['CHECKPOINT_NOT_FOUND'] },
+  },
+  getLedgerTile: {
+    body: 'octets',
+    headers: {
+      'Cache-Control': {
+        description: '`public, max-age=31536000, immutable` for a full tile, `max-age=60` for a partial one',
+      },
+    },
+    errors: { 404: ['RESOURCE_NOT_FOUND'] },
+  },
+  getLedgerConsistency: { body: 'ConsistencyProof', errors: { 404: ['CHECKPOINT_NOT_FOUND'] } },
+  getEventProof: {
+    body: 'EventProof',
+    textAlternative: true,
+    headers: {
+      'Content-Type': {
+        description: '`text/plain; charset=utf-8` (a C2SP tlog-proof) with `format=tlog-proof`',
+      },
+    },
+    errors: {
+      400: ['TREE_SIZE_TOO_SMALL'],
+      404: ['OBJECT_NOT_FOUND', 'EVENT_NOT_FOUND', 'CHECKPOINT_NOT_FOUND'],
+      409: ['EVENT_NOT_YET_LOGGED'],
+    },
+  },
 };

@@ -685,6 +685,32 @@ describe('OpenAPI document against the live API (npm start)', () => {
     expectAnswer(objectGone, 404);
   });
 
+  it('the ledger log: checkpoint, key, a tile, a proof (JSON and tlog-proof), consistency', async () => {
+    // The object was removed above: its proof is 404 as documented (the typed client's test proves a live one).
+    const proof = await client.call('getEventProof', {
+      apiKey: companyKey,
+      path: { objectId, sequence: '1' },
+    });
+    const text = await client.call('getEventProof', {
+      apiKey: companyKey,
+      path: { objectId, sequence: '1' },
+      query: { format: 'tlog-proof' },
+    });
+    expect([proof.status, text.status]).toEqual([404, 404]);
+    const checkpoint = await client.call('getLedgerCheckpoint', { apiKey: appKey });
+    expect(checkpoint.status).toBe(200);
+    const treeSize = checkpoint.text.split('\n')[1] ?? '0';
+    expect((await client.call('getLedgerKey', { apiKey: companyKey })).status).toBe(200);
+    expect(
+      (await client.call('getLedgerTile', { apiKey: companyKey, path: { tilePath: '9/999' } })).status,
+    ).toBe(404);
+    const consistency = await client.call('getLedgerConsistency', {
+      apiKey: companyKey,
+      query: { from: treeSize, to: treeSize },
+    });
+    expect(consistency.status).toBe(200);
+  });
+
   it('called every operation of the document, and every answer was as documented', () => {
     // Prepare
     const documented = Object.values(client.document.paths).flatMap((item) =>

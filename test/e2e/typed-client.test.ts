@@ -235,6 +235,40 @@ describe('the typed client against npm start', () => {
       throw new Error(`expected OBJECT_NOT_FOUND: ${unknown.error}`);
   });
 
+  it('reads the transparency log: checkpoint, key, a tile, an event proof (JSON and tlog-proof), consistency', async () => {
+    // Prepare: the sequencer inside npm start publishes the object's first event within a second or so.
+    const proofPath = { params: { path: { objectId, sequence: '1' } } };
+    let proof = await company.GET('/v2/objects/{objectId}/events/{sequence}/proof', proofPath);
+    for (let attempt = 0; attempt < 40 && proof.response.status === 409; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      proof = await company.GET('/v2/objects/{objectId}/events/{sequence}/proof', proofPath);
+    }
+    const proofBody = proof.data as { treeSize: number } | undefined;
+    const treeSize = proofBody?.treeSize ?? 0;
+    // Act
+    const tlogProof = await company.GET('/v2/objects/{objectId}/events/{sequence}/proof', {
+      params: { path: { objectId, sequence: '1' }, query: { format: 'tlog-proof' } },
+      parseAs: 'text',
+    });
+    const checkpoint = await company.GET('/v2/ledger/checkpoint', { parseAs: 'text' });
+    const key = await company.GET('/v2/ledger/key', { parseAs: 'text' });
+    const width = treeSize % 256 || 256;
+    const tile = await company.GET('/v2/ledger/tile/{tilePath}', {
+      params: { path: { tilePath: width === 256 ? '0/000' : `0/000.p/${width}` } },
+      parseAs: 'arrayBuffer',
+    });
+    const consistency = await company.GET('/v2/ledger/consistency', {
+      params: { query: { from: treeSize, to: treeSize } },
+    });
+    // Assess
+    expect(proof.response.status).toBe(200);
+    expect(tlogProof.data).toMatch(/^c2sp\.org\/tlog-proof@v1\n/);
+    expect(checkpoint.data).toMatch(/^asset-registry\.local\/ledger\n\d+\n/);
+    expect(key.data).toMatch(/^asset-registry\.local\/ledger\+[0-9a-f]{8}\+/);
+    expect((tile.data as ArrayBuffer | undefined)?.byteLength).toBe(32 * width);
+    expect(consistency.data?.to).toBe(treeSize);
+  });
+
   it('uploads files as File, downloads bytes (GET and HEAD), lists, deletes, and completes a presigned upload', async () => {
     // Prepare
     const filesPath = { params: { path: { companyId, objectId } } };

@@ -69,7 +69,7 @@ describe('Lambda functions', () => {
     );
 
     // Assess
-    // The authorizer, the ledger digest job, the subcategory-removal job, the ledger event
+    // The authorizer, the ledger sequencer, the subcategory-removal job, the ledger event
     // publisher and the webhook delivery function.
     template.resourceCountIs('AWS::Lambda::Function', operationList.length + 5);
     expect(synthesized.stack.api.operationFunctions.size).toBe(operationList.length);
@@ -82,7 +82,7 @@ describe('Lambda functions', () => {
     // Prepare
     const functions = template.findResources('AWS::Lambda::Function') as Record<string, CfnResource>;
     const jobIds = new Set([
-      synthesized.logicalIdOf(synthesized.stack.ledgerDigests.digestFunction),
+      synthesized.logicalIdOf(synthesized.stack.ledgerLog.sequencerFunction),
       ...[...synthesized.stack.backgroundJobs.functions.values()].map((job) => synthesized.logicalIdOf(job)),
     ]);
     // Events out: the publisher takes a batch of 100 events; a delivery waits 10 s at most.
@@ -387,6 +387,7 @@ describe('outputs', () => {
         'EventBusArn',
         'EventBusName',
         'FilesBucketName',
+        'LedgerSigningKeyArn',
         'RestApiId',
         'TableName',
         ...Object.keys(USAGE_PLANS).map((planName) => usagePlanOutputId(planName as UsagePlanName)),

@@ -156,6 +156,10 @@ function knownIds(world: FuzzWorld, name: string): string[] {
       return [world.uploadId];
     case 'walletId':
       return [world.walletId];
+    case 'sequence':
+      return ['1', '2'];
+    case 'tilePath':
+      return ['0/000', 'entries/000', '0/000.p/1'];
     default:
       return [];
   }
@@ -244,6 +248,8 @@ function passingValue(
 function schemaValue(world: FuzzWorld, name: string, schema: JsonSchema): fc.Arbitrary<unknown> {
   let value: fc.Arbitrary<unknown>;
   if (Array.isArray(schema.enum)) value = fc.constantFrom(...(schema.enum as unknown[]));
+  // The consistency query's `from` may not exceed `to`: 0 never does.
+  else if (schema.type === 'integer' && name === 'from') value = fc.constant(0);
   else if (schema.type === 'integer') {
     value = fc.integer({
       min: typeof schema.minimum === 'number' ? schema.minimum : -1000,
@@ -562,7 +568,8 @@ export function wellFormedRequests(world: FuzzWorld, operation: FuzzOperation, c
 }
 
 function requestOf(world: FuzzWorld, operation: FuzzOperation, mode: Mode): fc.Arbitrary<FuzzRequest> {
-  const placeholders = [...operation.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] as string);
+  // A greedy `{name+}` is the parameter `name`.
+  const placeholders = [...operation.path.matchAll(/\{([^}+]+)\+?\}/g)].map((match) => match[1] as string);
   const pathSchemas = propertiesOf(operation.pathParameters?.jsonSchema);
   const path = fc.record(
     Object.fromEntries(

@@ -148,6 +148,8 @@ export class ResponseValidator {
     }
     if (!mediaTypes.includes('application/json')) return []; // raw bytes: any content
     if (!(answer.contentType ?? '').toLowerCase().startsWith('application/json')) {
+      // Another documented media type (a text alternative): its bytes are not checked.
+      if (mediaTypes.some((type) => (answer.contentType ?? '').toLowerCase().startsWith(type))) return [];
       return [`${where}: Content-Type ${answer.contentType}, not application/json`];
     }
     let body: unknown;

@@ -9,6 +9,7 @@ import { handler as getOpenApi } from '../../lambdas/handlers/openapi/get-openap
 import {
   API_KEY_SCHEME,
   buildOpenApiDocument,
+  documentedPath,
   type OpenApiDocument,
   WALLET_SESSION_SCHEME,
 } from '../../lambdas/openapi/openapi-document';
@@ -20,7 +21,7 @@ import { officialSchemaProblems, ResponseValidator } from '../support/openapi-va
 const SERVER = 'https://api.example.com/prod';
 const document = buildOpenApiDocument({ serverUrl: SERVER });
 const operationOf = (row: (typeof operationList)[number]) =>
-  document.paths[row.path]?.[row.method.toLowerCase()];
+  document.paths[documentedPath(row.path)]?.[row.method.toLowerCase()];
 
 /** Every Schema Object of the document, with where it is. */
 function schemaObjects(openApi: OpenApiDocument): Array<[string, JsonSchema]> {
@@ -67,13 +68,14 @@ describe('OpenAPI document: generated from the operation table', () => {
     );
     // Assess
     expect(documented.sort()).toEqual(
-      operationList.map((row) => `${row.id} ${row.method} ${row.path}`).sort(),
+      operationList.map((row) => `${row.id} ${row.method} ${documentedPath(row.path)}`).sort(),
     );
   });
 
   it.each(operationList)('declares every path parameter of $id as required, with its schema', (row) => {
     // Prepare
-    const placeholders = [...row.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]);
+    // A greedy `{name+}` (API Gateway's form) is the parameter `name`.
+    const placeholders = [...row.path.matchAll(/\{([^}+]+)\+?\}/g)].map((match) => match[1]);
     // Act
     const pathParameters = (operationOf(row)?.parameters ?? []).filter(
       (parameter) => parameter.in === 'path',

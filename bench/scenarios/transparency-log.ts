@@ -1,0 +1,252 @@
+/**
+ * The transparency log: what one sequencer cycle costs (DynamoDB and S3 calls, time) per new
+ * event when the log already holds 1,000 and 100,000 entries (filled with synthetic outbox
+ * entries, since the sequencer reads only the outbox), the size and offline verification time
+ * of inclusion and consistency proofs at those sizes, and the time from a committed update to
+ * its inclusion in a published checkpoint under a steady write load, with the sequencer looping
+ * as in `npm start`. Runs on a table and bucket of its own.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { CreateBucketCommand } from '@aws-sdk/client-s3';
+import { localSigner } from '../../lambdas/domain/ledger/log-signer';
+import { consistencyProof, inclusionProof, treeRoot } from '../../lambdas/domain/ledger/log-tree';
+import { runSequencerCycle, type SequencerStep } from '../../lambdas/domain/ledger/sequencer';
+import { operations } from '../../lambdas/operations';
+import { putItems } from '../../lambdas/repositories/batch-delete';
+import { findLogIndex, readLogState } from '../../lambdas/repositories/log-state-repository';
+import { storedHashes } from '../../lambdas/repositories/log-tile-store';
+import { s3 } from '../../lambdas/shared/s3-client';
+import { createTableIfMissing } from '../../local/table-setup';
+import { verifyConsistency, verifyInclusion } from '../../verifier/index';
+import type { DynamoDbMeter } from '../support/dynamodb-meter';
+import { givenObject, givenPlace, newCompany } from '../support/fixtures';
+import { invokeExpecting } from '../support/handler-calls';
+import type { S3Meter } from '../support/s3-meter';
+import { median, percentile, round } from '../support/statistics';
+
+export interface SequencerCostRow {
+  logSize: number;
+  newEvents: number;
+  dynamoDbCalls: number;
+  s3Calls: number;
+  dynamoDbCallsPerEvent: number;
+  s3CallsPerEvent: number;
+  msPerEvent: number;
+  cycleMs: number;
+  inclusionProofHashes: number;
+  inclusionProofBytes: number;
+  inclusionVerifyMs: number;
+  consistencyProofHashes: number;
+  consistencyVerifyMs: number;
+}
+
+export interface LogLatency {
+  events: number;
+  writesPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+}
+
+const signer = localSigner(
+  'asset-registry.bench/log',
+  join(mkdtempSync(join(tmpdir(), 'bench-key-')), 'key.pem'),
+);
+const sum = (counts: Record<string, number>) =>
+  Object.values(counts).reduce((total, count) => total + count, 0);
+
+async function useOwnTableAndBucket(): Promise<() => void> {
+  const previous = { table: process.env.TABLE_NAME, bucket: process.env.DIGEST_BUCKET_NAME };
+  const name = `bench-log-${randomUUID().slice(0, 8)}`;
+  const client = new DynamoDBClient({
+    endpoint: process.env.LOCAL_DYNAMODB_ENDPOINT,
+    region: process.env.AWS_REGION,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  await createTableIfMissing(client, name);
+  client.destroy();
+  await s3.send(new CreateBucketCommand({ Bucket: name }));
+  process.env.TABLE_NAME = name;
+  process.env.DIGEST_BUCKET_NAME = name;
+  return () => {
+    process.env.TABLE_NAME = previous.table;
+    process.env.DIGEST_BUCKET_NAME = previous.bucket;
+  };
+}
+
+let synthetic = 0;
+/** Outbox items of `count` synthetic events (random 32-byte hashes), as event transactions write them. */
+async function seedOutbox(count: number): Promise<void> {
+  const timestamp = new Date().toISOString();
+  await putItems(
+    Array.from({ length: count }, () => {
+      const chainId = `object:bench:${synthetic++}`;
+      return {
+        pk: `LOG_OUTBOX#${synthetic % 4}`,
+        sk: `${timestamp}#${chainId}#0000000001`,
+        entity: 'logOutbox',
+        chainId,
+        sequence: 1,
+        hash: randomBytes(32).toString('hex'),
+      };
+    }),
+  );
+}
+
+const cycle = () => runSequencerCycle({ signer, leaseMs: 5_000 });
+
+/** Fills the log to `size` entries, 1,000 per checkpoint. */
+async function growTo(size: number): Promise<void> {
+  for (
+    let current = (await readLogState()).treeSize;
+    current < size;
+    current = (await readLogState()).treeSize
+  ) {
+    await seedOutbox(Math.min(1000, size - current));
+    await cycle();
+  }
+}
+
+async function timeMs(action: () => Promise<unknown>, runs: number): Promise<number> {
+  const samples: number[] = [];
+  for (let run = 0; run < runs; run++) {
+    const started = process.hrtime.bigint();
+    await action();
+    samples.push(Number(process.hrtime.bigint() - started) / 1e6);
+  }
+  return round(median(samples), 3);
+}
+
+export async function runTransparencyLog(options: {
+  meter: DynamoDbMeter;
+  s3Meter: S3Meter;
+  logSizes: number[];
+  newEvents: number;
+  latencySeconds: number;
+  writesPerSecond: number;
+}): Promise<{ sequencer: SequencerCostRow[]; latency: LogLatency }> {
+  const restore = await useOwnTableAndBucket();
+  try {
+    await cycle();
+    const rows: SequencerCostRow[] = [];
+    for (const logSize of options.logSizes) {
+      await growTo(logSize);
+      await seedOutbox(options.newEvents);
+      options.meter.reset();
+      options.s3Meter.reset();
+      const started = process.hrtime.bigint();
+      await cycle();
+      const cycleMs = Number(process.hrtime.bigint() - started) / 1e6;
+      const dynamoDbCalls = options.meter.read().calls;
+      const s3Calls = sum(options.s3Meter.read());
+      const state = await readLogState();
+      const hashes = storedHashes(state.treeSize);
+      const root = await treeRoot(hashes, state.treeSize);
+      const index = Math.floor(state.treeSize / 3);
+      const proof = await inclusionProof(hashes, index, state.treeSize);
+      const leaf = await hashes.hashAt(0, index);
+      const older = Math.floor(state.treeSize / 2) + 1;
+      const olderRoot = await treeRoot(hashes, older);
+      const consistency = await consistencyProof(hashes, older, state.treeSize);
+      rows.push({
+        logSize,
+        newEvents: options.newEvents,
+        dynamoDbCalls,
+        s3Calls,
+        dynamoDbCallsPerEvent: round(dynamoDbCalls / options.newEvents, 3),
+        s3CallsPerEvent: round(s3Calls / options.newEvents, 3),
+        msPerEvent: round(cycleMs / options.newEvents, 3),
+        cycleMs: round(cycleMs, 1),
+        inclusionProofHashes: proof.length,
+        inclusionProofBytes: proof.length * 32,
+        inclusionVerifyMs: await timeMs(() => verifyInclusion(index, state.treeSize, leaf, proof, root), 50),
+        consistencyProofHashes: consistency.length,
+        consistencyVerifyMs: await timeMs(
+          () =>
+            verifyConsistency(
+              older,
+              state.treeSize,
+              olderRoot.toString('hex'),
+              root.toString('hex'),
+              consistency.map((hash) => hash.toString('hex')),
+            ),
+          50,
+        ),
+      });
+    }
+    return { sequencer: rows, latency: await measureLatency(options) };
+  } finally {
+    restore();
+  }
+}
+
+/** Steady updates while the sequencer loops as in `npm start`; commit → published checkpoint. */
+async function measureLatency(options: {
+  latencySeconds: number;
+  writesPerSecond: number;
+}): Promise<LogLatency> {
+  const company = await newCompany('Bench log latency');
+  const place = await givenPlace(company);
+  const objectIds = [await givenObject(company, place), await givenObject(company, place)];
+  const published: Array<{ at: number; treeSize: number }> = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      await runSequencerCycle({
+        signer,
+        leaseMs: 5_000,
+        afterStep: async (step: SequencerStep) => {
+          if (step === 'commit')
+            published.push({ at: Date.now(), treeSize: (await readLogState()).treeSize });
+        },
+      });
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  })();
+  const commits: Array<{ chainId: string; sequence: number; at: number }> = [];
+  const gapMs = 1000 / options.writesPerSecond;
+  const until = Date.now() + options.latencySeconds * 1000;
+  for (let write = 0; Date.now() < until; write++) {
+    const objectId = objectIds[write % objectIds.length] as string;
+    const next = Date.now() + gapMs;
+    const answer = await invokeExpecting(
+      { id: 'updateObject', ...operations.updateObject },
+      {
+        principal: company.principal,
+        pathParameters: { objectId },
+        body: { action: 'update', description: `steady write ${write}` },
+      },
+    );
+    const body = answer.body as { blockchain: { eventCount: number } };
+    commits.push({
+      chainId: `object:${company.principal.tenantId}:${objectId}`,
+      sequence: body.blockchain.eventCount,
+      at: Date.now(),
+    });
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, next - Date.now())));
+  }
+  // Until the last write is published.
+  while ((await findLogIndex(commits.at(-1)!.chainId, commits.at(-1)!.sequence)) === undefined) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  running = false;
+  await loop;
+  const latencies: number[] = [];
+  for (const commit of commits) {
+    const index = await findLogIndex(commit.chainId, commit.sequence);
+    const publication = published.find((each) => index !== undefined && each.treeSize > index);
+    if (publication) latencies.push(Math.max(0, publication.at - commit.at));
+  }
+  return {
+    events: latencies.length,
+    writesPerSecond: options.writesPerSecond,
+    p50Ms: round(percentile(latencies, 0.5), 0),
+    p99Ms: round(percentile(latencies, 0.99), 0),
+    maxMs: round(Math.max(...latencies), 0),
+  };
+}
