@@ -24,6 +24,7 @@ import {
   type GatewayResponseType,
   WALLET_TOKEN_HEADER,
 } from '../lib/api-gateway-settings.js';
+import { serveConsoleFile } from './console-files.js';
 import { handlersDirectory, projectRoot } from './project-paths.js';
 import { matchRoute } from './route-matcher.js';
 
@@ -220,6 +221,7 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
       response.writeHead(204).end();
       return;
     }
+    if ((method === 'GET' || method === 'HEAD') && (await serveConsoleFile(url.pathname, response))) return;
     const route = matchRoute(method, url.pathname);
     if (!route) return sendGatewayResponse(response, 'MISSING_AUTHENTICATION_TOKEN');
 

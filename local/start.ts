@@ -5,6 +5,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { buildConsole } from '../console/build.js';
 import { JavaMissingError } from './dynamodb-local.js';
 import { type EmbeddedStack, startEmbeddedStack } from './embedded-stack.js';
 import { type LocalGateway, startLocalGateway } from './local-gateway.js';
@@ -39,6 +40,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop(0));
   process.on('SIGTERM', () => void stop(0));
 
+  await buildConsole();
   stack = await startEmbeddedStack({ dataDirectory, s3Directory: join(dataDirectory, 's3') });
   Object.assign(process.env, stack.environment);
   try {
@@ -50,6 +52,7 @@ async function main(): Promise<void> {
   const gatewayUrl = `http://127.0.0.1:${port}`;
   writeStackState(dataDirectory, { pid: process.pid, gatewayUrl, environment: stack.environment });
   console.log(`Asset Registry API listening on ${gatewayUrl} (data in ${dataDirectory})`);
+  console.log(`Console: ${gatewayUrl}/console/`);
 }
 
 main().catch((error: unknown) => {
