@@ -3,7 +3,7 @@
  * find an object by externalId, and read its fields, metadata, files and event timeline.
  */
 import type { Browser, Page } from 'playwright-core';
-import { consoleServer, launchChromium, signIn } from '../support/browser';
+import { closePage, consoleServer, launchChromium, openPage, signIn } from '../support/browser';
 import { type SeededCompany, seedCompany } from '../support/console-seed';
 
 jest.setTimeout(120_000);
@@ -21,10 +21,10 @@ describe('browsing the registry in the console', () => {
     await browser?.close();
   });
   beforeEach(async () => {
-    page = await browser.newPage();
+    page = await openPage(browser);
   });
   afterEach(async () => {
-    await page.close();
+    await closePage(page);
   });
 
   it('goes from a category to a subcategory to an object and shows its whole history', async () => {

@@ -1,6 +1,6 @@
 /** An App's key in the console: create a wallet, read it, suspend it and delete it, each confirmed. */
 import type { Browser, Page } from 'playwright-core';
-import { consoleServer, launchChromium, signIn } from '../support/browser';
+import { closePage, consoleServer, launchChromium, openPage, signIn } from '../support/browser';
 import { seedApp } from '../support/console-seed';
 
 jest.setTimeout(120_000);
@@ -18,10 +18,10 @@ describe('wallets in the console', () => {
     await browser?.close();
   });
   beforeEach(async () => {
-    page = await browser.newPage();
+    page = await openPage(browser);
   });
   afterEach(async () => {
-    await page.close();
+    await closePage(page);
   });
 
   const walletsOfApp = async (status = 'all') => {

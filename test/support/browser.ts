@@ -66,3 +66,13 @@ export async function seriousAccessibilityViolations(page: Page): Promise<string
         `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
     );
 }
+
+/** A page in a fresh browser context (its own storage; axe-core needs a context of its own). */
+export async function openPage(browser: Browser): Promise<Page> {
+  const context = await browser.newContext({ acceptDownloads: true });
+  return context.newPage();
+}
+
+/** Closes the page's context with it. */
+export const closePage = (page: Page | undefined): Promise<void> =>
+  page?.context().close() ?? Promise.resolve();
