@@ -6,7 +6,7 @@
  */
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { build } from 'esbuild';
+import { buildSync } from 'esbuild';
 
 export const consoleSourceDirectory = join(__dirname, 'src');
 export const consoleDistDirectory = join(__dirname, 'dist');
@@ -15,10 +15,13 @@ export const CONSOLE_CONFIG_FILE = 'config.json';
 /** The files of a build, relative to `consoleDistDirectory`: what a first visit loads. */
 export const CONSOLE_BUILD_FILES = ['index.html', 'console.js', 'console.css'] as const;
 
-/** Builds the console into `consoleDistDirectory`; resolves once the files are written. */
-export async function buildConsole(): Promise<string> {
+/**
+ * Builds the console into `consoleDistDirectory` and returns that folder. Synchronous (well
+ * under a second), because the CDK stack builds it while synthesizing, which cannot wait.
+ */
+export function buildConsole(): string {
   mkdirSync(consoleDistDirectory, { recursive: true });
-  await build({
+  buildSync({
     entryPoints: { console: join(consoleSourceDirectory, 'main.tsx') },
     outdir: consoleDistDirectory,
     bundle: true,

@@ -10,6 +10,7 @@ import { LedgerDigests } from './ledger-digests.js';
 import { LedgerProtection } from './ledger-protection.js';
 import { Monitoring } from './monitoring.js';
 import { usagePlanOutputId } from './usage-plans.js';
+import { consoleUrlOf, WebConsole } from './web-console.js';
 
 export const DEFAULT_STACK_NAME = 'AssetRegistryStack';
 
@@ -19,6 +20,7 @@ export class AssetRegistryStack extends Stack {
   readonly ledgerDigests: LedgerDigests;
   readonly backgroundJobs: BackgroundJobFunctions;
   readonly monitoring: Monitoring;
+  readonly webConsole: WebConsole;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
@@ -41,6 +43,10 @@ export class AssetRegistryStack extends Stack {
       intervalMinutes: numberContext(this, 'digestIntervalMinutes'),
     });
     Aspects.of(this).add(new LedgerProtection(this.dataStore.table));
+    this.webConsole = new WebConsole(this, 'WebConsole', {
+      restApi: this.api.restApi,
+      accessLogsBucket: this.dataStore.accessLogsBucket,
+    });
 
     // The authorizer throws "Unauthorized" for every refused key, which Lambda counts as an
     // error: it is on the dashboard, and its real failures show as API 5xx instead.
@@ -61,6 +67,10 @@ export class AssetRegistryStack extends Stack {
     new CfnOutput(this, 'ApiUrl', {
       description: 'Base URL of the API (stage included); operations live under /v2',
       value: this.api.restApi.url,
+    });
+    new CfnOutput(this, 'ConsoleUrl', {
+      description: 'The web console (sign in with an API key)',
+      value: consoleUrlOf(this.webConsole),
     });
     new CfnOutput(this, 'RestApiId', { value: this.api.restApi.restApiId });
     new CfnOutput(this, 'TableName', { value: this.dataStore.table.tableName });

@@ -40,7 +40,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop(0));
   process.on('SIGTERM', () => void stop(0));
 
-  await buildConsole();
+  buildConsole();
   stack = await startEmbeddedStack({ dataDirectory, s3Directory: join(dataDirectory, 's3') });
   Object.assign(process.env, stack.environment);
   try {

@@ -60,6 +60,7 @@ const REVIEWED = [
     where: /\/\w+Role$/,
   },
   { id: /^AwsSolutions-S1$/, where: /\/DataStore\/AccessLogsBucket$/ },
+  { id: /^AwsSolutions-CFR[1-4]$/, where: /\/WebConsole\/Distribution$/ },
   { id: /^AwsSolutions-APIG2$/, where: /\/Api\/RestApi$/ },
   { id: /^AwsSolutions-COG4$/, where: /\/Api\/RestApi$/ },
   { id: /^AwsSolutions-APIG3$/, where: /\/Api\/RestApi\/DeploymentStage\.prod$/ },
