@@ -21,6 +21,12 @@ import {
   uploadSessionPath,
 } from '#domain/files/file-schemas.js';
 import {
+  consistencyQuery,
+  eventProofPath,
+  eventProofQuery,
+  tilePathParameters,
+} from '#domain/ledger/log-schemas.js';
+import {
   createObjectBody,
   listObjectEventsQuery,
   listObjectsQuery,
@@ -77,6 +83,11 @@ export interface Operation {
    * its text fields and file part, for the documentation; the local gateway streams it too.
    */
   streamedBody?: { fields: AnyObjectSchema; fileField: string; maxFileBytes: number };
+  /**
+   * Any valid API key may call it, a company's or an App's, whatever its permissions (the
+   * log's public reads); `principal` and `permission` then only name the default for docs.
+   */
+  anyKey?: boolean;
   /** The path names a company (`companyId`): another company's id is refused with `deniedCode`, before the body is read. */
   companyInPath?: boolean;
   /** A creating POST: an `Idempotency-Key` header makes retries return the first answer. */
@@ -118,6 +129,8 @@ export interface Operation {
       | 'ListBucket'
     )[];
     uploads?: NonNullable<Operation['access']>['files'];
+    /** S3 actions on the log's files (`log/*`: tiles, checkpoints) in the Object Lock bucket. */
+    log?: readonly 'GetObject'[];
   };
   /** Background jobs the operation starts (its function may invoke theirs). */
   backgroundJobs?: readonly BackgroundJobName[];
@@ -484,6 +497,64 @@ export const operations = {
     pathParameters: uploadSessionPath,
     idempotent: true,
     successStatus: 201,
+  },
+  getLedgerCheckpoint: {
+    ...companyOperation,
+    anyKey: true,
+    method: 'GET',
+    path: '/v2/ledger/checkpoint',
+    handler: 'ledger/get-checkpoint',
+    access: { table: ['GetItem'] },
+    summary: "The log's latest signed checkpoint, C2SP tlog-checkpoint text (extension)",
+    permission: 'objects:read',
+    successStatus: 200,
+  },
+  getLedgerKey: {
+    ...companyOperation,
+    anyKey: true,
+    method: 'GET',
+    path: '/v2/ledger/key',
+    handler: 'ledger/get-key',
+    access: { table: ['GetItem'] },
+    summary: "The log's signed-note verifier key, one line (extension)",
+    permission: 'objects:read',
+    successStatus: 200,
+  },
+  getLedgerTile: {
+    ...companyOperation,
+    anyKey: true,
+    method: 'GET',
+    path: '/v2/ledger/tile/{tilePath+}',
+    handler: 'ledger/get-tile',
+    access: { log: ['GetObject'] },
+    summary: 'A C2SP tlog-tiles hash tile or entry bundle of the log (extension)',
+    permission: 'objects:read',
+    pathParameters: tilePathParameters,
+    successStatus: 200,
+  },
+  getLedgerConsistency: {
+    ...companyOperation,
+    anyKey: true,
+    method: 'GET',
+    path: '/v2/ledger/consistency',
+    handler: 'ledger/get-consistency',
+    access: { table: ['GetItem'], log: ['GetObject'] },
+    summary: 'The RFC 6962 consistency proof between two published tree sizes (extension)',
+    permission: 'objects:read',
+    query: consistencyQuery,
+    successStatus: 200,
+  },
+  getEventProof: {
+    ...companyOperation,
+    method: 'GET',
+    path: '/v2/objects/{objectId}/events/{sequence}/proof',
+    handler: 'ledger/get-event-proof',
+    access: { table: ['GetItem'], log: ['GetObject'] },
+    summary: "The inclusion proof of an object's event in the log, JSON or C2SP tlog-proof (extension)",
+    permission: 'objects:read',
+    pathParameters: eventProofPath,
+    query: eventProofQuery,
+    successStatus: 200,
   },
   openapi: {
     // No key: principal, permission and deniedCode do not apply (required fields of every row).

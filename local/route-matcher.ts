@@ -1,6 +1,7 @@
 /**
  * Matches a request path to an operation of the table, as API Gateway does: literal segments
- * win over `{parameter}` segments, so `/v2/wallets/login` beats `/v2/wallets/{walletId}`.
+ * win over `{parameter}` segments, so `/v2/wallets/login` beats `/v2/wallets/{walletId}`, and a
+ * last `{parameter+}` segment takes the rest of the path (slashes included).
  */
 import { type Operation, type OperationId, operationList } from '../lambdas/operations.js';
 
@@ -9,7 +10,7 @@ export interface RouteMatch {
   pathParameters: Record<string, string>;
 }
 
-type Segment = { literal: string } | { parameter: string };
+type Segment = { literal: string } | { parameter: string; greedy?: boolean };
 
 const routes = operationList.map((operation) => ({
   operation,
@@ -17,8 +18,10 @@ const routes = operationList.map((operation) => ({
     .split('/')
     .filter(Boolean)
     .map((segment): Segment => {
-      const parameter = /^\{(.+)\}$/.exec(segment)?.[1];
-      return parameter ? { parameter } : { literal: segment };
+      const parameter = /^\{(.+?)(\+?)\}$/.exec(segment);
+      return parameter
+        ? { parameter: parameter[1] as string, greedy: parameter[2] === '+' }
+        : { literal: segment };
     }),
 }));
 
@@ -35,7 +38,15 @@ export function matchRoute(method: string, path: string): RouteMatch | undefined
   const requestSegments = path.split('/').filter(Boolean);
   let best: { match: RouteMatch; literalCount: number } | undefined;
   for (const route of routes) {
-    if (route.operation.method !== method || route.segments.length !== requestSegments.length) continue;
+    const last = route.segments.at(-1);
+    const greedy = last !== undefined && 'parameter' in last && last.greedy === true;
+    if (route.operation.method !== method) continue;
+    if (
+      greedy
+        ? requestSegments.length < route.segments.length
+        : route.segments.length !== requestSegments.length
+    )
+      continue;
     const pathParameters: Record<string, string> = {};
     let literalCount = 0;
     const matches = route.segments.every((segment, index) => {
@@ -44,7 +55,9 @@ export function matchRoute(method: string, path: string): RouteMatch | undefined
         literalCount++;
         return segment.literal === value;
       }
-      pathParameters[segment.parameter] = decodeSegment(value);
+      pathParameters[segment.parameter] = segment.greedy
+        ? requestSegments.slice(index).map(decodeSegment).join('/')
+        : decodeSegment(value);
       return true;
     });
     if (matches && (!best || literalCount > best.literalCount)) {

@@ -9,6 +9,7 @@ import { buildConsole } from '../console/build.js';
 import { JavaMissingError } from './dynamodb-local.js';
 import { type EmbeddedStack, startEmbeddedStack } from './embedded-stack.js';
 import { type LocalGateway, startLocalGateway } from './local-gateway.js';
+import { type LocalSequencer, startLocalSequencer } from './local-sequencer.js';
 import {
   dataDirectoryFromEnvironment,
   readStackState,
@@ -28,11 +29,13 @@ async function main(): Promise<void> {
 
   let stack: EmbeddedStack | undefined;
   let gateway: LocalGateway | undefined;
+  let sequencer: LocalSequencer | undefined;
   let stopping = false;
   const stop = async (exitCode: number) => {
     if (stopping) return;
     stopping = true;
     removeStackState(dataDirectory);
+    await sequencer?.stop();
     await gateway?.close();
     await stack?.stop();
     process.exit(exitCode);
@@ -43,6 +46,9 @@ async function main(): Promise<void> {
   buildConsole();
   stack = await startEmbeddedStack({ dataDirectory, s3Directory: join(dataDirectory, 's3') });
   Object.assign(process.env, stack.environment);
+  // The log's signing key: made at first start, kept with the data.
+  process.env.LEDGER_SIGNING_KEY_FILE ??= join(dataDirectory, 'ledger-signing-key.pem');
+  sequencer = startLocalSequencer();
   try {
     gateway = await startLocalGateway({ port });
   } catch (error) {

@@ -16,7 +16,7 @@ export const GENESIS_HASH = '0'.repeat(64);
 /** What `npm run ledger -- export --object <id>` writes (JSON), and what the console assembles from the API. */
 export interface LedgerBundle {
   format: typeof BUNDLE_FORMAT;
-  /** The object as GET /v2/objects/{objectId} returns its `data`. */
+  /** The object as GET /v2/objects/{objectId} returns it (its `blockchain.lastTxId` is checked). */
   object: Record<string, unknown>;
   /** The events as GET /v2/objects/{objectId}/events returns them, oldest first. */
   events: Array<Record<string, unknown>>;
@@ -93,8 +93,8 @@ async function eventProblem(
 /**
  * Checks every event hash, every chain link, every inclusion proof against the checkpoint's
  * root, and the checkpoint's signature against `trustedVerifierKey` (signed-note verifier key
- * line `<name>+<8 hex>+<base64>`). Also checks that the object's `lastTxId`, when present, is
- * its last event's hash.
+ * line `<name>+<8 hex>+<base64>`). Also checks that the object's `blockchain.lastTxId`, when
+ * present, is its last event's hash.
  */
 export async function verifyBundle(bundle: LedgerBundle, trustedVerifierKey: string): Promise<BundleVerdict> {
   const checkpoint = await verifyCheckpoint(bundle.checkpoint, trustedVerifierKey);
@@ -118,7 +118,8 @@ export async function verifyBundle(bundle: LedgerBundle, trustedVerifierKey: str
     previousHash = String(event.hash);
   }
   const last = events.at(-1);
-  const lastTxId = bundle.object.lastTxId;
+  const blockchain = bundle.object.blockchain as Record<string, unknown> | undefined;
+  const lastTxId = blockchain?.lastTxId ?? bundle.object.lastTxId;
   if (last && lastTxId !== undefined && lastTxId !== last.hash) {
     last.ok = false;
     last.reason ??= "the object's lastTxId is not its last event's hash";

@@ -166,4 +166,39 @@ export const operationResponses: Record<OperationId, OperationResponses> = {
     },
   },
   openapi: { body: 'OpenApiDocument' },
+  getLedgerCheckpoint: {
+    body: 'binary',
+    headers: { 'Content-Type': { description: '`text/plain; charset=utf-8`: a C2SP signed note' } },
+    errors: { 404: ['CHECKPOINT_NOT_FOUND'] },
+  },
+  getLedgerKey: {
+    body: 'binary',
+    headers: {
+      'Content-Type': { description: '`text/plain; charset=utf-8`: `<name>+<key id>+<base64 key>`' },
+    },
+    errors: { 404: ['CHECKPOINT_NOT_FOUND'] },
+  },
+  getLedgerTile: {
+    body: 'binary',
+    headers: {
+      'Cache-Control': {
+        description: '`public, max-age=31536000, immutable` for a full tile, `max-age=60` for a partial one',
+      },
+    },
+    errors: { 404: ['RESOURCE_NOT_FOUND'] },
+  },
+  getLedgerConsistency: { body: 'ConsistencyProof', errors: { 404: ['CHECKPOINT_NOT_FOUND'] } },
+  getEventProof: {
+    body: 'EventProof',
+    headers: {
+      'Content-Type': {
+        description: '`text/plain; charset=utf-8` (a C2SP tlog-proof) with `format=tlog-proof`',
+      },
+    },
+    errors: {
+      400: ['TREE_SIZE_TOO_SMALL'],
+      404: ['OBJECT_NOT_FOUND', 'EVENT_NOT_FOUND', 'CHECKPOINT_NOT_FOUND'],
+      409: ['EVENT_NOT_YET_LOGGED'],
+    },
+  },
 };

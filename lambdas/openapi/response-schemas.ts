@@ -170,6 +170,7 @@ const objectEntity = closedObject(
 
 const ledgerEvent = closedObject(
   {
+    chainId: described(text, '`object:<companyId>:<objectId>` (or `subcategory:...`): hashed, so shown'),
     sequence: { type: 'integer', minimum: 1 },
     txId: described(sha256Hex, 'equals `hash`'),
     action: described(text, '`create`, `update`, `transfer`, `repair`, `report_stolen`, `file_upload`, ...'),
@@ -179,7 +180,7 @@ const ledgerEvent = closedObject(
     principal: described(text, '`apiKey:<keyId>` or `wallet:<username@appId>`'),
     timestamp: dateTime,
     prevHash: described(sha256Hex, '64 zeros for the first event'),
-    hash: described(sha256Hex, 'SHA-256 of the canonical JSON of every other field'),
+    hash: described(sha256Hex, 'SHA-256 of the canonical JSON of every other field but txId (README)'),
   },
   { description: "Extension (spec 2.7: not shown): one event of an object's ledger chain" },
 );
@@ -298,6 +299,27 @@ const openApiDocument: JsonSchema = {
   properties: { openapi: { type: 'string', pattern: '^3\\.1\\.\\d+$' } },
 };
 
+const eventProof = closedObject(
+  {
+    logIndex: { type: 'integer', minimum: 0 },
+    leafHash: described(sha256Hex, 'SHA-256(0x00 || event hash bytes)'),
+    treeSize: { type: 'integer', minimum: 1 },
+    rootHash: sha256Hex,
+    inclusionProof: { type: 'array', items: sha256Hex },
+    checkpoint: described(text, 'the signed checkpoint of `treeSize` (C2SP tlog-checkpoint)'),
+  },
+  { description: "Extension: an event's RFC 6962 inclusion proof against a published checkpoint" },
+);
+
+const consistencyProof = closedObject(
+  {
+    from: { type: 'integer', minimum: 0 },
+    to: { type: 'integer', minimum: 0 },
+    proof: { type: 'array', items: sha256Hex },
+  },
+  { description: 'Extension: an RFC 6962 consistency proof between two published tree sizes' },
+);
+
 /** Every named response schema, for the document's `components.schemas`. */
 export const responseSchemas = {
   Pagination: pagination,
@@ -321,6 +343,8 @@ export const responseSchemas = {
   WalletPage: pageOf('Wallet', 'Spec 4.11: a page of wallets'),
   WalletLogin: walletLogin,
   OpenApiDocument: openApiDocument,
+  EventProof: eventProof,
+  ConsistencyProof: consistencyProof,
 } satisfies Record<string, JsonSchema>;
 
 export type ResponseSchemaName =
@@ -344,7 +368,9 @@ export type ResponseSchemaName =
   | 'WalletDetail'
   | 'WalletPage'
   | 'WalletLogin'
-  | 'OpenApiDocument';
+  | 'OpenApiDocument'
+  | 'EventProof'
+  | 'ConsistencyProof';
 
 /** How a 400 reports field issues: the spec's `validationErrors`, or `details` (subcategory operations). */
 export type IssueFormat = 'validationErrors' | 'details';

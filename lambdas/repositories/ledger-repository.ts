@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { FieldChanges, LedgerEvent } from '#domain/ledger/ledger-event.js';
 import { dynamoDb, tableName } from '#shared/clients.js';
+import { outboxItem } from './log-outbox.js';
 import { queryAllPages } from './query-pages.js';
 import { tenantPartition } from './tenant-keys.js';
 import type { TransactItem } from './transactions.js';
@@ -44,7 +45,7 @@ const chainPartition = (chain: ChainRef) =>
   `${tenantPartition(chain.tenantId)}#LEDGER#${chain.kind}#${chain.entityId}`;
 /** Sequence numbers are written with 10 digits. */
 const MAX_SEQUENCE = 9_999_999_999;
-const eventSortKey = (sequence: number) => `EVENT#${String(sequence).padStart(10, '0')}`;
+export const eventSortKey = (sequence: number) => `EVENT#${String(sequence).padStart(10, '0')}`;
 
 function headKey(chainId: string) {
   const shard = createHash('sha256').update(chainId).digest().readUInt16BE(0) % HEAD_SHARD_COUNT;
@@ -82,7 +83,8 @@ export function fromEventItem(item: Record<string, unknown>): LedgerEvent {
 /**
  * The transaction items that append `event` to its chain: the event itself (never
  * overwriting) and the chain head, conditioned on the head still being where the event's
- * `prevHash` says it is. Goes into the same transaction as the entity's own write.
+ * `prevHash` says it is, and the event's outbox item for the log's sequencer. Goes into the
+ * same transaction as the entity's own write.
  */
 export function appendEventItems(chain: ChainRef, event: LedgerEvent): TransactItem[] {
   const table = tableName();
@@ -109,6 +111,7 @@ export function appendEventItems(chain: ChainRef, event: LedgerEvent): TransactI
         ExpressionAttributeValues: event.sequence === 1 ? undefined : { ':prevHash': event.prevHash },
       },
     },
+    outboxItem(event),
   ];
 }
 

@@ -54,7 +54,7 @@ export const errorResponder = (
     onError: async (request) => {
       const { error } = request;
       if (error instanceof ApiError) {
-        request.response = jsonResponse(error.statusCode, errorBody(error, errorFormat));
+        request.response = jsonResponse(error.statusCode, errorBody(error, errorFormat), error.headers);
         onAnswer(error.statusCode);
         return;
       }

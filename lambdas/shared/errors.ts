@@ -13,6 +13,8 @@ export interface FieldIssue {
 
 /** Base class: an HTTP status, a spec error code and a human-readable message. */
 export class ApiError extends Error {
+  /** Headers of the error answer (`Retry-After`, ...). */
+  readonly headers: Record<string, string> = {};
   constructor(
     readonly statusCode: number,
     readonly code: string,

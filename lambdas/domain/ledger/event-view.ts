@@ -1,7 +1,12 @@
-/** A ledger event as the API and the CLI show it (the spec does not show one: our format). */
+/**
+ * A ledger event as the API and the CLI show it (the spec does not show one: our format). It
+ * carries every field the hash covers (README, "Canonical event serialization"), so anyone can
+ * recompute `hash` from the answer alone.
+ */
 import type { LedgerEvent } from './ledger-event.js';
 
 export interface LedgerEventView {
+  chainId: string;
   sequence: number;
   txId: string;
   action: string;
@@ -16,6 +21,7 @@ export interface LedgerEventView {
 
 export function toEventView(event: LedgerEvent): LedgerEventView {
   return {
+    chainId: event.chainId,
     sequence: event.sequence,
     txId: event.hash,
     action: event.action,

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { adjustCategoryStatisticsItem } from '#repositories/category-repository.js';
 import {
   appendEventItems,
+  type ChainRef,
   chainIdOf,
   listChainEvents,
   readWholeChain,
@@ -246,6 +247,13 @@ export async function listObjectEvents(
   if (!record) throw objectNotFound(objectId);
   const events = await listChainEvents(objectChain(record), query.offset, query.limit);
   return toPage(events.map(toEventView), query, record.eventCount);
+}
+
+/** The ledger chain of a company's object (404 for another company's, as everywhere). */
+export async function objectLedgerChain(companyId: string, objectId: string): Promise<ChainRef> {
+  const record = await findVisibleObject(companyId, objectId);
+  if (!record) throw objectNotFound(objectId);
+  return objectChain(record);
 }
 
 /** Recomputes the object's chain and compares it with the object's record. */

@@ -1,0 +1,130 @@
+/**
+ * What the API reads from the log: the latest checkpoint and verifier key, tiles, inclusion
+ * proofs of an object's events and consistency proofs between published tree sizes. Proofs are
+ * computed from the tiles of the tree size asked for, so any published size can be proven.
+ */
+
+import type { ChainRef } from '#repositories/ledger-repository.js';
+import { chainIdOf, findChainEvent } from '#repositories/ledger-repository.js';
+import { findLogIndex, readLogState } from '#repositories/log-state-repository.js';
+import { readCheckpoint, readTile, storedHashes } from '#repositories/log-tile-store.js';
+import { BadRequestError, ConflictError, NotFoundError } from '#shared/errors.js';
+import {
+  canonicalEventText,
+  formatTlogProof,
+  parseCheckpointBody,
+  splitNote,
+  utf8,
+} from '../../../verifier/index.js';
+import { parseTilePath } from './log-tiles.js';
+import { consistencyProof, inclusionProof, leafHashOf, TILE_WIDTH } from './log-tree.js';
+
+/** Seconds a caller should wait before asking again for an event's proof. */
+export const PROOF_RETRY_AFTER_SECONDS = 2;
+
+/** 409 with a `Retry-After`: the event is committed but not in a published checkpoint yet. */
+export class EventNotYetLoggedError extends ConflictError {
+  override readonly headers = { 'Retry-After': String(PROOF_RETRY_AFTER_SECONDS) };
+  constructor(sequence: number) {
+    super('EVENT_NOT_YET_LOGGED', `Event ${sequence} is not in a published checkpoint yet; retry shortly`);
+  }
+}
+
+const checkpointNotFound = (treeSize?: number) =>
+  new NotFoundError(
+    'CHECKPOINT_NOT_FOUND',
+    treeSize === undefined
+      ? 'No checkpoint is published yet'
+      : `No checkpoint was published at tree size ${treeSize}`,
+  );
+
+/** The latest signed checkpoint. */
+export async function latestCheckpoint(): Promise<string> {
+  const { checkpoint } = await readLogState();
+  if (!checkpoint) throw checkpointNotFound();
+  return checkpoint;
+}
+
+/** The verifier key line of the log's signing key. */
+export async function logVerifierKey(): Promise<string> {
+  const { verifierKey } = await readLogState();
+  if (!verifierKey) throw checkpointNotFound();
+  return verifierKey;
+}
+
+/** A tile or entry bundle by its C2SP path, and whether it is full (immutable). */
+export async function logTile(path: string): Promise<{ data: Buffer; full: boolean }> {
+  const ref = parseTilePath(path);
+  const data = ref && (await readTile(ref));
+  if (!ref || !data) throw new NotFoundError('RESOURCE_NOT_FOUND', `No log tile at ${path}`);
+  return { data, full: ref.width === TILE_WIDTH };
+}
+
+/** The signed checkpoint and tree head at a published size (the latest when undefined). */
+async function publishedTree(treeSize: number | undefined) {
+  const checkpoint = treeSize === undefined ? await latestCheckpoint() : await readCheckpoint(treeSize);
+  if (!checkpoint) throw checkpointNotFound(treeSize);
+  const body = parseCheckpointBody(splitNote(checkpoint).text);
+  return { checkpoint, treeSize: body.treeSize, rootHash: Buffer.from(body.rootHash) };
+}
+
+export interface EventProof {
+  logIndex: number;
+  leafHash: string;
+  treeSize: number;
+  rootHash: string;
+  inclusionProof: string[];
+  checkpoint: string;
+}
+
+/**
+ * The inclusion proof of one event of a chain against a published checkpoint; the tlog-proof
+ * text (with the event's canonical bytes as `extra`) when `format` is `tlog-proof`.
+ */
+export async function eventProof(
+  chain: ChainRef,
+  sequenceText: string,
+  treeSize: number | undefined,
+): Promise<EventProof & { tlogProof: string }> {
+  const sequence = /^[1-9][0-9]{0,9}$/.test(sequenceText) ? Number(sequenceText) : undefined;
+  const event = sequence === undefined ? undefined : await findChainEvent(chain, sequence);
+  if (!event || sequence === undefined) {
+    throw new NotFoundError('EVENT_NOT_FOUND', `The object has no event ${sequenceText}`);
+  }
+  const logIndex = await findLogIndex(chainIdOf(chain), sequence);
+  if (logIndex === undefined) throw new EventNotYetLoggedError(sequence);
+  const tree = await publishedTree(treeSize);
+  if (logIndex >= tree.treeSize) {
+    if (treeSize === undefined) throw new EventNotYetLoggedError(sequence);
+    throw new BadRequestError(
+      'TREE_SIZE_TOO_SMALL',
+      `Event ${sequence} is at index ${logIndex}, outside a tree of ${treeSize}`,
+    );
+  }
+  const proof = await inclusionProof(storedHashes(tree.treeSize), logIndex, tree.treeSize);
+  return {
+    logIndex,
+    leafHash: leafHashOf(Buffer.from(event.hash, 'hex')).toString('hex'),
+    treeSize: tree.treeSize,
+    rootHash: tree.rootHash.toString('hex'),
+    inclusionProof: proof.map((hash) => hash.toString('hex')),
+    checkpoint: tree.checkpoint,
+    tlogProof: formatTlogProof({
+      extra: utf8(canonicalEventText({ ...event })),
+      index: logIndex,
+      inclusionProof: proof,
+      checkpoint: tree.checkpoint,
+    }),
+  };
+}
+
+/** The RFC 6962 consistency proof between two published tree sizes. */
+export async function consistencyBetween(
+  from: number,
+  to: number,
+): Promise<{ from: number; to: number; proof: string[] }> {
+  if (from > to) throw new BadRequestError('VALIDATION_ERROR', '`from` may not be larger than `to`');
+  const [older, newer] = await Promise.all([publishedTree(from), publishedTree(to)]);
+  const proof = await consistencyProof(storedHashes(newer.treeSize), older.treeSize, newer.treeSize);
+  return { from, to, proof: proof.map((hash) => hash.toString('hex')) };
+}

@@ -1,0 +1,144 @@
+/**
+ * The sequencer: integrates committed events (from the outbox) into the global log and
+ * publishes a signed checkpoint. One cycle, holding the lease throughout:
+ *  1. `lease`: take the lease (and read the state);
+ *  2. `outbox-deleted`: delete the outbox items of the batch integrated last time, if any;
+ *  3. `pending`: read the next batch from the outbox and record it as pending at the current
+ *     tree size (or take up the pending batch a killed sequencer left);
+ *  4. `tiles`: write the tiles and entry bundles that change;
+ *  5. `positions`: record each event's log index;
+ *  6. `checkpoint-files`: compute the new root, check it is consistent with the published one,
+ *     sign it and store the checkpoint in the bucket;
+ *  7. `commit`: publish the new tree head in the state, the batch becoming `lastBatch`;
+ *  8. `outbox-deleted`: delete the batch's outbox items and forget it.
+ * Every write is the same when redone, so a sequencer killed after any step is followed by one
+ * that finishes the same batch: no event is lost, none integrated twice. Each step's cost
+ * follows the batch (and log2 of the log size for the right-edge tiles), not the log size.
+ */
+import { randomUUID } from 'node:crypto';
+import { deleteItems } from '#repositories/batch-delete.js';
+import { readOutbox } from '#repositories/log-outbox.js';
+import {
+  acquireLease,
+  clearLastBatch,
+  commitCheckpoint,
+  writePendingBatch,
+  writePositions,
+} from '#repositories/log-state-repository.js';
+import { readTile, storedHashes, writeCheckpoint, writeTiles } from '#repositories/log-tile-store.js';
+import { verifyConsistency } from '../../../verifier/index.js';
+import { type LogSigner, signCheckpoint } from './log-signer.js';
+import { tilePath, tilesForAppend } from './log-tiles.js';
+import { consistencyProof, treeRoot } from './log-tree.js';
+
+export type SequencerStep =
+  | 'lease'
+  | 'pending'
+  | 'tiles'
+  | 'positions'
+  | 'checkpoint-files'
+  | 'commit'
+  | 'outbox-deleted';
+
+export interface SequencerOptions {
+  signer: LogSigner;
+  /** Who holds the lease; by default this process (a container keeps its lease from run to run). */
+  owner?: string;
+  /** How long a lease lasts unless renewed; a killed sequencer's lease is taken over after it. */
+  leaseMs?: number;
+  /** Most events per checkpoint (the pending batch is kept in one DynamoDB item). */
+  batchSize?: number;
+  /** Called after each step: tests crash the sequencer here. */
+  afterStep?: (step: SequencerStep) => void | Promise<void>;
+}
+
+export interface CycleResult {
+  /** False when another sequencer holds the lease. */
+  leased: boolean;
+  integrated: number;
+  treeSize: number;
+}
+
+export const DEFAULT_BATCH_SIZE = 1000;
+const DEFAULT_LEASE_MS = 30_000;
+const PROCESS_OWNER = `sequencer-${randomUUID()}`;
+
+/** Thrown when the tiles do not give a tree consistent with the published checkpoint: nothing is published. */
+export class InconsistentLogError extends Error {}
+
+/** Runs one cycle; see the module comment for its steps. */
+export async function runSequencerCycle(options: SequencerOptions): Promise<CycleResult> {
+  const owner = options.owner ?? PROCESS_OWNER;
+  const step = async (name: SequencerStep) => options.afterStep?.(name);
+  const state = await acquireLease(owner, options.leaseMs ?? DEFAULT_LEASE_MS);
+  if (!state) return { leased: false, integrated: 0, treeSize: 0 };
+  await step('lease');
+  if (state.lastBatch) {
+    await deleteItems(state.lastBatch);
+    await clearLastBatch(owner);
+    await step('outbox-deleted');
+  }
+  let batch = state.pending;
+  if (!batch) {
+    const entries = await readOutbox(options.batchSize ?? DEFAULT_BATCH_SIZE);
+    // Nothing new, and a checkpoint is published: nothing to do.
+    if (entries.length === 0 && state.checkpoint)
+      return { leased: true, integrated: 0, treeSize: state.treeSize };
+    batch = { fromSize: state.treeSize, entries };
+    await writePendingBatch(owner, batch);
+    await step('pending');
+  }
+  const { fromSize, entries } = batch;
+  const newSize = fromSize + entries.length;
+  const writes = await tilesForAppend(
+    fromSize,
+    entries.map((entry) => Buffer.from(entry.hash, 'hex')),
+    async (level, index, width) => {
+      const tile = await readTile({ level, index, width });
+      if (!tile) throw new Error(`The log tile ${tilePath(level, index, width)} is missing`);
+      return tile;
+    },
+  );
+  await writeTiles(writes);
+  await step('tiles');
+  await writePositions(entries, fromSize);
+  await step('positions');
+
+  const overlay = new Map(
+    writes.map((write) => [tilePath(write.level, write.index, write.width), write.data]),
+  );
+  const hashes = storedHashes(newSize, overlay);
+  const root = await treeRoot(hashes, newSize);
+  if (state.rootHash && fromSize > 0) {
+    const proof = await consistencyProof(hashes, fromSize, newSize);
+    const consistent = await verifyConsistency(
+      fromSize,
+      newSize,
+      state.rootHash,
+      root.toString('hex'),
+      proof.map((hash) => hash.toString('hex')),
+    );
+    if (!consistent) {
+      throw new InconsistentLogError(
+        `The log at ${newSize} is not consistent with the checkpoint at ${fromSize}`,
+      );
+    }
+  }
+  const { checkpoint, verifierKey } = await signCheckpoint(options.signer, newSize, root);
+  await writeCheckpoint(newSize, checkpoint);
+  await step('checkpoint-files');
+
+  const keys = entries.map(({ pk, sk }) => ({ pk, sk }));
+  await commitCheckpoint(
+    owner,
+    { treeSize: newSize, rootHash: root.toString('hex'), checkpoint, verifierKey },
+    keys,
+  );
+  await step('commit');
+  if (keys.length > 0) {
+    await deleteItems(keys);
+    await clearLastBatch(owner);
+    await step('outbox-deleted');
+  }
+  return { leased: true, integrated: entries.length, treeSize: newSize };
+}

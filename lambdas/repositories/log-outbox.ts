@@ -1,0 +1,77 @@
+/**
+ * The log's transactional outbox: every ledger event's own transaction also writes an outbox
+ * item (one more item in the same TransactWriteItems, not one more call), so an event is
+ * committed if and only if it waits in the outbox. The sequencer reads the outbox in commit
+ * order (timestamp first), integrates the events into the log, then deletes their items.
+ * Four partitions spread the writes; the sequencer reads all four.
+ */
+import { createHash } from 'node:crypto';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamoDb, tableName } from '#shared/clients.js';
+import type { TransactItem } from './transactions.js';
+
+export const OUTBOX_SHARD_COUNT = 4;
+
+/** An event waiting for the log. */
+export interface OutboxEntry {
+  pk: string;
+  sk: string;
+  chainId: string;
+  sequence: number;
+  /** The event hash, hex: the log entry. */
+  hash: string;
+}
+
+const shardOf = (chainId: string) =>
+  createHash('sha256').update(chainId).digest().readUInt16BE(0) % OUTBOX_SHARD_COUNT;
+
+/** The outbox item of an event, for the event's own transaction. */
+export function outboxItem(event: {
+  chainId: string;
+  sequence: number;
+  hash: string;
+  timestamp: string;
+}): TransactItem {
+  return {
+    Put: {
+      TableName: tableName(),
+      Item: {
+        pk: `LOG_OUTBOX#${shardOf(event.chainId)}`,
+        sk: `${event.timestamp}#${event.chainId}#${String(event.sequence).padStart(10, '0')}`,
+        entity: 'logOutbox',
+        chainId: event.chainId,
+        sequence: event.sequence,
+        hash: event.hash,
+      },
+    },
+  };
+}
+
+/** Up to `limit` waiting events, oldest first (by timestamp, then chain and sequence). */
+export async function readOutbox(limit: number): Promise<OutboxEntry[]> {
+  const shards = await Promise.all(
+    Array.from({ length: OUTBOX_SHARD_COUNT }, async (_, shard) => {
+      const { Items = [] } = await dynamoDb.send(
+        new QueryCommand({
+          TableName: tableName(),
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': `LOG_OUTBOX#${shard}` },
+          ConsistentRead: true,
+          Limit: limit,
+        }),
+      );
+      return Items;
+    }),
+  );
+  return shards
+    .flat()
+    .map((item) => ({
+      pk: item.pk as string,
+      sk: item.sk as string,
+      chainId: item.chainId as string,
+      sequence: item.sequence as number,
+      hash: item.hash as string,
+    }))
+    .sort((a, b) => (a.sk < b.sk ? -1 : a.sk > b.sk ? 1 : a.pk < b.pk ? -1 : 1))
+    .slice(0, limit);
+}

@@ -1,0 +1,181 @@
+/**
+ * The sequencer's state in DynamoDB: one item (`LOG` / `STATE`) with the published tree size,
+ * root and checkpoint, the lease that keeps to one sequencer at a time, and the batch being
+ * integrated (`pending`, written before any tile so that a sequencer killed mid-batch is
+ * followed by one that redoes exactly that batch). Every write after the lease is conditioned
+ * on still holding it. Each integrated event also gets a position item
+ * (`LOG_POSITION#<chainId>` / `EVENT#<sequence>` → `logIndex`), read by the proof operation.
+ */
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamoDb, tableName } from '#shared/clients.js';
+import { putItems } from './batch-delete.js';
+import { eventSortKey } from './ledger-repository.js';
+import type { OutboxEntry } from './log-outbox.js';
+
+const STATE_KEY = { pk: 'LOG', sk: 'STATE' };
+
+export interface PendingBatch {
+  fromSize: number;
+  entries: OutboxEntry[];
+}
+
+export interface LogState {
+  treeSize: number;
+  /** Hex; absent before the first checkpoint. */
+  rootHash?: string;
+  checkpoint?: string;
+  verifierKey?: string;
+  pending?: PendingBatch;
+  /** Outbox keys of the last integrated batch, still to delete. */
+  lastBatch?: Array<{ pk: string; sk: string }>;
+}
+
+function toState(item: Record<string, unknown> | undefined): LogState {
+  return {
+    treeSize: (item?.treeSize as number | undefined) ?? 0,
+    rootHash: item?.rootHash as string | undefined,
+    checkpoint: item?.checkpoint as string | undefined,
+    verifierKey: item?.verifierKey as string | undefined,
+    pending: item?.pending ? (JSON.parse(item.pending as string) as PendingBatch) : undefined,
+    lastBatch: item?.lastBatch ? (JSON.parse(item.lastBatch as string) as LogState['lastBatch']) : undefined,
+  };
+}
+
+/** The published state, as the API reads it. */
+export async function readLogState(): Promise<LogState> {
+  const { Item } = await dynamoDb.send(
+    new GetCommand({ TableName: tableName(), Key: STATE_KEY, ConsistentRead: true }),
+  );
+  return toState(Item);
+}
+
+/**
+ * Takes or renews the lease for `owner` until now + `leaseMs`; returns the state, or undefined
+ * when another sequencer holds an unexpired lease.
+ */
+export async function acquireLease(owner: string, leaseMs: number): Promise<LogState | undefined> {
+  const now = Date.now();
+  try {
+    const { Attributes } = await dynamoDb.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: STATE_KEY,
+        UpdateExpression:
+          'SET leaseOwner = :owner, leaseExpiresAt = :until, treeSize = if_not_exists(treeSize, :zero)',
+        ConditionExpression:
+          'attribute_not_exists(leaseExpiresAt) OR leaseExpiresAt < :now OR leaseOwner = :owner',
+        ExpressionAttributeValues: { ':owner': owner, ':until': now + leaseMs, ':now': now, ':zero': 0 },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return toState(Attributes);
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return undefined;
+    throw error;
+  }
+}
+
+/** Thrown when the lease was lost to another sequencer: this one must stop writing. */
+export class LeaseLostError extends Error {}
+
+async function updateHoldingLease(
+  owner: string,
+  update: string,
+  values: Record<string, unknown>,
+  extraCondition = '',
+): Promise<void> {
+  try {
+    await dynamoDb.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: STATE_KEY,
+        UpdateExpression: update,
+        ConditionExpression: `leaseOwner = :owner${extraCondition}`,
+        ExpressionAttributeValues: { ':owner': owner, ...values },
+      }),
+    );
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') {
+      throw new LeaseLostError('The sequencer lease was taken over');
+    }
+    throw error;
+  }
+}
+
+/** Records the batch about to be integrated at `fromSize` (only if the log is still at that size). */
+export const writePendingBatch = (owner: string, batch: PendingBatch): Promise<void> =>
+  updateHoldingLease(
+    owner,
+    'SET pending = :pending',
+    { ':pending': JSON.stringify(batch), ':from': batch.fromSize },
+    ' AND treeSize = :from AND attribute_not_exists(pending)',
+  );
+
+/** Publishes the new tree head; the batch's outbox keys stay in `lastBatch` until deleted. */
+export const commitCheckpoint = (
+  owner: string,
+  head: { treeSize: number; rootHash: string; checkpoint: string; verifierKey: string },
+  lastBatch: Array<{ pk: string; sk: string }>,
+): Promise<void> =>
+  updateHoldingLease(
+    owner,
+    lastBatch.length > 0
+      ? 'SET treeSize = :size, rootHash = :root, checkpoint = :checkpoint, verifierKey = :key, lastBatch = :last REMOVE pending'
+      : 'SET treeSize = :size, rootHash = :root, checkpoint = :checkpoint, verifierKey = :key REMOVE pending',
+    {
+      ':size': head.treeSize,
+      ':root': head.rootHash,
+      ':checkpoint': head.checkpoint,
+      ':key': head.verifierKey,
+      ...(lastBatch.length > 0 ? { ':last': JSON.stringify(lastBatch) } : {}),
+    },
+  );
+
+/** Forgets the last batch once its outbox items are deleted. */
+export const clearLastBatch = (owner: string): Promise<void> =>
+  updateHoldingLease(owner, 'REMOVE lastBatch', {});
+
+const positionKey = (chainId: string, sequence: number) => ({
+  pk: `LOG_POSITION#${chainId}`,
+  sk: eventSortKey(sequence),
+});
+
+/** Records where each event of a batch sits in the log (the same values when redone). */
+export async function writePositions(entries: OutboxEntry[], fromSize: number): Promise<void> {
+  await putItems(
+    entries.map((entry, offset) => ({
+      ...positionKey(entry.chainId, entry.sequence),
+      entity: 'logPosition',
+      logIndex: fromSize + offset,
+    })),
+  );
+}
+
+/** The log index of an event, or undefined when it is not integrated yet. */
+export async function findLogIndex(chainId: string, sequence: number): Promise<number | undefined> {
+  const { Item } = await dynamoDb.send(
+    new GetCommand({ TableName: tableName(), Key: positionKey(chainId, sequence), ConsistentRead: true }),
+  );
+  return Item?.logIndex as number | undefined;
+}
+
+/** The log index of every integrated event of a chain, by sequence number. */
+export async function chainLogIndexes(chainId: string): Promise<Map<number, number>> {
+  const indexes = new Map<number, number>();
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamoDb.send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': `LOG_POSITION#${chainId}` },
+        ConsistentRead: true,
+        ExclusiveStartKey,
+      }),
+    );
+    for (const item of page.Items ?? [])
+      indexes.set(Number((item.sk as string).slice(6)), item.logIndex as number);
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return indexes;
+}

@@ -1,0 +1,130 @@
+/**
+ * The log's public files in the Object Lock bucket (in AWS; s3rver locally), under `log/`:
+ * C2SP tiles and entry bundles (`log/tile/...`), the latest signed checkpoint
+ * (`log/checkpoint`) and every published one by tree size (`log/checkpoints/<size>`). A full
+ * tile is written once (checked first, and `If-None-Match: *` in AWS) and never again.
+ */
+import {
+  GetObjectCommand,
+  HeadObjectCommand,
+  NoSuchKey,
+  NotFound,
+  PutObjectCommand,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
+import { levelWidth, type TileRef, type TileWrite, tileHashes, tilePath } from '#domain/ledger/log-tiles.js';
+import { type StoredHashes, TILE_WIDTH } from '#domain/ledger/log-tree.js';
+import { digestBucketName } from '#shared/clients.js';
+import { s3 } from '#shared/s3-client.js';
+
+const LOG_PREFIX = 'log/';
+const checkpointKey = (treeSize: number) => `${LOG_PREFIX}checkpoints/${String(treeSize).padStart(20, '0')}`;
+const LATEST_CHECKPOINT_KEY = `${LOG_PREFIX}checkpoint`;
+
+const isMissing = (error: unknown) =>
+  error instanceof NoSuchKey ||
+  error instanceof NotFound ||
+  (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404);
+
+async function readObject(key: string): Promise<Buffer | undefined> {
+  try {
+    const response = await s3.send(new GetObjectCommand({ Bucket: digestBucketName(), Key: key }));
+    return Buffer.from(
+      await (response.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray(),
+    );
+  } catch (error) {
+    if (isMissing(error)) return undefined;
+    throw error;
+  }
+}
+
+async function exists(key: string): Promise<boolean> {
+  try {
+    await s3.send(new HeadObjectCommand({ Bucket: digestBucketName(), Key: key }));
+    return true;
+  } catch (error) {
+    if (isMissing(error)) return false;
+    throw error;
+  }
+}
+
+async function writeObject(
+  key: string,
+  body: Buffer | string,
+  contentType: string,
+  once: boolean,
+): Promise<void> {
+  try {
+    await s3.send(
+      new PutObjectCommand({
+        Bucket: digestBucketName(),
+        Key: key,
+        Body: body,
+        ContentType: contentType,
+        ...(once ? { IfNoneMatch: '*' } : {}),
+      }),
+    );
+  } catch (error) {
+    // Already written by an earlier, interrupted run: the same bytes, since tiles follow from the entries.
+    if (once && error instanceof S3ServiceException && error.$metadata.httpStatusCode === 412) return;
+    throw error;
+  }
+}
+
+/** A tile's (or entry bundle's) bytes, or undefined when it is not stored. */
+export const readTile = (ref: TileRef): Promise<Buffer | undefined> =>
+  readObject(`${LOG_PREFIX}${tilePath(ref.level, ref.index, ref.width)}`);
+
+/** Stores tiles; a full tile that is already stored is left as it is. */
+export async function writeTiles(writes: TileWrite[]): Promise<void> {
+  await Promise.all(
+    writes.map(async (write) => {
+      const key = `${LOG_PREFIX}${tilePath(write.level, write.index, write.width)}`;
+      const full = write.width === TILE_WIDTH;
+      if (full && (await exists(key))) return;
+      await writeObject(key, write.data, 'application/octet-stream', full);
+    }),
+  );
+}
+
+/** Stores a signed checkpoint: by its size (once) and as the latest. */
+export async function writeCheckpoint(treeSize: number, note: string): Promise<void> {
+  await writeObject(checkpointKey(treeSize), note, 'text/plain; charset=utf-8', true);
+  await writeObject(LATEST_CHECKPOINT_KEY, note, 'text/plain; charset=utf-8', false);
+}
+
+/** The checkpoint published at this tree size, if any. */
+export async function readCheckpoint(treeSize: number): Promise<string | undefined> {
+  return (await readObject(checkpointKey(treeSize)))?.toString('utf8');
+}
+
+/**
+ * The stored hashes of the tree of `treeSize` leaves, read tile by tile (each tile once);
+ * `overlay` holds tiles written in this run, read before S3.
+ */
+export function storedHashes(treeSize: number, overlay = new Map<string, Buffer>()): StoredHashes {
+  const tiles = new Map<string, Promise<Buffer[]>>();
+  return {
+    hashAt(tileLevel, index) {
+      const tileIndex = Math.floor(index / TILE_WIDTH);
+      const width = levelWidth(treeSize, tileLevel);
+      const tileWidth = (tileIndex + 1) * TILE_WIDTH <= width ? TILE_WIDTH : width % TILE_WIDTH;
+      const path = tilePath(tileLevel, tileIndex, tileWidth);
+      let tile = tiles.get(path);
+      if (!tile) {
+        tile = (async () => {
+          const data =
+            overlay.get(path) ?? (await readTile({ level: tileLevel, index: tileIndex, width: tileWidth }));
+          if (!data) throw new Error(`The log tile ${path} is missing`);
+          return tileHashes(data);
+        })();
+        tiles.set(path, tile);
+      }
+      return tile.then((hashes) => {
+        const hash = hashes[index % TILE_WIDTH];
+        if (!hash) throw new Error(`The log tile ${path} is too short`);
+        return hash;
+      });
+    },
+  };
+}
