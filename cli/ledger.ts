@@ -1,16 +1,22 @@
 /**
- * The ledger tools (what the QLDB console gave): digests, verification, and an object's
- * history as a readable table.
- *   npm run ledger -- digest                 write a digest of the whole ledger now
- *   npm run ledger -- verify [--object <id>] check every chain (or one object's) and every digest
- *   npm run ledger -- history <objectId>     print the object's events with hashes and the verdict
+ * The ledger tools (what the QLDB console gave): verification, an object's history as a
+ * readable table, an object's offline-verifiable bundle, and the log monitor.
+ *   npm run ledger -- verify [--object <id>]   check every chain (or one object's) and the log against them
+ *   npm run ledger -- history <objectId>       print the object's events with hashes and the verdict
+ *   npm run ledger -- export --object <id> [--out <file>]   write the object's bundle (JSON)
+ *   npm run ledger -- monitor --state <file> [--url <api>] [--api-key <key>] [--verifier-key <line>]
  * Exit code 1 when verification finds a problem; 2 for a usage error.
  */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { dataDirectoryFromEnvironment, readStackState } from '../local/stack-state.js';
+import { apiLogSource, type MonitorState, monitorLog } from './ledger-monitor.js';
 import { connectToStack } from './stack-connection.js';
 
 const USAGE =
-  'Usage: npm run ledger -- digest | verify [--object <objectId>] [--json] | history <objectId> [--json]';
+  'Usage: npm run ledger -- verify [--object <objectId>] [--json] | history <objectId> [--json]\n' +
+  '       | export --object <objectId> [--out <file>]\n' +
+  '       | monitor --state <file> [--url <api base url>] [--api-key <key>] [--verifier-key <key line>]';
 
 class UsageError extends Error {}
 
@@ -33,13 +39,21 @@ async function main(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { object: { type: 'string' }, json: { type: 'boolean', default: false } },
+    options: {
+      object: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      out: { type: 'string' },
+      state: { type: 'string' },
+      url: { type: 'string' },
+      'api-key': { type: 'string' },
+      'verifier-key': { type: 'string' },
+    },
   });
   const [command, argument] = positionals;
   if (!command) throw new UsageError('No command given');
+  if (command === 'monitor') return monitor(values);
   connectToStack();
   // Imported after connecting: the SDK clients read the endpoints when their module loads.
-  const { createDigest } = await import('../lambdas/domain/ledger/ledger-digest.js');
   const { verifyLedger } = await import('../lambdas/domain/ledger/ledger-audit.js');
   const { listAllChainHeads, readWholeChain, chainRefOf } = await import(
     '../lambdas/repositories/ledger-repository.js'
@@ -47,9 +61,17 @@ async function main(argv: string[]): Promise<number> {
   const { verifyChain } = await import('../lambdas/domain/ledger/chain-verification.js');
 
   switch (command) {
-    case 'digest': {
-      const { leaves, ...digest } = await createDigest();
-      console.log(JSON.stringify(digest));
+    case 'export': {
+      if (!values.object) throw new UsageError('export needs --object <objectId>');
+      const { exportObjectBundle } = await import('../lambdas/domain/ledger/ledger-export.js');
+      const bundle = await exportObjectBundle(values.object);
+      if (!bundle) {
+        console.error(`No ledger chain for object ${values.object}`);
+        return 1;
+      }
+      const text = `${JSON.stringify(bundle, null, 2)}\n`;
+      if (values.out) writeFileSync(values.out, text);
+      else process.stdout.write(text);
       return 0;
     }
     case 'verify': {
@@ -57,16 +79,14 @@ async function main(argv: string[]): Promise<number> {
       if (values.json) console.log(JSON.stringify(report));
       else {
         console.log(
-          `${report.valid ? 'VALID' : 'INVALID'}: ${report.chainsChecked} chain(s), ${report.eventsChecked} event(s), ${report.digestsChecked} digest(s) checked`,
+          `${report.valid ? 'VALID' : 'INVALID'}: ${report.chainsChecked} chain(s), ${report.eventsChecked} event(s) checked; log of ${report.log.treeSize} entries, ${report.log.integratedEvents} of the checked events in it`,
         );
         for (const chain of report.invalidChains) {
           for (const problem of chain.problems)
             console.log(`  ${chain.chainId} event ${problem.sequence ?? '-'}: ${problem.reason}`);
         }
-        for (const problem of report.digestProblems) {
-          console.log(
-            `  digest ${problem.digestSequence} ${problem.chainId ?? ''} event ${problem.sequence ?? '-'}: ${problem.reason}`,
-          );
+        for (const problem of report.logProblems) {
+          console.log(`  log: ${problem.chainId ?? ''} event ${problem.sequence ?? '-'}: ${problem.reason}`);
         }
       }
       if (values.object && report.chainsChecked === 0) {
@@ -119,6 +139,36 @@ async function main(argv: string[]): Promise<number> {
     default:
       throw new UsageError(`Unknown command "${command}"`);
   }
+}
+
+/** One monitor run against the API; the trusted key is pinned in the state file at the first run. */
+async function monitor(values: Record<string, string | boolean | undefined>): Promise<number> {
+  const stateFile = values.state as string | undefined;
+  if (!stateFile) throw new UsageError('monitor needs --state <file>');
+  const url =
+    (values.url as string | undefined) ??
+    process.env.ASSET_REGISTRY_API_URL ??
+    readStackState(dataDirectoryFromEnvironment())?.gatewayUrl;
+  const apiKey = (values['api-key'] as string | undefined) ?? process.env.ASSET_REGISTRY_API_KEY;
+  if (!url) throw new UsageError('monitor needs --url (or ASSET_REGISTRY_API_URL, or a running npm start)');
+  if (!apiKey) throw new UsageError('monitor needs --api-key (or ASSET_REGISTRY_API_KEY): any valid key');
+  const saved = existsSync(stateFile)
+    ? (JSON.parse(readFileSync(stateFile, 'utf8')) as MonitorState & { verifierKey?: string })
+    : {};
+  const verifierKey = (values['verifier-key'] as string | undefined) ?? saved.verifierKey;
+  if (!verifierKey) throw new UsageError('monitor needs --verifier-key <key line> at its first run');
+  if (saved.verifierKey && saved.verifierKey !== verifierKey) {
+    console.error('KEY CHANGED: --verifier-key is not the key this state file trusts');
+    return 1;
+  }
+  const verdict = await monitorLog(apiLogSource(url, apiKey), verifierKey, saved);
+  if (!verdict.ok) {
+    console.error(verdict.message);
+    return 1;
+  }
+  writeFileSync(stateFile, `${JSON.stringify({ ...verdict.state, verifierKey }, null, 2)}\n`);
+  console.log(verdict.message);
+  return 0;
 }
 
 main(process.argv.slice(2)).then(

@@ -33,6 +33,8 @@ export const STAGE_NAME = 'prod';
 export interface AssetRegistryApiProps {
   table: ITable;
   filesBucket: IBucket;
+  /** The Object Lock bucket with the log's files. */
+  logBucket?: IBucket;
   backgroundJobs: BackgroundJobFunctions;
   /**
    * Let the stack set the account's API Gateway CloudWatch Logs role (region-wide, kept when
@@ -125,6 +127,7 @@ export class AssetRegistryApi extends Construct {
       restApi: this.restApi,
       table: props.table,
       filesBucket: props.filesBucket,
+      logBucket: props.logBucket,
       backgroundJobs: props.backgroundJobs,
     });
     this.operationFunctions = routes.functions;

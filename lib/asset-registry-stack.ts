@@ -6,7 +6,7 @@ import { AssetRegistryApi } from './api.js';
 import type { UsagePlanName } from './api-gateway-settings.js';
 import { BackgroundJobFunctions } from './background-job-functions.js';
 import { DataStore } from './data-store.js';
-import { LedgerDigests } from './ledger-digests.js';
+import { LedgerLog } from './ledger-log.js';
 import { LedgerProtection } from './ledger-protection.js';
 import { Monitoring } from './monitoring.js';
 import { usagePlanOutputId } from './usage-plans.js';
@@ -17,7 +17,7 @@ export const DEFAULT_STACK_NAME = 'AssetRegistryStack';
 export class AssetRegistryStack extends Stack {
   readonly dataStore: DataStore;
   readonly api: AssetRegistryApi;
-  readonly ledgerDigests: LedgerDigests;
+  readonly ledgerLog: LedgerLog;
   readonly backgroundJobs: BackgroundJobFunctions;
   readonly monitoring: Monitoring;
   readonly webConsole: WebConsole;
@@ -30,17 +30,19 @@ export class AssetRegistryStack extends Stack {
       table: this.dataStore.table,
       filesBucket: this.dataStore.filesBucket,
     });
-    this.api = new AssetRegistryApi(this, 'Api', {
-      table: this.dataStore.table,
-      filesBucket: this.dataStore.filesBucket,
-      backgroundJobs: this.backgroundJobs,
-      createCloudWatchRole: booleanContext(this, 'createApiGatewayCloudWatchRole'),
-    });
-    this.ledgerDigests = new LedgerDigests(this, 'LedgerDigests', {
+    this.ledgerLog = new LedgerLog(this, 'LedgerDigests', {
       table: this.dataStore.table,
       accessLogsBucket: this.dataStore.accessLogsBucket,
       retentionDays: numberContext(this, 'digestRetentionDays'),
-      intervalMinutes: numberContext(this, 'digestIntervalMinutes'),
+      origin: this.node.tryGetContext('ledgerLogOrigin') ?? `asset-registry/${this.stackName}`,
+      checkpointSeconds: numberContext(this, 'ledgerCheckpointSeconds'),
+    });
+    this.api = new AssetRegistryApi(this, 'Api', {
+      table: this.dataStore.table,
+      filesBucket: this.dataStore.filesBucket,
+      logBucket: this.ledgerLog.bucket,
+      backgroundJobs: this.backgroundJobs,
+      createCloudWatchRole: booleanContext(this, 'createApiGatewayCloudWatchRole'),
     });
     Aspects.of(this).add(new LedgerProtection(this.dataStore.table));
     this.webConsole = new WebConsole(this, 'WebConsole', {
@@ -53,7 +55,7 @@ export class AssetRegistryStack extends Stack {
     const alarmedFunctions = new Map<string, NodejsFunction>([
       ...this.api.operationFunctions,
       ...this.backgroundJobs.functions,
-      ['createLedgerDigest', this.ledgerDigests.digestFunction],
+      ['sequenceLedger', this.ledgerLog.sequencerFunction],
     ]);
     this.monitoring = new Monitoring(this, 'Monitoring', {
       restApi: this.api.restApi,
@@ -75,7 +77,11 @@ export class AssetRegistryStack extends Stack {
     new CfnOutput(this, 'RestApiId', { value: this.api.restApi.restApiId });
     new CfnOutput(this, 'TableName', { value: this.dataStore.table.tableName });
     new CfnOutput(this, 'FilesBucketName', { value: this.dataStore.filesBucket.bucketName });
-    new CfnOutput(this, 'DigestBucketName', { value: this.ledgerDigests.bucket.bucketName });
+    new CfnOutput(this, 'DigestBucketName', {
+      description: "The Object Lock bucket of the ledger log's tiles and checkpoints",
+      value: this.ledgerLog.bucket.bucketName,
+    });
+    new CfnOutput(this, 'LedgerSigningKeyArn', { value: this.ledgerLog.signingKey.keyArn });
     new CfnOutput(this, 'AccessLogsBucketName', {
       description: 'S3 server access logs of the files and digest buckets',
       value: this.dataStore.accessLogsBucket.bucketName,

@@ -35,6 +35,23 @@ export const IDEMPOTENCY_ACTIONS: readonly TableAction[] = ['GetItem', 'PutItem'
 export interface DataStores {
   table: ITable;
   filesBucket: IBucket;
+  /** The Object Lock bucket holding the log's files under `log/` (for rows declaring `log`). */
+  logBucket?: IBucket;
+}
+
+/** The log's tiles and checkpoints in the Object Lock bucket (see `log-tile-store.ts`). */
+export const LOG_KEY_PATTERN = 'log/*';
+
+/** Read access to the log's files; `ListBucket` on `log/` only, so that a missing tile is 404, not 403. */
+export function logReadStatements(logBucket: IBucket): PolicyStatement[] {
+  return [
+    new PolicyStatement({ actions: ['s3:GetObject'], resources: [logBucket.arnForObjects(LOG_KEY_PATTERN)] }),
+    new PolicyStatement({
+      actions: ['s3:ListBucket'],
+      resources: [logBucket.bucketArn],
+      conditions: { StringLike: { 's3:prefix': [LOG_KEY_PATTERN] } },
+    }),
+  ];
 }
 
 /** The ARN of one global secondary index (never `index/*`). */
@@ -84,6 +101,10 @@ export function dataAccessStatements(access: DataAccess, stores: DataStores): Po
       new PolicyStatement({ actions: ['s3:ListBucket'], resources: [stores.filesBucket.bucketArn] }),
     );
   }
+  if ((access.log ?? []).length > 0) {
+    if (!stores.logBucket) throw new Error('A row declares log access but the stack gave no log bucket');
+    statements.push(...logReadStatements(stores.logBucket));
+  }
   return statements;
 }
 
@@ -107,6 +128,16 @@ export function wildcardResourceFinding(bucket: IBucket, suffix: string): string
   return `AwsSolutions-IAM5[Resource::<${logicalId}.Arn>/${suffix}]`;
 }
 
+/** The one wildcard of log access: tile and checkpoint names follow the log's size. */
+export function acknowledgeLogKeys(role: import('aws-cdk-lib/aws-iam').IRole, logBucket: IBucket): void {
+  Validations.of(role).acknowledge({
+    id: wildcardResourceFinding(logBucket, LOG_KEY_PATTERN),
+    reason:
+      'The log files are log/tile/<level>/<index>[.p/<width>] and log/checkpoints/<size>, named by the ' +
+      "log's size at run time; IAM fixes the log/ prefix (Object Lock keeps what is written).",
+  });
+}
+
 /**
  * Grants a function its declared data access (and, for idempotent operations, its idempotency
  * records), and acknowledges the one wildcard that remains: the company part of file keys.
@@ -121,6 +152,7 @@ export function grantDataAccess(
   if (options.idempotent) lambdaFunction.addToRolePolicy(idempotencyStatement(stores.table));
   const role = lambdaFunction.role;
   if (!role) throw new Error(`${lambdaFunction.node.path} has no role`);
+  if ((access.log ?? []).length > 0 && stores.logBucket) acknowledgeLogKeys(role, stores.logBucket);
   for (const [list, keyPattern] of Object.entries(KEY_PATTERNS) as [keyof typeof KEY_PATTERNS, string][]) {
     if (!(access[list] ?? []).some((action) => action !== 'ListBucket')) continue;
     Validations.of(role).acknowledge({

@@ -19,6 +19,8 @@ export interface OperationRoutesProps {
   restApi: RestApi;
   table: ITable;
   filesBucket: IBucket;
+  /** The Object Lock bucket with the log's files (rows with `log` access read it). */
+  logBucket?: IBucket;
   backgroundJobs: BackgroundJobFunctions;
 }
 
@@ -45,13 +47,16 @@ export class OperationRoutes extends Construct {
         environment: {
           TABLE_NAME: props.table.tableName,
           FILES_BUCKET_NAME: props.filesBucket.bucketName,
+          ...(operation.access?.log && props.logBucket
+            ? { DIGEST_BUCKET_NAME: props.logBucket.bucketName }
+            : {}),
         },
       });
       // Exactly what the row declares; a row without a declaration gets no data access at all.
       grantDataAccess(
         operationFunction,
         operation.access ?? {},
-        { table: props.table, filesBucket: props.filesBucket },
+        { table: props.table, filesBucket: props.filesBucket, logBucket: props.logBucket },
         { idempotent: operation.idempotent },
       );
 

@@ -56,7 +56,7 @@ const REVIEWED = [
     where: /\/\w+Role$/,
   },
   {
-    id: /^AwsSolutions-IAM5\[Resource::<LedgerDigestsDigestBucket\w+\.Arn>\/digests\/\*\]$/,
+    id: /^AwsSolutions-IAM5\[Resource::<LedgerDigestsDigestBucket\w+\.Arn>\/log\/\*\]$/,
     where: /\/\w+Role$/,
   },
   { id: /^AwsSolutions-S1$/, where: /\/DataStore\/AccessLogsBucket$/ },

@@ -9,12 +9,12 @@ import { DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from 
 import type { Template } from 'aws-cdk-lib/assertions';
 import { mockClient } from 'aws-sdk-client-mock';
 import { type OperationId, operationList } from '../../lambdas/operations.js';
-import { nextDigestSequence } from '../../lambdas/repositories/digest-store.js';
 import { fileStorageKey, uploadStagingKey } from '../../lambdas/repositories/file-repository.js';
 import { subcategoryImageKey } from '../../lambdas/repositories/file-store.js';
 import { idempotencyStore } from '../../lambdas/repositories/idempotency-store.js';
 import { findApiKey } from '../../lambdas/repositories/identity-repository.js';
-import { listAllChainHeads } from '../../lambdas/repositories/ledger-repository.js';
+import { outboxItem, readOutbox } from '../../lambdas/repositories/log-outbox.js';
+import { readLogState, writePositions } from '../../lambdas/repositories/log-state-repository.js';
 import { findSession } from '../../lambdas/repositories/wallet-session-repository.js';
 import {
   API_KEY_ITEM_PARTITIONS,
@@ -23,16 +23,13 @@ import {
 } from '../../lib/api-key-authorizer.js';
 import { REMOVE_SUBCATEGORY_DATA_ACCESS } from '../../lib/background-job-functions.js';
 import { UPLOAD_STAGING_PREFIX } from '../../lib/data-store.js';
-import {
-  DIGEST_KEY_PATTERN,
-  DIGEST_SEQUENCE_PARTITION,
-  LEDGER_HEAD_PARTITIONS,
-} from '../../lib/ledger-digests.js';
+import { OUTBOX_PARTITIONS, POSITION_PARTITIONS, SEQUENCER_STATE_PARTITION } from '../../lib/ledger-log.js';
 import {
   type DataAccess,
   FILE_KEY_PATTERN,
   IDEMPOTENCY_ACTIONS,
   IDEMPOTENCY_ITEM_PARTITIONS,
+  LOG_KEY_PATTERN,
   UPLOAD_KEY_PATTERN,
 } from '../../lib/operation-access.js';
 import {
@@ -59,7 +56,7 @@ beforeAll(() => {
     JSON.stringify({ 'Fn::GetAtt': [synthesized.logicalIdOf(construct), 'Arn'] });
   tableArn = getAtt(synthesized.stack.dataStore.table);
   filesBucketArn = getAtt(synthesized.stack.dataStore.filesBucket);
-  digestBucketArn = getAtt(synthesized.stack.ledgerDigests.bucket);
+  digestBucketArn = getAtt(synthesized.stack.ledgerLog.bucket);
 });
 
 const WRITE_ACTIONS = [
@@ -107,10 +104,20 @@ function observedAccess(statements: IamStatement[]) {
   const indexes = new Set<string>();
   const files = new Set<string>();
   const uploads = new Set<string>();
+  const log = new Set<string>();
+  let listsLog = false;
   const conditioned: IamStatement[] = [];
   const other: IamStatement[] = [];
   let listBucket = false;
   for (const statement of dataStatements(statements)) {
+    // Listing the log bucket, limited to the log's keys: part of a `log` declaration.
+    if (
+      json(statement.Resource) === digestBucketArn &&
+      json(statement.Condition) === JSON.stringify({ StringLike: { 's3:prefix': [LOG_KEY_PATTERN] } })
+    ) {
+      listsLog = true;
+      continue;
+    }
     if (statement.Condition) {
       conditioned.push(statement);
       continue;
@@ -131,11 +138,13 @@ function observedAccess(statements: IamStatement[]) {
         else if (resourceJson === arnUnder(filesBucketArn, UPLOAD_KEY_PATTERN) && action.startsWith('s3:'))
           uploads.add(action.slice(3));
         else if (resourceJson === filesBucketArn && action === 's3:ListBucket') listBucket = true;
+        else if (resourceJson === arnUnder(digestBucketArn, LOG_KEY_PATTERN) && action.startsWith('s3:'))
+          log.add(action.slice(3));
         else other.push(statement);
       }
     }
   }
-  return { table, indexes, files, uploads, listBucket, conditioned, other };
+  return { table, indexes, files, uploads, listBucket, log, listsLog, conditioned, other };
 }
 
 const sorted = (values: Iterable<string> | undefined) => [...new Set(values ?? [])].sort();
@@ -165,6 +174,8 @@ describe('the operation table declares every operation’s data access', () => {
     expect(observed.listBucket).toBe(
       [...(declared.files ?? []), ...(declared.uploads ?? [])].includes('ListBucket'),
     );
+    expect(sorted(observed.log)).toEqual(sorted(declared.log));
+    expect(observed.listsLog).toBe((declared.log ?? []).length > 0);
     expect(observed.other).toEqual([]);
   });
 
@@ -269,7 +280,7 @@ describe('every function of the stack', () => {
     }
   });
 
-  it('reaches no bucket but the files and digest buckets (never the access-log bucket)', () => {
+  it('reaches no bucket but the files bucket and the log files (never the access-log bucket)', () => {
     // Prepare
     const accessLogsBucketId = synthesized.logicalIdOf(synthesized.stack.dataStore.accessLogsBucket);
     // Act
@@ -281,8 +292,13 @@ describe('every function of the stack', () => {
         arnUnder(filesBucketArn, FILE_KEY_PATTERN),
         arnUnder(filesBucketArn, UPLOAD_KEY_PATTERN),
         filesBucketArn,
-        arnUnder(digestBucketArn, DIGEST_KEY_PATTERN),
+        arnUnder(digestBucketArn, LOG_KEY_PATTERN),
+        digestBucketArn,
       ]).toContain(json(statement.Resource));
+      // Listing the log bucket is limited to the log's own keys.
+      if (json(statement.Resource) === digestBucketArn) {
+        expect(statement.Condition).toEqual({ StringLike: { 's3:prefix': [LOG_KEY_PATTERN] } });
+      }
     }
   });
 });
@@ -316,30 +332,47 @@ describe('the authorizer', () => {
 });
 
 describe('the job functions', () => {
-  it('lets the ledger digest read chain heads, move its counter and add digests, nothing else', () => {
+  it('lets the sequencer move its state, the outbox and positions, write log files and sign, nothing else', () => {
     // Prepare
-    const roleId = synthesized.logicalIdOf(synthesized.stack.ledgerDigests.digestFunction.role!);
+    const roleId = synthesized.logicalIdOf(synthesized.stack.ledgerLog.sequencerFunction.role!);
+    const keyArn = JSON.stringify({
+      'Fn::GetAtt': [synthesized.logicalIdOf(synthesized.stack.ledgerLog.signingKey), 'Arn'],
+    });
     // Act
     const statements = dataStatements(statementsOfRole(template, roleId));
-    // Assess
+    // Assess: no event item, no object item, no other key of the bucket
     expect(statements).toEqual([
       {
         Effect: 'Allow',
-        Action: 'dynamodb:Query',
+        Action: ['dynamodb:UpdateItem', 'dynamodb:GetItem'],
         Resource: JSON.parse(tableArn),
-        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [LEDGER_HEAD_PARTITIONS] } },
+        Condition: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': [SEQUENCER_STATE_PARTITION] } },
       },
       {
         Effect: 'Allow',
-        Action: 'dynamodb:UpdateItem',
+        Action: ['dynamodb:Query', 'dynamodb:BatchWriteItem'],
         Resource: JSON.parse(tableArn),
-        Condition: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': [DIGEST_SEQUENCE_PARTITION] } },
+        Condition: {
+          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [OUTBOX_PARTITIONS, POSITION_PARTITIONS] },
+        },
+      },
+      {
+        Effect: 'Allow',
+        Action: 's3:GetObject',
+        Resource: JSON.parse(arnUnder(digestBucketArn, LOG_KEY_PATTERN)),
+      },
+      {
+        Effect: 'Allow',
+        Action: 's3:ListBucket',
+        Resource: JSON.parse(digestBucketArn),
+        Condition: { StringLike: { 's3:prefix': [LOG_KEY_PATTERN] } },
       },
       {
         Effect: 'Allow',
         Action: 's3:PutObject',
-        Resource: JSON.parse(arnUnder(digestBucketArn, DIGEST_KEY_PATTERN)),
+        Resource: JSON.parse(arnUnder(digestBucketArn, LOG_KEY_PATTERN)),
       },
+      { Effect: 'Allow', Action: ['kms:Sign', 'kms:GetPublicKey'], Resource: JSON.parse(keyArn) },
     ]);
   });
 
@@ -415,16 +448,19 @@ describe('partition patterns of IAM conditions', () => {
     expect(sessionPartition).not.toMatch(likePattern(API_KEY_ITEM_PARTITIONS));
   });
 
-  it('match the chain heads and the sequence counter the digest uses', async () => {
+  it('match the state, outbox and position items the sequencer uses', async () => {
     // Act
-    await listAllChainHeads();
-    await nextDigestSequence();
+    await readLogState();
+    await readOutbox(1);
     // Assess
-    const partitions = keysSent();
-    const counter = partitions.pop();
-    expect(counter).toBe(DIGEST_SEQUENCE_PARTITION);
-    expect(partitions.length).toBeGreaterThan(0);
-    for (const partition of partitions) expect(partition).toMatch(likePattern(LEDGER_HEAD_PARTITIONS));
+    const [state, ...outboxShards] = keysSent();
+    expect(state).toBe(SEQUENCER_STATE_PARTITION);
+    expect(outboxShards.length).toBeGreaterThan(0);
+    for (const partition of outboxShards) expect(partition).toMatch(likePattern(OUTBOX_PARTITIONS));
+    const event = { chainId: 'object:c:o', sequence: 1, hash: 'ab', timestamp: '2026-01-01T00:00:00.000Z' };
+    expect(String(outboxItem(event).Put?.Item?.pk)).toMatch(likePattern(OUTBOX_PARTITIONS));
+    expect(writePositions).toBeDefined();
+    expect('LOG_POSITION#object:c:o').toMatch(likePattern(POSITION_PARTITIONS));
   });
 
   it('match the file, image and staging keys the file store uses', () => {

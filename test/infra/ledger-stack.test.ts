@@ -1,4 +1,4 @@
-/** The ledger's infrastructure: the Object Lock digest bucket, its schedule, and append-only IAM. */
+/** The ledger's infrastructure: the Object Lock log bucket, the KMS signing key, the sequencer's schedule, and append-only IAM. */
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { LEDGER_PARTITION_PATTERN, LEDGER_REWRITE_ACTIONS } from '../../lib/ledger-protection';
 import { synthesizeStack } from './synthesized-stack';
@@ -14,9 +14,9 @@ describe('ledger infrastructure', () => {
     template = synthesized.template;
   });
 
-  it('keeps digests in a bucket with Object Lock in COMPLIANCE mode', () => {
+  it('keeps the log files in a bucket with Object Lock in COMPLIANCE mode', () => {
     // Prepare
-    const bucketId = synthesized.logicalIdOf(synthesized.stack.ledgerDigests.bucket);
+    const bucketId = synthesized.logicalIdOf(synthesized.stack.ledgerLog.bucket);
     // Assess
     expect(template.toJSON().Resources[bucketId]).toMatchObject({
       DeletionPolicy: 'Retain',
@@ -37,13 +37,27 @@ describe('ledger infrastructure', () => {
     });
   });
 
-  it('writes a digest every hour from a scheduled function', () => {
+  it('runs the sequencer every minute, polling within the 60 s bound, signing with a KMS Ed25519 key', () => {
     // Prepare
-    const functionId = synthesized.logicalIdOf(synthesized.stack.ledgerDigests.digestFunction);
+    const functionId = synthesized.logicalIdOf(synthesized.stack.ledgerLog.sequencerFunction);
+    const keyId = synthesized.logicalIdOf(synthesized.stack.ledgerLog.signingKey);
     // Assess
     template.hasResourceProperties('AWS::Events::Rule', {
-      ScheduleExpression: 'rate(1 hour)',
+      ScheduleExpression: 'rate(1 minute)',
       Targets: Match.arrayWith([Match.objectLike({ Arn: { 'Fn::GetAtt': [functionId, 'Arn'] } })]),
+    });
+    template.hasResourceProperties('AWS::KMS::Key', {
+      KeySpec: 'ECC_NIST_EDWARDS25519',
+      KeyUsage: 'SIGN_VERIFY',
+    });
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: {
+        Variables: Match.objectLike({
+          LEDGER_SIGNING_KEY_ID: { 'Fn::GetAtt': [keyId, 'Arn'] },
+          LEDGER_LOG_ORIGIN: Match.stringLikeRegexp('^asset-registry/'),
+          SEQUENCER_POLL_SECONDS: '20',
+        }),
+      },
     });
   });
 

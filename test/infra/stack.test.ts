@@ -68,7 +68,7 @@ describe('Lambda functions', () => {
     );
 
     // Assess
-    // The authorizer, the ledger digest job and the subcategory-removal job.
+    // The authorizer, the ledger sequencer and the subcategory-removal job.
     template.resourceCountIs('AWS::Lambda::Function', operationList.length + 3);
     expect(synthesized.stack.api.operationFunctions.size).toBe(operationList.length);
     expect(resourceTypes.filter((type) => type.startsWith('Custom::'))).toEqual([]);
@@ -80,7 +80,7 @@ describe('Lambda functions', () => {
     // Prepare
     const functions = template.findResources('AWS::Lambda::Function') as Record<string, CfnResource>;
     const jobIds = new Set([
-      synthesized.logicalIdOf(synthesized.stack.ledgerDigests.digestFunction),
+      synthesized.logicalIdOf(synthesized.stack.ledgerLog.sequencerFunction),
       ...[...synthesized.stack.backgroundJobs.functions.values()].map((job) => synthesized.logicalIdOf(job)),
     ]);
 
@@ -380,6 +380,7 @@ describe('outputs', () => {
         'DashboardName',
         'DigestBucketName',
         'FilesBucketName',
+        'LedgerSigningKeyArn',
         'RestApiId',
         'TableName',
         ...Object.keys(USAGE_PLANS).map((planName) => usagePlanOutputId(planName as UsagePlanName)),

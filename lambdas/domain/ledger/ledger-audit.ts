@@ -1,6 +1,7 @@
 /**
  * The whole-ledger check behind `npm run ledger -- verify`: every chain recomputed against its
- * head (and, for objects, against the object record), and every digest checked.
+ * head (and, for objects, against the object record), and the transparency log checked
+ * against the chains (`log-audit.ts`).
  */
 
 import {
@@ -11,7 +12,7 @@ import {
 } from '#repositories/ledger-repository.js';
 import { findObject } from '#repositories/object-repository.js';
 import { type ChainProblem, verifyChain } from './chain-verification.js';
-import { type DigestProblem, verifyDigests } from './ledger-digest.js';
+import { type LogAudit, type LogProblem, startLogAudit } from './log-audit.js';
 
 export interface ChainReport {
   chainId: string;
@@ -25,13 +26,15 @@ export interface LedgerReport {
   chainsChecked: number;
   eventsChecked: number;
   invalidChains: ChainReport[];
-  digestsChecked: number;
-  digestProblems: DigestProblem[];
+  /** The log's tree size and how many of the checked events it holds. */
+  log: { treeSize: number; integratedEvents: number };
+  logProblems: LogProblem[];
 }
 
-async function verifyOneChain(head: ChainHead): Promise<ChainReport> {
+async function verifyOneChain(head: ChainHead, log: LogAudit): Promise<ChainReport> {
   const chain = chainRefOf(head.chainId);
   const events = await readWholeChain(chain);
+  await log.checkChain(head.chainId, events);
   const result = verifyChain(events, { eventCount: head.eventCount, lastTxId: head.lastHash });
   const problems = [...result.problems];
   if (chain.kind === 'object') {
@@ -52,7 +55,7 @@ async function verifyOneChain(head: ChainHead): Promise<ChainReport> {
   return { chainId: head.chainId, valid: problems.length === 0, eventCount: events.length, problems };
 }
 
-/** Verifies every chain (or only the chains of one object id) and every digest. */
+/** Verifies every chain (or only the chains of one object id) and the log against them. */
 export async function verifyLedger(options: { objectId?: string } = {}): Promise<LedgerReport> {
   const allHeads = await listAllChainHeads();
   const heads = options.objectId
@@ -60,18 +63,17 @@ export async function verifyLedger(options: { objectId?: string } = {}): Promise
         (head) => head.chainId.startsWith('object:') && head.chainId.endsWith(`:${options.objectId}`),
       )
     : allHeads;
+  const log = await startLogAudit();
   const reports: ChainReport[] = [];
-  for (const head of heads) reports.push(await verifyOneChain(head));
-  const digests = await verifyDigests(
-    options.objectId ? new Set(heads.map((head) => head.chainId)) : undefined,
-  );
+  for (const head of heads) reports.push(await verifyOneChain(head, log));
+  await log.finish(!options.objectId);
   const invalidChains = reports.filter((report) => !report.valid);
   return {
-    valid: invalidChains.length === 0 && digests.problems.length === 0,
+    valid: invalidChains.length === 0 && log.problems.length === 0,
     chainsChecked: reports.length,
     eventsChecked: reports.reduce((sum, report) => sum + report.eventCount, 0),
     invalidChains,
-    digestsChecked: digests.digestsChecked,
-    digestProblems: digests.problems,
+    log: { treeSize: log.treeSize, integratedEvents: log.integratedEvents },
+    logProblems: log.problems,
   };
 }

@@ -8,7 +8,7 @@ import type { ChainRef } from '#repositories/ledger-repository.js';
 import { chainIdOf, findChainEvent } from '#repositories/ledger-repository.js';
 import { findLogIndex, readLogState } from '#repositories/log-state-repository.js';
 import { readCheckpoint, readTile, storedHashes } from '#repositories/log-tile-store.js';
-import { BadRequestError, ConflictError, NotFoundError } from '#shared/errors.js';
+import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '#shared/errors.js';
 import {
   canonicalEventText,
   formatTlogProof,
@@ -123,7 +123,11 @@ export async function consistencyBetween(
   from: number,
   to: number,
 ): Promise<{ from: number; to: number; proof: string[] }> {
-  if (from > to) throw new BadRequestError('VALIDATION_ERROR', '`from` may not be larger than `to`');
+  if (from > to) {
+    throw new ValidationError([
+      { field: 'from', code: 'RANGE_INVALID', message: 'from may not be larger than to' },
+    ]);
+  }
   const [older, newer] = await Promise.all([publishedTree(from), publishedTree(to)]);
   const proof = await consistencyProof(storedHashes(newer.treeSize), older.treeSize, newer.treeSize);
   return { from, to, proof: proof.map((hash) => hash.toString('hex')) };

@@ -1,0 +1,127 @@
+/**
+ * The transparency log's infrastructure: the Object Lock bucket (COMPLIANCE mode: no one, the
+ * account's root included, can change or delete a tile or checkpoint before its retention
+ * ends), the KMS Ed25519 key that signs checkpoints (the private key never leaves KMS), and the
+ * sequencer function, started every minute, which integrates the outbox into the log.
+ */
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import {
+  BlockPublicAccess,
+  Bucket,
+  BucketEncryption,
+  type IBucket,
+  ObjectLockRetention,
+} from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+import { bundledFunction } from './bundled-function.js';
+import { acknowledgeLogKeys, LOG_KEY_PATTERN, logReadStatements } from './operation-access.js';
+import { jobEntry } from './project-paths.js';
+
+/** How long a log file cannot be changed or deleted (context `digestRetentionDays` overrides). */
+export const DEFAULT_LOG_RETENTION_DAYS = 365;
+/** The longest wait from commit to checkpoint, in seconds (context `ledgerCheckpointSeconds`). */
+export const DEFAULT_CHECKPOINT_SECONDS = 60;
+
+/** Partition keys the sequencer writes: its state, the outbox and the position items. */
+export const SEQUENCER_STATE_PARTITION = 'LOG';
+export const OUTBOX_PARTITIONS = 'LOG_OUTBOX#*';
+export const POSITION_PARTITIONS = 'LOG_POSITION#*';
+
+export interface LedgerLogProps {
+  table: ITable;
+  /** Where the bucket's S3 server access logs go. */
+  accessLogsBucket: IBucket;
+  retentionDays?: number;
+  /** The log's origin (the key name in checkpoints); default: the stack's name. */
+  origin: string;
+  checkpointSeconds?: number;
+}
+
+export class LedgerLog extends Construct {
+  readonly bucket: Bucket;
+  readonly signingKey: Key;
+  readonly sequencerFunction: NodejsFunction;
+  readonly schedule: Rule;
+
+  constructor(scope: Construct, id: string, props: LedgerLogProps) {
+    super(scope, id);
+    // Construct id kept from the digest era, so that a deployed stack keeps its locked bucket.
+    this.bucket = new Bucket(this, 'DigestBucket', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      versioned: true, // required by Object Lock
+      objectLockEnabled: true,
+      objectLockDefaultRetention: ObjectLockRetention.compliance(
+        Duration.days(props.retentionDays ?? DEFAULT_LOG_RETENTION_DAYS),
+      ),
+      removalPolicy: RemovalPolicy.RETAIN,
+      serverAccessLogsBucket: props.accessLogsBucket,
+      serverAccessLogsPrefix: 'digests/',
+    });
+    this.signingKey = new Key(this, 'CheckpointSigningKey', {
+      description: "Signs the ledger log's checkpoints (Ed25519, C2SP signed-note)",
+      keySpec: KeySpec.ECC_NIST_EDWARDS25519,
+      keyUsage: KeyUsage.SIGN_VERIFY,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    const checkpointSeconds = props.checkpointSeconds ?? DEFAULT_CHECKPOINT_SECONDS;
+    // Started every minute (EventBridge's shortest rate); within a run it polls the outbox
+    // every `checkpointSeconds / 2` (at most 20 s), so an event waits less than the bound.
+    const pollSeconds = Math.max(1, Math.min(20, Math.floor(checkpointSeconds / 2)));
+    this.sequencerFunction = bundledFunction(this, 'SequencerFunction', {
+      entry: jobEntry('sequence-ledger'),
+      description: 'Integrates committed ledger events into the transparency log and signs a checkpoint',
+      environment: {
+        TABLE_NAME: props.table.tableName,
+        DIGEST_BUCKET_NAME: this.bucket.bucketName,
+        LEDGER_SIGNING_KEY_ID: this.signingKey.keyArn,
+        LEDGER_LOG_ORIGIN: props.origin,
+        SEQUENCER_POLL_SECONDS: String(pollSeconds),
+        SEQUENCER_RUN_SECONDS: '50',
+      },
+      timeout: Duration.minutes(5),
+    });
+    // One sequencer at a time anyway (the lease); no pile-up of overlapping runs.
+    this.sequencerFunction.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:UpdateItem', 'dynamodb:GetItem'],
+        resources: [props.table.tableArn],
+        conditions: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': [SEQUENCER_STATE_PARTITION] } },
+      }),
+    );
+    this.sequencerFunction.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:Query', 'dynamodb:BatchWriteItem'],
+        resources: [props.table.tableArn],
+        conditions: {
+          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [OUTBOX_PARTITIONS, POSITION_PARTITIONS] },
+        },
+      }),
+    );
+    for (const statement of logReadStatements(this.bucket)) this.sequencerFunction.addToRolePolicy(statement);
+    this.sequencerFunction.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['s3:PutObject'],
+        resources: [this.bucket.arnForObjects(LOG_KEY_PATTERN)],
+      }),
+    );
+    this.sequencerFunction.addToRolePolicy(
+      new PolicyStatement({ actions: ['kms:Sign', 'kms:GetPublicKey'], resources: [this.signingKey.keyArn] }),
+    );
+    acknowledgeLogKeys(this.sequencerFunction.role!, this.bucket);
+
+    this.schedule = new Rule(this, 'SequencerSchedule', {
+      description: 'Runs the ledger sequencer every minute',
+      schedule: Schedule.rate(Duration.minutes(1)),
+      targets: [new LambdaFunction(this.sequencerFunction, { retryAttempts: 0 })],
+    });
+  }
+}
