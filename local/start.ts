@@ -9,7 +9,7 @@ import { buildConsole } from '../console/build.js';
 import { JavaMissingError } from './dynamodb-local.js';
 import { type EmbeddedStack, startEmbeddedStack } from './embedded-stack.js';
 import { type LocalGateway, startLocalGateway } from './local-gateway.js';
-import { type LocalSequencer, startLocalSequencer } from './local-sequencer.js';
+import type { LocalSequencer } from './local-sequencer.js';
 import {
   dataDirectoryFromEnvironment,
   readStackState,
@@ -48,6 +48,9 @@ async function main(): Promise<void> {
   Object.assign(process.env, stack.environment);
   // The log's signing key: made at first start, kept with the data.
   process.env.LEDGER_SIGNING_KEY_FILE ??= join(dataDirectory, 'ledger-signing-key.pem');
+  // Loaded only now: its modules create the SDK clients at load time, from the local
+  // endpoints just put in the environment (a static import made them point at AWS).
+  const { startLocalSequencer } = await import('./local-sequencer.js');
   sequencer = startLocalSequencer();
   try {
     gateway = await startLocalGateway({ port });

@@ -48,6 +48,11 @@ function ObjectSummary({ object }: { object: RegistryObject }) {
   return (
     <section aria-labelledby="object-title">
       <h1 id="object-title">{object.name}</h1>
+      <p>
+        <a class="button" href={routeHref(['objects', object.id, 'verify'])}>
+          Verify this object in your browser
+        </a>
+      </p>
       <dl class="fields">
         {rows.map(([label, value]) => (
           <div key={label}>
