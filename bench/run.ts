@@ -20,7 +20,16 @@ import {
   uploadSection,
 } from './support/results-report';
 
-const SECTIONS = ['cold', 'calls', 'authorizer', 'throughput', 'contention', 'scale', 'uploads'] as const;
+const SECTIONS = [
+  'cold',
+  'calls',
+  'authorizer',
+  'throughput',
+  'contention',
+  'scale',
+  'uploads',
+  'console',
+] as const;
 type SectionName = (typeof SECTIONS)[number];
 
 const small = process.env.BENCH_SMALL === '1';
@@ -107,6 +116,16 @@ async function main(): Promise<void> {
       const uploads = await measure('uploads', () => runUploadMemory(settings.uploads));
       results.uploads = uploads;
       show(uploadSection(uploads));
+    }
+
+    if (runs('console')) {
+      const { runConsoleBench } = await import('./scenarios/web-console.js');
+      const { consoleSection } = await import('./support/web-console-report.js');
+      const consoleFigures = await measure('web console', () =>
+        runConsoleBench({ events: small ? 50 : 1000 }),
+      );
+      results.console = consoleFigures;
+      show(consoleSection(consoleFigures));
     }
   } finally {
     rmSync(scratch, { recursive: true, force: true });

@@ -74,6 +74,15 @@ describe('accessibility and keyboard use of the console', () => {
     await page.getByRole('button', { name: /Download/ }).waitFor();
     await page.locator('ol.timeline > li').nth(3).waitFor();
     await expectAccessible('object detail');
+
+    await page.getByRole('link', { name: 'Verify this object in your browser' }).click();
+    await page.getByRole('button', { name: 'Verify', exact: true }).click();
+    await page.locator('[data-verdict]').waitFor({ timeout: 60_000 });
+    await expectAccessible('verify');
+
+    await page.getByRole('link', { name: 'Log', exact: true }).click();
+    await page.getByText('Signature verified in this browser').waitFor();
+    await expectAccessible('log');
   });
 
   it('has no serious violation and every action in reach on each wallet view', async () => {
