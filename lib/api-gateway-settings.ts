@@ -41,15 +41,41 @@ export const MAX_REQUEST_BODY_BYTES = 10 * 1024 * 1024;
  * variables but cannot format dates); local mode writes ISO 8601.
  */
 export const GATEWAY_RESPONSES = {
-  UNAUTHORIZED: { statusCode: 401, code: 'UNAUTHORIZED', error: 'Missing or invalid API key' },
+  // The authorizer throws "Unauthorized" only when no credential was sent at all.
+  UNAUTHORIZED: {
+    statusCode: 401,
+    code: 'UNAUTHORIZED',
+    error:
+      'Missing credentials: send an API key in X-API-Key, or a wallet session token as Authorization: Bearer <token>',
+  },
   MISSING_AUTHENTICATION_TOKEN: { statusCode: 404, code: 'ROUTE_NOT_FOUND', error: 'No such operation' },
-  ACCESS_DENIED: { statusCode: 403, code: 'ACCESS_DENIED', error: 'Access denied' },
+  // The authorizer denies a credential that was sent but is not valid, naming why in its
+  // context; the answer is the 401 the spec asks for, with that reason as the message.
+  ACCESS_DENIED: {
+    statusCode: 401,
+    code: 'UNAUTHORIZED',
+    error: 'The credentials were refused',
+    errorFromAuthorizerContext: 'refusalReason',
+  },
   REQUEST_TOO_LARGE: { statusCode: 413, code: 'REQUEST_TOO_LARGE', error: 'The request body is too large' },
   THROTTLED: { statusCode: 429, code: 'TOO_MANY_REQUESTS', error: 'Too many requests' },
   DEFAULT_5XX: { statusCode: 500, code: 'INTERNAL_ERROR', error: 'Internal server error' },
 } as const;
 
 export type GatewayResponseType = keyof typeof GATEWAY_RESPONSES;
+
+/** The authorizer context key that carries why a credential was refused (ACCESS_DENIED). */
+export const REFUSAL_REASON_CONTEXT_KEY = GATEWAY_RESPONSES.ACCESS_DENIED.errorFromAuthorizerContext;
+
+/**
+ * Why the authorizer refused a credential that was sent: the 401's message. Plain text without
+ * double quotes or backslashes, since the AWS gateway response pastes it into a JSON template.
+ */
+export const CREDENTIAL_REFUSALS = {
+  apiKey: 'Invalid API key: it is not a key of this API, or it was revoked',
+  authorizationFormat: 'The Authorization header must read Bearer <wallet session token>',
+  walletToken: 'Invalid wallet session token: unknown, expired, or ended (log in again)',
+} as const;
 
 /**
  * Per-key throttling and quotas (API Gateway usage plans, AWS only: the local gateway has

@@ -4,7 +4,7 @@
  * per-key usage plans (API keys come from the authorizer), stage throttling, JSON access logs,
  * execution logs of errors, and X-Ray tracing.
  */
-import { RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import {
   ApiKeySourceType,
   AuthorizationType,
@@ -19,13 +19,14 @@ import type { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { type OperationId, operationList } from '../lambdas/operations.js';
+import { CORS_ALLOWED_HEADERS, CORS_ALLOWED_METHODS, CORS_MAX_AGE_SECONDS } from '../lambdas/shared/cors.js';
 import { accessLogFormat } from './api-access-log.js';
 import { BINARY_MEDIA_TYPES, PUBLIC_ROUTE_THROTTLE, STAGE_THROTTLE } from './api-gateway-settings.js';
 import { ApiKeyAuthorizer } from './api-key-authorizer.js';
 import type { BackgroundJobFunctions } from './background-job-functions.js';
 import { addGatewayResponses } from './gateway-responses.js';
 import { retainedLogGroup } from './log-retention.js';
-import { OperationRoutes } from './operation-routes.js';
+import { methodsOfRow, OperationRoutes } from './operation-routes.js';
 import { sharedUsageKeyValue, UsagePlans } from './usage-plans.js';
 
 export const STAGE_NAME = 'prod';
@@ -41,6 +42,12 @@ export interface AssetRegistryApiProps {
    * the stack is deleted). Logging needs one; accounts that have one already leave this off.
    */
   createCloudWatchRole?: boolean;
+  /**
+   * Origins whose pages may call the API from a browser (CORS), e.g. the web console's
+   * `https://<distribution>.cloudfront.net`; none: no CORS at all. API Gateway answers the
+   * preflights; the functions and the gateway responses add the headers of actual answers.
+   */
+  corsAllowedOrigins?: readonly string[];
 }
 
 /** `'/v2/wallets/login'` + `'POST'` → the stage's method-settings key `/v2/wallets/login/POST`. */
@@ -59,6 +66,7 @@ export class AssetRegistryApi extends Construct {
   constructor(scope: Construct, id: string, props: AssetRegistryApiProps) {
     super(scope, id);
 
+    const corsOrigins = [...(props.corsAllowedOrigins ?? [])];
     const apiKeyAuthorizer = new ApiKeyAuthorizer(this, 'ApiKeyAuthorizer', {
       table: props.table,
       defaultUsageIdentifierKey: sharedUsageKeyValue(),
@@ -70,8 +78,11 @@ export class AssetRegistryApi extends Construct {
     const publicRouteThrottles = Object.fromEntries(
       operationList
         .filter((operation) => operation.authorization === 'none')
-        .map((operation) => [
-          methodSettingsKey(operation.path, operation.method),
+        .flatMap((operation) =>
+          methodsOfRow(operation).map((method) => methodSettingsKey(operation.path, method)),
+        )
+        .map((key) => [
+          key,
           {
             throttlingRateLimit: PUBLIC_ROUTE_THROTTLE.rateLimit,
             throttlingBurstLimit: PUBLIC_ROUTE_THROTTLE.burstLimit,
@@ -109,6 +120,17 @@ export class AssetRegistryApi extends Construct {
         : { cloudWatchRole: false }),
       // Default options reach every method, including those a new table row adds.
       defaultMethodOptions,
+      // An OPTIONS method (a mock, no authorizer, no key) on every resource.
+      ...(corsOrigins.length > 0
+        ? {
+            defaultCorsPreflightOptions: {
+              allowOrigins: corsOrigins,
+              allowMethods: [...CORS_ALLOWED_METHODS],
+              allowHeaders: [...CORS_ALLOWED_HEADERS],
+              maxAge: Duration.seconds(CORS_MAX_AGE_SECONDS),
+            },
+          }
+        : {}),
     });
     // RestApi always adds an `Endpoint` output; the stack's `ApiUrl` output replaces it.
     this.restApi.node.tryRemoveChild('Endpoint');
@@ -121,9 +143,10 @@ export class AssetRegistryApi extends Construct {
     );
     this.restApi.deploymentStage.node.addDependency(this.executionLogGroup);
 
-    addGatewayResponses(this.restApi);
+    addGatewayResponses(this.restApi, corsOrigins);
 
     const routes = new OperationRoutes(this, 'Operations', {
+      corsAllowedOrigins: corsOrigins,
       restApi: this.restApi,
       table: props.table,
       filesBucket: props.filesBucket,
@@ -131,6 +154,14 @@ export class AssetRegistryApi extends Construct {
       backgroundJobs: props.backgroundJobs,
     });
     this.operationFunctions = routes.functions;
+    for (const preflight of this.restApi.methods.filter((method) => method.httpMethod === 'OPTIONS')) {
+      Validations.of(preflight).acknowledge({
+        id: 'AwsSolutions-APIG4',
+        reason:
+          'CORS preflight (OPTIONS): browsers send it without credentials, so it cannot need any; ' +
+          'API Gateway answers it from a mock integration with the allowed origins, and no function runs.',
+      });
+    }
     this.usagePlans = new UsagePlans(this, 'UsagePlans', { restApi: this.restApi });
 
     this.acknowledgeNagFindings(props.createCloudWatchRole ?? false);

@@ -1,7 +1,8 @@
 /** The whole service in one stack: data store, API and functions, monitoring, and the outputs users need. */
-import { Aspects, CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { Aspects, CfnOutput, Lazy, Stack, type StackProps } from 'aws-cdk-lib';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { Construct } from 'constructs';
+import { parseOrigins } from '../lambdas/shared/cors.js';
 import { AssetRegistryApi } from './api.js';
 import type { UsagePlanName } from './api-gateway-settings.js';
 import { BackgroundJobFunctions } from './background-job-functions.js';
@@ -10,7 +11,7 @@ import { LedgerLog } from './ledger-log.js';
 import { LedgerProtection } from './ledger-protection.js';
 import { Monitoring } from './monitoring.js';
 import { usagePlanOutputId } from './usage-plans.js';
-import { consoleUrlOf, WebConsole } from './web-console.js';
+import { apiOriginOf, consoleUrlOf, WebConsole } from './web-console.js';
 
 export const DEFAULT_STACK_NAME = 'AssetRegistryStack';
 
@@ -37,18 +38,21 @@ export class AssetRegistryStack extends Stack {
       origin: this.node.tryGetContext('ledgerLogOrigin') ?? `asset-registry/${this.stackName}`,
       checkpointSeconds: numberContext(this, 'ledgerCheckpointSeconds'),
     });
+    // The console's CSP names the API's origin and the API's CORS names the console's: the
+    // API's is read lazily, once the API exists.
+    this.webConsole = new WebConsole(this, 'WebConsole', {
+      apiOrigin: Lazy.string({ produce: () => apiOriginOf(this.api.restApi) }),
+      accessLogsBucket: this.dataStore.accessLogsBucket,
+    });
     this.api = new AssetRegistryApi(this, 'Api', {
       table: this.dataStore.table,
       filesBucket: this.dataStore.filesBucket,
       logBucket: this.ledgerLog.bucket,
       backgroundJobs: this.backgroundJobs,
       createCloudWatchRole: booleanContext(this, 'createApiGatewayCloudWatchRole'),
+      corsAllowedOrigins: corsAllowedOriginsOf(this, [this.webConsole.origin]),
     });
     Aspects.of(this).add(new LedgerProtection(this.dataStore.table));
-    this.webConsole = new WebConsole(this, 'WebConsole', {
-      restApi: this.api.restApi,
-      accessLogsBucket: this.dataStore.accessLogsBucket,
-    });
 
     // The authorizer throws "Unauthorized" for every refused key, which Lambda counts as an
     // error: it is on the dashboard, and its real failures show as API 5xx instead.
@@ -103,6 +107,16 @@ export class AssetRegistryStack extends Stack {
 function numberContext(scope: Construct, key: string): number | undefined {
   const value = scope.node.tryGetContext(key);
   return value === undefined ? undefined : Number(value);
+}
+
+/**
+ * The origins allowed by CORS: context `corsAllowedOrigins` (comma-separated, or a list in
+ * cdk.json) when given, else `defaults` (the web console's origin, once the stack has one).
+ */
+function corsAllowedOriginsOf(scope: Construct, defaults: readonly string[]): string[] {
+  const value = scope.node.tryGetContext('corsAllowedOrigins');
+  if (value === undefined) return [...defaults];
+  return Array.isArray(value) ? value.map(String) : parseOrigins(String(value));
 }
 
 /** `-c key=true` arrives as the string `'true'`; cdk.json may hold a real boolean. */

@@ -13,6 +13,8 @@ interface GatewayResponseSetting {
   statusCode: number;
   code: string;
   error: string;
+  /** The message is this key of the authorizer's context (a Deny names its reason there). */
+  errorFromAuthorizerContext?: string;
 }
 
 /** Every gateway response the stack defines, by API Gateway response type. */
@@ -28,24 +30,42 @@ export const ALL_GATEWAY_RESPONSES: Readonly<Record<string, GatewayResponseSetti
 export function gatewayResponseTemplate(
   type: GatewayResponseType | keyof typeof USAGE_PLAN_GATEWAY_RESPONSES,
 ): string {
-  const { error, code } = ALL_GATEWAY_RESPONSES[type] as GatewayResponseSetting;
-  return JSON.stringify({ error, code, timestamp: '$context.requestTime' });
+  const { error, code, errorFromAuthorizerContext } = ALL_GATEWAY_RESPONSES[type] as GatewayResponseSetting;
+  return JSON.stringify({
+    error: errorFromAuthorizerContext ? `$context.authorizer.${errorFromAuthorizerContext}` : error,
+    code,
+    timestamp: '$context.requestTime',
+  });
+}
+
+/**
+ * The `Access-Control-Allow-Origin` of gateway responses, so that a page can read the error:
+ * the one allowed origin, or `*` when several are (a gateway response cannot pick one; its
+ * bodies are errors only, and the API takes no cookies); none without CORS.
+ */
+export function gatewayResponseAllowOrigin(corsOrigins: readonly string[]): string | undefined {
+  if (corsOrigins.length === 0) return undefined;
+  return corsOrigins.length === 1 ? (corsOrigins[0] as string) : '*';
 }
 
 /**
  * Adds one gateway response per entry of {@link GATEWAY_RESPONSES} and
- * {@link USAGE_PLAN_GATEWAY_RESPONSES}.
+ * {@link USAGE_PLAN_GATEWAY_RESPONSES}, with the CORS header when origins are allowed.
  *
  * @example
- * addGatewayResponses(restApi);
+ * addGatewayResponses(restApi, ['https://console.example.com']);
  */
-export function addGatewayResponses(restApi: RestApi): void {
+export function addGatewayResponses(restApi: RestApi, corsOrigins: readonly string[] = []): void {
+  const allowOrigin = gatewayResponseAllowOrigin(corsOrigins);
   for (const [type, response] of Object.entries(ALL_GATEWAY_RESPONSES)) {
     restApi.addGatewayResponse(`${type}Response`, {
       type: ResponseType.of(type),
       statusCode: String(response.statusCode),
       // Header values are mapping expressions: a literal needs single quotes.
-      responseHeaders: { 'Content-Type': "'application/json'" },
+      responseHeaders: {
+        'Content-Type': "'application/json'",
+        ...(allowOrigin ? { 'Access-Control-Allow-Origin': `'${allowOrigin}'`, Vary: "'Origin'" } : {}),
+      },
       templates: { 'application/json': gatewayResponseTemplate(type as GatewayResponseType) },
     });
   }

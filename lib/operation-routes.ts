@@ -10,12 +10,15 @@ import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { type Operation, type OperationId, operationList } from '../lambdas/operations.js';
+import { CORS_ALLOWED_ORIGINS_ENVIRONMENT } from '../lambdas/shared/cors.js';
 import type { BackgroundJobFunctions } from './background-job-functions.js';
 import { bundledFunction } from './bundled-function.js';
 import { grantDataAccess } from './operation-access.js';
 import { handlerEntry } from './project-paths.js';
 
 export interface OperationRoutesProps {
+  /** Origins allowed by CORS (the functions add the headers of their answers). */
+  corsAllowedOrigins: readonly string[];
   restApi: RestApi;
   table: ITable;
   filesBucket: IBucket;
@@ -27,6 +30,10 @@ export interface OperationRoutesProps {
 /** `listCategories` → `ListCategoriesFunction`: the construct id, and so the logical id, follows the row's id. */
 export const functionConstructId = (operationId: OperationId): string =>
   `${operationId.charAt(0).toUpperCase()}${operationId.slice(1)}Function`;
+
+/** The HTTP methods of a row's route: its own, and HEAD beside every GET (same function, no body). */
+export const methodsOfRow = (operation: Operation): string[] =>
+  operation.method === 'GET' ? ['GET', 'HEAD'] : [operation.method];
 
 /** Lambda descriptions stop at 256 characters. */
 const describe = (operation: Operation): string =>
@@ -50,6 +57,9 @@ export class OperationRoutes extends Construct {
           ...(operation.access?.log && props.logBucket
             ? { DIGEST_BUCKET_NAME: props.logBucket.bucketName }
             : {}),
+          ...(props.corsAllowedOrigins.length > 0
+            ? { [CORS_ALLOWED_ORIGINS_ENVIRONMENT]: props.corsAllowedOrigins.join(',') }
+            : {}),
         },
       });
       // Exactly what the row declares; a row without a declaration gets no data access at all.
@@ -60,27 +70,26 @@ export class OperationRoutes extends Construct {
         { idempotent: operation.idempotent },
       );
 
-      // resourceForPath reuses the resources an earlier row created.
-      const method = props.restApi.root.resourceForPath(operation.path).addMethod(
-        operation.method,
-        // No extra permission for the console's test-invoke stage: it halves the Lambda permissions.
-        new LambdaIntegration(operationFunction, { allowTestInvoke: false }),
-        {
-          operationName: operation.id,
+      // No extra permission for the console's test-invoke stage: it halves the Lambda permissions.
+      const integration = new LambdaIntegration(operationFunction, { allowTestInvoke: false });
+      for (const httpMethod of methodsOfRow(operation)) {
+        // resourceForPath reuses the resources an earlier row created.
+        const method = props.restApi.root.resourceForPath(operation.path).addMethod(httpMethod, integration, {
+          operationName: httpMethod === operation.method ? operation.id : `${operation.id}${httpMethod}`,
           // Wallet login is how a wallet gets a credential: it cannot need one. Without the
           // authorizer there is no usage identifier either, so no usage plan applies.
           ...(operation.authorization === 'none'
             ? { authorizationType: AuthorizationType.NONE, apiKeyRequired: false }
             : {}),
-        },
-      );
-      if (operation.authorization === 'none') {
-        Validations.of(method).acknowledge({
-          id: 'AwsSolutions-APIG4',
-          reason:
-            `Public by design (authorization 'none' in the operation table): ${operation.summary}. ` +
-            'Its handler reads no principal; the stage throttles public routes harder.',
         });
+        if (operation.authorization === 'none') {
+          Validations.of(method).acknowledge({
+            id: 'AwsSolutions-APIG4',
+            reason:
+              `Public by design (authorization 'none' in the operation table): ${operation.summary}. ` +
+              'Its handler reads no principal; the stage throttles public routes harder.',
+          });
+        }
       }
       if (operation.backgroundJobs)
         props.backgroundJobs.allowStart(operationFunction, operation.backgroundJobs);

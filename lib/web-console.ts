@@ -31,9 +31,14 @@ import { Construct, type IConstruct } from 'constructs';
 import { buildConsole, CONSOLE_CONFIG_FILE } from '../console/build.js';
 
 export interface WebConsoleProps {
-  restApi: RestApi;
+  /** `https://<api id>.execute-api.<region>.<suffix>`: the only origin the page may call. */
+  apiOrigin: string;
   accessLogsBucket: IBucket;
 }
+
+/** The origin of a REST API's default endpoint. */
+export const apiOriginOf = (restApi: RestApi): string =>
+  `https://${restApi.restApiId}.execute-api.${Stack.of(restApi).region}.${Stack.of(restApi).urlSuffix}`;
 
 export class WebConsole extends Construct {
   readonly bucket: Bucket;
@@ -50,11 +55,10 @@ export class WebConsole extends Construct {
       serverAccessLogsBucket: props.accessLogsBucket,
       serverAccessLogsPrefix: 'web-console/',
     });
-    const apiOrigin = `https://${props.restApi.restApiId}.execute-api.${Stack.of(this).region}.${Stack.of(this).urlSuffix}`;
     const headers = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
       securityHeadersBehavior: {
         contentSecurityPolicy: {
-          contentSecurityPolicy: `default-src 'self'; connect-src 'self' ${apiOrigin}; img-src 'self' data: blob:; frame-ancestors 'none'; base-uri 'none'; object-src 'none'; form-action 'self'`,
+          contentSecurityPolicy: `default-src 'self'; connect-src 'self' ${props.apiOrigin}; img-src 'self' data: blob:; frame-ancestors 'none'; base-uri 'none'; object-src 'none'; form-action 'self'`,
           override: true,
         },
         strictTransportSecurity: {

@@ -16,6 +16,7 @@ import type {
   Context,
 } from 'aws-lambda';
 import { attachBodyStream } from '../lambdas/shared/body-stream.js';
+import { allowedOrigins, corsHeaders, preflightHeaders } from '../lambdas/shared/cors.js';
 import {
   API_KEY_HEADER,
   AUTHORIZER_CACHE_TTL_SECONDS,
@@ -71,12 +72,25 @@ function loadHandler(modulePath: string): Promise<ProxyHandler> {
 const loadAuthorizer = (): Promise<AuthorizerModule> =>
   import(join(projectRoot, 'lambdas', 'authorizer', 'api-key-authorizer.ts')) as Promise<AuthorizerModule>;
 
-function sendGatewayResponse(response: ServerResponse, type: GatewayResponseType): void {
-  const { statusCode, code, error } = GATEWAY_RESPONSES[type];
+function sendGatewayResponse(
+  response: ServerResponse,
+  type: GatewayResponseType,
+  authorizerContext?: APIGatewayAuthorizerResult['context'],
+): void {
+  // The stack gives every gateway response the CORS header too, so that a page can read errors.
+  const cors = corsHeaders(response.req.headers.origin);
+  const setting: { statusCode: number; code: string; error: string; errorFromAuthorizerContext?: string } =
+    GATEWAY_RESPONSES[type];
+  const { statusCode, code } = setting;
+  // As `$context.authorizer.<key>` in the AWS template: the reason a Deny named.
+  const error = setting.errorFromAuthorizerContext
+    ? String(authorizerContext?.[setting.errorFromAuthorizerContext] ?? setting.error)
+    : setting.error;
   const body = JSON.stringify({ error, code, timestamp: new Date().toISOString() });
   response.writeHead(statusCode, {
     'Content-Type': 'application/json; charset=utf-8',
     'x-amzn-ErrorType': type,
+    ...cors,
   });
   response.end(body);
 }
@@ -193,17 +207,20 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
     cacheKey: string,
     methodArn: string,
     event: Omit<APIGatewayRequestAuthorizerEvent, 'type' | 'methodArn'>,
-  ): Promise<APIGatewayAuthorizerResult | 'denied' | undefined> {
+  ): Promise<{ result: APIGatewayAuthorizerResult; allowed: boolean } | undefined> {
     const cached = authorizerCache.get(cacheKey);
     if (cached && cached.expiresAt > Date.now()) {
       authorizerStatistics.cacheHits++;
-      return policyAllows(cached.result, methodArn) ? cached.result : 'denied';
+      return { result: cached.result, allowed: policyAllows(cached.result, methodArn) };
     }
     authorizerStatistics.invocations++;
     try {
       const result = await authorizer({ ...event, type: 'REQUEST', methodArn });
-      if (ttlMs > 0) authorizerCache.set(cacheKey, { result, expiresAt: Date.now() + ttlMs });
-      return policyAllows(result, methodArn) ? result : 'denied';
+      const allowed = policyAllows(result, methodArn);
+      // Refusals are not kept (API Gateway would keep a Deny while caching is on; it is off,
+      // AUTHORIZER_CACHE_TTL_SECONDS), so that a key issued a moment later works at once.
+      if (ttlMs > 0 && allowed) authorizerCache.set(cacheKey, { result, expiresAt: Date.now() + ttlMs });
+      return { result, allowed };
     } catch (error) {
       if (error instanceof Error && error.message === 'Unauthorized') return undefined;
       throw error;
@@ -222,6 +239,12 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
       return;
     }
     if ((method === 'GET' || method === 'HEAD') && (await serveConsoleFile(url.pathname, response))) return;
+    // A CORS preflight, on any path of the API, is answered here as API Gateway's mock does
+    // (the stack adds those only when some origin is allowed).
+    if (method === 'OPTIONS' && allowedOrigins().length > 0 && matchRoute('*', url.pathname)) {
+      response.writeHead(204, preflightHeaders(request.headers.origin)).end();
+      return;
+    }
     const route = matchRoute(method, url.pathname);
     if (!route) return sendGatewayResponse(response, 'MISSING_AUTHENTICATION_TOKEN');
 
@@ -246,7 +269,7 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
     const publicRoute = route.operation.authorization === 'none';
     const presented = [apiKey, walletToken].some((value) => typeof value === 'string' && value !== '');
 
-    const authorization =
+    const authorizerAnswer =
       !publicRoute && presented
         ? await authorize(`${apiKey ?? ''}\n${walletToken ?? ''}`, methodArn, {
             resource: route.operation.path,
@@ -261,8 +284,11 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
             requestContext: {} as APIGatewayRequestAuthorizerEvent['requestContext'],
           })
         : undefined;
-    if (authorization === 'denied') return sendGatewayResponse(response, 'ACCESS_DENIED');
-    if (!authorization && !publicRoute) return sendGatewayResponse(response, 'UNAUTHORIZED');
+    if (authorizerAnswer && !authorizerAnswer.allowed) {
+      return sendGatewayResponse(response, 'ACCESS_DENIED', authorizerAnswer.result.context);
+    }
+    if (!authorizerAnswer && !publicRoute) return sendGatewayResponse(response, 'UNAUTHORIZED');
+    const authorization = authorizerAnswer?.result;
 
     const binary = isBinary(request.headers['content-type']);
     const event: APIGatewayProxyEvent = {

@@ -33,14 +33,22 @@ function decodeSegment(segment: string): string {
   }
 }
 
-/** The operation for a method and path, or undefined (API Gateway's "missing authentication token"). */
+/** The method of the routes that also answer `HEAD` (the stack adds a HEAD method beside each GET). */
+export const methodOfRoute = (method: string): string => (method === 'HEAD' ? 'GET' : method);
+
+/**
+ * The operation for a method and path, or undefined (API Gateway's "missing authentication
+ * token"). `HEAD` finds the GET route; `'*'` finds a route of any method (a preflight asks
+ * whether the path exists).
+ */
 export function matchRoute(method: string, path: string): RouteMatch | undefined {
   const requestSegments = path.split('/').filter(Boolean);
+  const routeMethod = methodOfRoute(method);
   let best: { match: RouteMatch; literalCount: number } | undefined;
   for (const route of routes) {
     const last = route.segments.at(-1);
     const greedy = last !== undefined && 'parameter' in last && last.greedy === true;
-    if (route.operation.method !== method) continue;
+    if (routeMethod !== '*' && route.operation.method !== routeMethod) continue;
     if (
       greedy
         ? requestSegments.length < route.segments.length

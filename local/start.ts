@@ -6,6 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildConsole } from '../console/build.js';
+import { CORS_ALLOWED_ORIGINS_ENVIRONMENT } from '../lambdas/shared/cors.js';
 import { JavaMissingError } from './dynamodb-local.js';
 import { type EmbeddedStack, startEmbeddedStack } from './embedded-stack.js';
 import { type LocalGateway, startLocalGateway } from './local-gateway.js';
@@ -16,6 +17,12 @@ import {
   removeStackState,
   writeStackState,
 } from './stack-state.js';
+
+/** The origins of pages this gateway serves (the web console), by either loopback name. */
+const localConsoleOrigins = (port: number): string[] => [
+  `http://127.0.0.1:${port}`,
+  `http://localhost:${port}`,
+];
 
 async function main(): Promise<void> {
   const port = Number(process.env.PORT || 3000);
@@ -52,6 +59,8 @@ async function main(): Promise<void> {
   // endpoints just put in the environment (a static import made them point at AWS).
   const { startLocalSequencer } = await import('./local-sequencer.js');
   sequencer = startLocalSequencer();
+  // CORS: the local console's origin (this gateway) unless CORS_ALLOWED_ORIGINS says otherwise.
+  process.env[CORS_ALLOWED_ORIGINS_ENVIRONMENT] ??= localConsoleOrigins(port).join(',');
   try {
     gateway = await startLocalGateway({ port });
   } catch (error) {

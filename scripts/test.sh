@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `npm test`: type check, lint, then every jest tier (unit, integration, infra, end to end).
+# `npm test`: type check, lint, OpenAPI lint, then every jest tier (unit, integration, infra, end to end).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED=true
@@ -8,5 +8,7 @@ npx tsc --noEmit -p .
 npx tsc --noEmit -p console
 echo "== lint"
 npx biome check .
+echo "== OpenAPI lint (Spectral, Redocly)"
+npm run --silent lint:openapi
 echo "== tests"
 npx jest --ci "$@"

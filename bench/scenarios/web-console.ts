@@ -62,7 +62,8 @@ export async function runConsoleBench(options: { events: number }): Promise<Cons
     await page.getByRole('button', { name: 'Verify', exact: true }).click();
     await page.locator('[data-verdict]').waitFor({ timeout: 300_000 });
     const ok = (await page.locator('[data-verdict]').getAttribute('data-verdict')) === 'ok';
-    const browserMs = Number((await page.getByText(/^Checked in \d+ ms/).innerText()).match(/\d+/)?.[0]);
+    const checkedText = (await page.getByText(/^Checked in \d+ ms/).textContent()) ?? '';
+    const browserMs = Number(checkedText.match(/\d+/)?.[0]);
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'Download verification bundle' }).click(),

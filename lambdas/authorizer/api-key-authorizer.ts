@@ -9,8 +9,10 @@
  * When both are sent, `X-API-Key` decides. API Gateway's cache is off (see
  * `lib/api-gateway-settings.ts`), so this runs on every request; resolved API keys are kept in
  * memory for a few seconds, sessions (which never change) for a minute.
- * A missing, unknown, revoked or expired credential is refused with "Unauthorized", which API
- * Gateway answers with 401 through the UNAUTHORIZED gateway response.
+ * No credential at all is refused with "Unauthorized" (API Gateway's UNAUTHORIZED response, 401
+ * "Missing credentials"); a credential that was sent but is unknown, revoked, expired or
+ * malformed gets a Deny whose context names why, which the ACCESS_DENIED gateway response
+ * answers as 401 with that reason (so the caller learns which credential to fix).
  */
 import { createHash } from 'node:crypto';
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
@@ -22,7 +24,9 @@ import { type Principal, toAuthorizerContext } from '#shared/principal.js';
 import {
   API_KEY_HEADER,
   AUTHORIZER_MEMORY_CACHE_SECONDS,
+  CREDENTIAL_REFUSALS,
   DEFAULT_USAGE_IDENTIFIER_KEY_ENVIRONMENT,
+  REFUSAL_REASON_CONTEXT_KEY,
   WALLET_TOKEN_HEADER,
 } from '../../lib/api-gateway-settings.js';
 import { MemoryCache } from './memory-cache.js';
@@ -70,18 +74,35 @@ async function cachedSession(tokenHash: string): Promise<WalletSessionRecord | u
   return session;
 }
 
+/** A Deny of the whole API that names why (the ACCESS_DENIED gateway response's message). */
+function refusal(methodArn: string, reason: string): APIGatewayAuthorizerResult {
+  return {
+    principalId: 'refused',
+    policyDocument: {
+      Version: '2012-10-17',
+      Statement: [{ Action: 'execute-api:Invoke', Effect: 'Deny', Resource: wholeApiArn(methodArn) }],
+    },
+    context: { [REFUSAL_REASON_CONTEXT_KEY]: reason },
+  };
+}
+
 export const handler = async (
   event: APIGatewayRequestAuthorizerEvent,
 ): Promise<APIGatewayAuthorizerResult> => {
   const apiKey = headerValue(event.headers, API_KEY_HEADER);
-  const sessionToken = bearerTokenOf(headerValue(event.headers, WALLET_TOKEN_HEADER));
-  const principal = apiKey
-    ? await principalOfApiKey(apiKey)
-    : sessionToken
-      ? await resolveSessionToken(sessionToken, cachedSession)
-      : undefined;
-  // This exact message is what makes API Gateway answer 401 instead of 500.
-  if (!principal) throw new Error('Unauthorized');
+  const authorization = headerValue(event.headers, WALLET_TOKEN_HEADER);
+  // This exact message is what makes API Gateway answer 401 (not 500): nothing was sent.
+  if (!apiKey && !authorization) throw new Error('Unauthorized');
+  let principal: Principal | undefined;
+  if (apiKey) {
+    principal = await principalOfApiKey(apiKey);
+    if (!principal) return refusal(event.methodArn, CREDENTIAL_REFUSALS.apiKey);
+  } else {
+    const sessionToken = bearerTokenOf(authorization);
+    if (!sessionToken) return refusal(event.methodArn, CREDENTIAL_REFUSALS.authorizationFormat);
+    principal = await resolveSessionToken(sessionToken, cachedSession);
+    if (!principal) return refusal(event.methodArn, CREDENTIAL_REFUSALS.walletToken);
+  }
   return {
     principalId: principal.keyId,
     policyDocument: {

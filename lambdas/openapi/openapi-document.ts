@@ -18,6 +18,12 @@ export const WALLET_SESSION_SCHEME = 'WalletSession';
 
 type Row = Operation & { id: OperationId };
 
+/**
+ * Raw bytes, as both OpenAPI 3.0 generators (`format: binary`) and 3.1 ones
+ * (`contentMediaType`) read it: file parts and downloads.
+ */
+const BINARY: JsonSchema = { type: 'string', format: 'binary', contentMediaType: 'application/octet-stream' };
+
 export interface OpenApiResponse {
   description: string;
   headers?: Record<string, { description: string; schema: JsonSchema }>;
@@ -49,10 +55,15 @@ export interface OpenApiOperation {
 
 export interface OpenApiDocument {
   openapi: string;
-  info: { title: string; version: string; description: string };
+  info: {
+    title: string;
+    version: string;
+    description: string;
+    license: { name: string; identifier: string };
+  };
   /** Left out when the server is not known: OpenAPI then takes `/`, the document's own server. */
   servers?: Array<{ url: string; description?: string }>;
-  tags: Array<{ name: string }>;
+  tags: Array<{ name: string; description: string }>;
   paths: Record<string, Record<string, OpenApiOperation>>;
   components: {
     schemas: Record<string, JsonSchema>;
@@ -101,6 +112,28 @@ const idempotencyKeyParameter = {
 
 const tagOf = (row: Row): string => row.handler.split('/')[0] ?? row.handler;
 
+/** What each tag (a folder of `lambdas/handlers/`) holds; a new folder gets a plain default. */
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  categories: 'Categories of a company, each with its subcategories (spec 4.5-4.7)',
+  subcategories:
+    'Subcategories: create, detail, and the CHANGE / ACTIVATE / DEACTIVATE / REMOVE actions (spec 4.8-4.10)',
+  objects: 'Objects (assets), their actions, and their ledger: events and verification (spec 4.1-4.4)',
+  files: 'Files of an object: upload, download, list, delete, and presigned uploads (spec 4.16-4.18)',
+  wallets: "An App's wallets, and the wallet login that gives a session token (spec 4.11-4.15)",
+  openapi: 'This document',
+};
+
+const tagDescriptionOf = (tag: string): string => TAG_DESCRIPTIONS[tag] ?? `The ${tag} operations`;
+
+/**
+ * The package's licence (`package.json`: UNLICENSED): proprietary. OpenAPI 3.1 wants an SPDX
+ * expression or a URL; SPDX names licences it does not list with a `LicenseRef-` id.
+ */
+const LICENSE = {
+  name: 'Proprietary (UNLICENSED): all rights reserved',
+  identifier: 'LicenseRef-Proprietary',
+};
+
 /** The spec section a row's summary names (`... (spec 4.5)`), if any. */
 const specSectionOf = (row: Row): string | undefined => /\(spec (\d+\.\d+)\)/.exec(row.summary)?.[1];
 
@@ -128,8 +161,22 @@ function descriptionOf(row: Row): string {
     lines.push(`Needs ${kind} with \`${row.permission}\`; otherwise 403 \`${row.deniedCode}\`.`);
   }
   if (row.companyInPath) lines.push("Another company's id in the path is refused with the same 403.");
+  if (row.method === 'GET') lines.push("`HEAD` is answered too: GET's status and headers, with no body.");
   if (!specSectionOf(row)) lines.push('Extension: not in the interface specification.');
   return lines.join(' ');
+}
+
+/** A property schema without the `null` that bodies take for "not given": parameters are text. */
+function withoutNull(schema: JsonSchema): JsonSchema {
+  const anyOf = schema.anyOf as JsonSchema[] | undefined;
+  if (anyOf?.length === 2 && anyOf[1]?.type === 'null') return anyOf[0] as JsonSchema;
+  if (!Array.isArray(schema.type)) return schema;
+  const types = schema.type.filter((type) => type !== 'null');
+  return {
+    ...schema,
+    type: types.length === 1 ? types[0] : types,
+    ...(Array.isArray(schema.enum) ? { enum: schema.enum.filter((value) => value !== null) } : {}),
+  };
 }
 
 /** A property schema without its `description`, which moves to the parameter. */
@@ -145,7 +192,7 @@ function parametersOf(schema: Operation['pathParameters'], location: 'path' | 'q
       // OpenAPI: every path parameter is required.
       required: location === 'path' || required.has(name),
       ...(typeof description === 'string' ? { description } : {}),
-      schema: propertySchema,
+      schema: withoutNull(propertySchema),
     };
   });
 }
@@ -171,10 +218,15 @@ function multipartOf(
     schema: {
       type: 'object',
       properties: {
-        ...(fields.properties as Record<string, JsonSchema>),
+        // Form parts are text: no `null` there.
+        ...Object.fromEntries(
+          Object.entries(fields.properties as Record<string, JsonSchema>).map(([name, property]) => [
+            name,
+            withoutNull(property),
+          ]),
+        ),
         [part.fileField]: {
-          type: 'string',
-          contentMediaType: 'application/octet-stream',
+          ...BINARY,
           description: `at most ${part.maxFileBytes} bytes; one of ${mimeTypes.join(', ')}, by extension, declared type and content`,
         },
       },
@@ -253,8 +305,8 @@ function responsesOf(row: Row): Record<string, OpenApiResponse> {
   const responses: Record<string, OpenApiResponse> = {};
   const success: OpenApiResponse = { description: 'Success', headers: headersOf(documented.headers) };
   if (documented.body === 'binary') {
-    success.description = "The file's bytes";
-    success.content = { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } };
+    success.description = "The file's bytes, with the file's MIME type";
+    success.content = Object.fromEntries(SUPPORTED_TYPES.map((type) => [type.mimeType, { schema: BINARY }]));
   } else if (documented.body !== null) {
     success.content = { 'application/json': { schema: schemaRef(documented.body) } };
   } else success.description = 'Done; no body';
@@ -323,9 +375,9 @@ export function buildOpenApiDocument(
   for (const row of rows) (paths[row.path] ??= {})[row.method.toLowerCase()] = operationOf(row);
   return {
     openapi: OPENAPI_VERSION,
-    info: { title: 'Asset Registry', version: '2.0.0', description: DESCRIPTION },
+    info: { title: 'Asset Registry', version: '2.0.0', description: DESCRIPTION, license: LICENSE },
     ...(options.serverUrl ? { servers: [{ url: options.serverUrl, description: SERVER_DESCRIPTION }] } : {}),
-    tags: [...new Set(rows.map(tagOf))].map((name) => ({ name })),
+    tags: [...new Set(rows.map(tagOf))].map((name) => ({ name, description: tagDescriptionOf(name) })),
     paths,
     components: {
       schemas: responseSchemas,
@@ -348,35 +400,21 @@ export function buildOpenApiDocument(
   };
 }
 
-const SERVER_DESCRIPTION = 'this deployment, with its stage prefix in AWS';
-
-/** A host name with an optional port: anything else in `Host` is not echoed into the document. */
-const HOST_PATTERN = /^[A-Za-z0-9.-]+(:\d{1,5})?$/;
-
-/**
- * The base URL of the API as the request reached it: scheme and host from the request (API
- * Gateway sets `X-Forwarded-Proto`), then the stage prefix (`/prod` in AWS, none locally).
- * Undefined without a usable `Host` header.
- *
- * @example
- * serverUrlOf({ host: 'abc.execute-api.eu-west-1.amazonaws.com', forwardedProto: 'https', stagePrefix: '/prod' })
- * // 'https://abc.execute-api.eu-west-1.amazonaws.com/prod'
- */
-export function serverUrlOf(request: {
-  host: string | undefined;
-  forwardedProto: string | undefined;
-  stagePrefix: string;
-}): string | undefined {
-  if (!request.host || !HOST_PATTERN.test(request.host)) return undefined;
-  const scheme = request.forwardedProto?.split(',')[0]?.trim().toLowerCase() === 'https' ? 'https' : 'http';
-  return `${scheme}://${request.host}${request.stagePrefix}`;
-}
+const SERVER_DESCRIPTION =
+  'this deployment: a path relative to where this document was read, with the stage prefix in AWS';
 
 let cached: OpenApiDocument | undefined;
 
-/** The table's document (built once per container), for the server at `serverUrl` if known. */
-export function openApiDocument(serverUrl: string | undefined): OpenApiDocument {
+/**
+ * The table's document (built once per container), for the server at `stagePrefix`: a
+ * relative URL (`/prod` in AWS, `/` locally), resolved against the address the document was
+ * read from. Never a host or scheme from request headers, which a caller (or a cache between)
+ * chooses.
+ *
+ * @example
+ * openApiDocument('/prod').servers // [{ url: '/prod', description: '...' }]
+ */
+export function openApiDocument(stagePrefix: string): OpenApiDocument {
   cached ??= buildOpenApiDocument();
-  if (!serverUrl) return cached;
-  return { ...cached, servers: [{ url: serverUrl, description: SERVER_DESCRIPTION }] };
+  return { ...cached, servers: [{ url: stagePrefix || '/', description: SERVER_DESCRIPTION }] };
 }

@@ -296,7 +296,22 @@ const openApiDocument: JsonSchema = {
   type: 'object',
   description: 'This document',
   required: ['openapi', 'info', 'paths'],
-  properties: { openapi: { type: 'string', pattern: '^3\\.1\\.\\d+$' } },
+  properties: {
+    openapi: { type: 'string', pattern: '^3\\.1\\.\\d+$' },
+    info: {
+      type: 'object',
+      required: ['title', 'version'],
+      properties: { title: text, version: text, description: text },
+    },
+    servers: { type: 'array', items: { type: 'object', required: ['url'], properties: { url: text } } },
+    tags: { type: 'array', items: { type: 'object', required: ['name'], properties: { name: text } } },
+    paths: {
+      type: 'object',
+      description: 'path → method → operation',
+      additionalProperties: { type: 'object' },
+    },
+    components: { type: 'object' },
+  },
 };
 
 const eventProof = closedObject(
@@ -427,8 +442,10 @@ export function errorBodySchema(options: {
   return {
     ...schema,
     if: { properties: { code: { enum: withIssues } } },
+    // `properties` repeats the name beside `required` (`true`: no further rule) so that linters
+    // that read each subschema alone (Redocly) see a declared property.
     // biome-ignore lint/suspicious/noThenProperty: JSON Schema's `if`/`then`/`else`, never awaited
-    then: { required: [issueField] },
-    else: { not: { required: [issueField] } },
+    then: { required: [issueField], properties: { [issueField]: true } },
+    else: { not: { required: [issueField], properties: { [issueField]: true } } },
   };
 }

@@ -12,6 +12,7 @@ import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { type Operation, operationIdOf } from '../operations.js';
+import { corsMiddleware } from './cors.js';
 import { errorResponder } from './error-responder.js';
 import { ForbiddenError } from './errors.js';
 import { readFormBody } from './form-body.js';
@@ -92,6 +93,24 @@ async function parseForm(form: NonNullable<Operation['form']>, event: APIGateway
   return { fields: parsePart(form.fields, fields, 'body'), file };
 }
 
+/**
+ * The answer to `HEAD` on a GET route: the status and headers GET would give, with the length
+ * of the body it would send, and no body.
+ */
+function headAnswer(statusCode: number, result: HttpResult): APIGatewayProxyResult {
+  const full = result.rawBody
+    ? { headers: result.headers ?? {}, length: result.rawBody.length }
+    : (() => {
+        const json = jsonResponse(statusCode, result.body, result.headers);
+        return { headers: json.headers as Record<string, string>, length: Buffer.byteLength(json.body) };
+      })();
+  return {
+    statusCode,
+    headers: { 'Content-Length': String(full.length), ...full.headers },
+    body: '',
+  };
+}
+
 /** Builds the middy handler of one operation. */
 export function httpHandler<Op extends Operation>(
   operation: Op,
@@ -99,63 +118,68 @@ export function httpHandler<Op extends Operation>(
 ): middy.MiddyfiedHandler<APIGatewayProxyEvent, APIGatewayProxyResult> {
   // Names the operation in logs, metrics and idempotency keys.
   const operationId: string = operationIdOf(operation) ?? operation.handler;
-  return middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
-    .use(captureLambdaHandler(tracer))
-    .use(injectLambdaContext(logger, { resetKeys: true }))
-    .use(logMetrics(metrics, { captureColdStartMetric: true }))
-    .use(
-      errorResponder({
-        errorFormat: operation.errorFormat,
-        log: ({ message, ...details }) => logger.error(String(message), details),
-        onAnswer: (statusCode) => countAnswer(operationId, statusCode),
-      }),
-    )
-    .handler(async (event, context) => {
-      const principal = operation.authorization === 'none' ? undefined : principalFromEvent(event);
-      // Ids only: the key itself never reaches a log line.
-      logger.appendKeys({
-        operation: operationId,
-        principalType: principal?.type,
-        tenantId: principal?.tenantId,
-        keyId: principal?.keyId,
-      });
-      if (principal) authorizeOperation(operation, principal);
-      const path = operation.pathParameters
-        ? parsePart(operation.pathParameters, event.pathParameters, 'path')
-        : {};
-      // Another company's id in the path is refused before the body is even read.
-      if (principal && operation.companyInPath) {
-        assertOwnCompany(principal, (path as { companyId: string }).companyId, operation.deniedCode);
-      }
-      const request = {
-        event,
-        principal,
-        path,
-        query: operation.query ? parsePart(operation.query, event.queryStringParameters, 'query') : {},
-        body: operation.body ? parsePart(operation.body, parseJsonBody(event), 'body') : {},
-        form: operation.form ? await parseForm(operation.form, event) : { fields: {} },
-      } as OperationRequest<Op>;
-      const result =
-        operation.idempotent && principal
-          ? await runIdempotently(
-              operationId,
-              principal.tenantId,
-              event,
-              context,
-              () => handle(request) as Promise<HttpResult & Record<string, unknown>>,
-              operation.secretFields,
-            )
-          : await handle(request);
-      const statusCode = result.statusCode ?? operation.successStatus;
-      countAnswer(operationId, statusCode);
-      if (result.rawBody) {
-        return {
-          statusCode,
-          headers: result.headers ?? {},
-          body: result.rawBody.toString('base64'),
-          isBase64Encoded: true,
-        };
-      }
-      return jsonResponse(statusCode, result.body, result.headers);
-    });
+  return (
+    middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
+      .use(captureLambdaHandler(tracer))
+      .use(injectLambdaContext(logger, { resetKeys: true }))
+      .use(logMetrics(metrics, { captureColdStartMetric: true }))
+      // Before the error responder, so that its `onError` runs after it and sees the error body.
+      .use(corsMiddleware())
+      .use(
+        errorResponder({
+          errorFormat: operation.errorFormat,
+          log: ({ message, ...details }) => logger.error(String(message), details),
+          onAnswer: (statusCode) => countAnswer(operationId, statusCode),
+        }),
+      )
+      .handler(async (event, context) => {
+        const principal = operation.authorization === 'none' ? undefined : principalFromEvent(event);
+        // Ids only: the key itself never reaches a log line.
+        logger.appendKeys({
+          operation: operationId,
+          principalType: principal?.type,
+          tenantId: principal?.tenantId,
+          keyId: principal?.keyId,
+        });
+        if (principal) authorizeOperation(operation, principal);
+        const path = operation.pathParameters
+          ? parsePart(operation.pathParameters, event.pathParameters, 'path')
+          : {};
+        // Another company's id in the path is refused before the body is even read.
+        if (principal && operation.companyInPath) {
+          assertOwnCompany(principal, (path as { companyId: string }).companyId, operation.deniedCode);
+        }
+        const request = {
+          event,
+          principal,
+          path,
+          query: operation.query ? parsePart(operation.query, event.queryStringParameters, 'query') : {},
+          body: operation.body ? parsePart(operation.body, parseJsonBody(event), 'body') : {},
+          form: operation.form ? await parseForm(operation.form, event) : { fields: {} },
+        } as OperationRequest<Op>;
+        const result =
+          operation.idempotent && principal
+            ? await runIdempotently(
+                operationId,
+                principal.tenantId,
+                event,
+                context,
+                () => handle(request) as Promise<HttpResult & Record<string, unknown>>,
+                operation.secretFields,
+              )
+            : await handle(request);
+        const statusCode = result.statusCode ?? operation.successStatus;
+        countAnswer(operationId, statusCode);
+        if (event.httpMethod === 'HEAD') return headAnswer(statusCode, result);
+        if (result.rawBody) {
+          return {
+            statusCode,
+            headers: result.headers ?? {},
+            body: result.rawBody.toString('base64'),
+            isBase64Encoded: true,
+          };
+        }
+        return jsonResponse(statusCode, result.body, result.headers);
+      })
+  );
 }

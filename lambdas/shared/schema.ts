@@ -243,9 +243,47 @@ export function metadata(): Schema<Metadata> {
     jsonSchema: {
       type: 'object',
       additionalProperties: true,
-      description: `at most ${METADATA_MAX_BYTES} bytes as JSON`,
+      description: `at most ${METADATA_MAX_BYTES} bytes as UTF-8 JSON, nested at most ${METADATA_MAX_DEPTH} levels`,
+      // JSON Schema cannot bound an object's serialized size: said for generators and readers.
+      [METADATA_MAX_BYTES_KEYWORD]: METADATA_MAX_BYTES,
+      [METADATA_MAX_DEPTH_KEYWORD]: METADATA_MAX_DEPTH,
     },
   };
+}
+
+/** Vendor keywords of the JSON Schema of {@link metadata} (the OpenAPI document's readers know them). */
+export const METADATA_MAX_BYTES_KEYWORD = 'x-max-json-bytes';
+export const METADATA_MAX_DEPTH_KEYWORD = 'x-max-depth';
+
+/**
+ * The same schema, documented with more JSON Schema (an `enum` of the values a service checks
+ * itself, a description): reading is unchanged.
+ *
+ * @example
+ * const action = documented(string({ max: 50 }), { enum: ['CHANGE', 'REMOVE'] });
+ */
+export function documented<T>(schema: Schema<T>, jsonSchema: JsonSchema): Schema<T> {
+  return { read: schema.read, jsonSchema: { ...schema.jsonSchema, ...jsonSchema } };
+}
+
+/**
+ * A property schema that also takes `null` (an optional field given as `null` means "not
+ * given"), as JSON Schema 2020-12 says it: `null` among the types, and in the `enum` if any.
+ */
+export function nullableJsonSchema(schema: JsonSchema): JsonSchema {
+  const { type } = schema;
+  if (typeof type !== 'string') return { anyOf: [schema, { type: 'null' }] };
+  return {
+    ...schema,
+    type: [type, 'null'],
+    ...(Array.isArray(schema.enum) ? { enum: [...schema.enum, null] } : {}),
+  };
+}
+
+/** A field required only when another field has a given value (`owner` when `action` is `transfer`). */
+export interface RequiredWhen {
+  field: string;
+  equals: string;
 }
 
 /** An object schema: properties not in the shape are ignored. */
@@ -255,7 +293,15 @@ export interface ObjectSchema<S extends Shape> extends Schema<Infer<S>> {
   parse(input: unknown, field?: string): Infer<S>;
 }
 
-export function object<S extends Shape>(shape: S): ObjectSchema<S> {
+/**
+ * An object schema. `requiredWhen` names fields that must be given, and not empty, when another
+ * field has a value; the JSON Schema says it as `if`/`then`.
+ */
+export function object<S extends Shape>(
+  shape: S,
+  options: { requiredWhen?: { [K in keyof S]?: RequiredWhen } } = {},
+): ObjectSchema<S> {
+  const conditions = Object.entries(options.requiredWhen ?? {}) as Array<[string, RequiredWhen]>;
   const read = (input: unknown, field: string, issues: FieldIssue[]): Infer<S> | undefined => {
     if (input === null || typeof input !== 'object' || Array.isArray(input)) {
       issues.push({ field, code: 'TYPE_INVALID', message: `${field} must be a JSON object` });
@@ -277,6 +323,19 @@ export function object<S extends Shape>(shape: S): ObjectSchema<S> {
       const parsed = property.schema.read(value, name, issues);
       if (parsed !== undefined) output[name] = parsed;
     }
+    for (const [name, condition] of conditions) {
+      const given = Object.hasOwn(source, name) ? source[name] : undefined;
+      if (
+        source[condition.field] === condition.equals &&
+        (given === undefined || given === null || given === '')
+      ) {
+        issues.push({
+          field: name,
+          code: 'REQUIRED',
+          message: `${name} is required when ${condition.field} is ${condition.equals}`,
+        });
+      }
+    }
     return issues.length === issueCountBefore ? (output as Infer<S>) : undefined;
   };
   const requiredNames = Object.entries(shape)
@@ -297,13 +356,28 @@ export function object<S extends Shape>(shape: S): ObjectSchema<S> {
         Object.entries(shape).map(([name, property]) => [
           name,
           {
-            ...property.schema.jsonSchema,
+            // `null` is taken for every field that may be left out (it reads as "not given").
+            ...(property.presence === 'required'
+              ? property.schema.jsonSchema
+              : nullableJsonSchema(property.schema.jsonSchema)),
             ...(property.description ? { description: property.description } : {}),
             ...(property.presence === 'defaulted' ? { default: property.defaultValue } : {}),
           },
         ]),
       ),
       ...(requiredNames.length > 0 ? { required: requiredNames } : {}),
+      ...(conditions.length > 0
+        ? {
+            allOf: conditions.map(([name, condition]) => ({
+              if: {
+                properties: { [condition.field]: { const: condition.equals } },
+                required: [condition.field],
+              },
+              // biome-ignore lint/suspicious/noThenProperty: JSON Schema's `if`/`then`, never awaited
+              then: { required: [name], properties: { [name]: { type: 'string', minLength: 1 } } },
+            })),
+          }
+        : {}),
     },
   };
 }

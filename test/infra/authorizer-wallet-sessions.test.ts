@@ -11,7 +11,7 @@ import {
   DEFAULT_USAGE_IDENTIFIER_KEY_ENVIRONMENT,
 } from '../../lib/api-gateway-settings.js';
 import { WALLET_ITEM_PARTITIONS } from '../../lib/api-key-authorizer.js';
-import { resourcePaths, type SynthesizedStack, synthesizeStack } from './synthesized-stack.js';
+import { resourcePaths, routesOfRows, type SynthesizedStack, synthesizeStack } from './synthesized-stack.js';
 
 interface PolicyStatement {
   Effect: string;
@@ -143,9 +143,7 @@ describe('wallet routes', () => {
       .map((method) => `${method.Properties.HttpMethod} ${paths.get(method.Properties.ResourceId.Ref)}`)
       .filter((route) => route.includes('/v2/wallets'));
     // Assess
-    expect(routes.sort()).toEqual(
-      walletRows.map((operation) => `${operation.method} ${operation.path}`).sort(),
-    );
+    expect(routes.sort()).toEqual(routesOfRows(walletRows).sort());
     for (const operation of walletRows)
       expect(synthesized.stack.api.operationFunctions.has(operation.id)).toBe(true);
   });

@@ -8,6 +8,7 @@ import { App, Stack, Validations } from 'aws-cdk-lib';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
+import { methodsOfRow } from '../../lib/operation-routes.js';
 import {
   actionsOf,
   resourcesOf,
@@ -64,7 +65,10 @@ const REVIEWED = [
   { id: /^AwsSolutions-APIG2$/, where: /\/Api\/RestApi$/ },
   { id: /^AwsSolutions-COG4$/, where: /\/Api\/RestApi$/ },
   { id: /^AwsSolutions-APIG3$/, where: /\/Api\/RestApi\/DeploymentStage\.prod$/ },
-  { id: /^AwsSolutions-APIG4$/, where: /\/Api\/RestApi\/Default\/.+\/(GET|POST|PUT|DELETE)$/ },
+  {
+    id: /^AwsSolutions-APIG4$/,
+    where: /\/Api\/RestApi\/Default\/(.+\/)?(GET|HEAD|POST|PUT|DELETE|OPTIONS)$/,
+  },
   {
     id: /^AwsSolutions-IAM4\[Policy::arn:<AWS::Partition>:iam::aws:policy\/service-role\/AmazonAPIGatewayPushToCloudWatchLogs\]$/,
     where: /\/Api\/RestApi$/,
@@ -87,6 +91,7 @@ describe('the checker itself', () => {
 describe.each([
   ['by default', {}],
   ['with the API Gateway CloudWatch role created', { createApiGatewayCloudWatchRole: 'true' }],
+  ['with CORS for a console origin', { corsAllowedOrigins: 'https://console.example.com' }],
 ])('cdk-nag AwsSolutionsChecks, %s', (_label, context) => {
   let synthesized: SynthesizedStack;
 
@@ -144,19 +149,22 @@ describe.each([
     }
   });
 
-  it('acknowledges APIG4 (no authorizer) only on the public routes of the operation table', async () => {
+  it('acknowledges APIG4 (no authorizer) only on the public routes of the operation table and CORS preflights', async () => {
     // Prepare
     const { operationList } = await import('../../lambdas/operations.js');
     const publicRoutes = operationList
       .filter((operation) => operation.authorization === 'none')
-      .map((operation) => `${operation.path}/${operation.method}`)
-      .sort();
+      .flatMap((operation) => methodsOfRow(operation).map((method) => `${operation.path}/${method}`));
     // Act
     const acknowledged = nagAcknowledgements(synthesized.stack)
       .filter((acknowledgement) => acknowledgement.id === 'AwsSolutions-APIG4')
-      .map((acknowledgement) => acknowledgement.path.replace(/^.*\/Api\/RestApi\/Default/, ''))
-      .sort();
+      .map((acknowledgement) => acknowledgement.path.replace(/^.*\/Api\/RestApi\/Default/, ''));
     // Assess
-    expect(acknowledged).toEqual(publicRoutes);
+    expect(acknowledged.filter((path) => !path.endsWith('/OPTIONS')).sort()).toEqual(publicRoutes.sort());
+    const preflights = synthesized.stack.api.restApi.methods.filter(
+      (method) => method.httpMethod === 'OPTIONS',
+    );
+    expect(acknowledged.filter((path) => path.endsWith('/OPTIONS'))).toHaveLength(preflights.length);
+    expect(preflights.length > 0).toBe('corsAllowedOrigins' in context);
   });
 });

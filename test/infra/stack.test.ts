@@ -25,6 +25,7 @@ import { usagePlanOutputId } from '../../lib/usage-plans.js';
 import {
   policyActionsOfRole,
   resourcePaths,
+  routesOfRows,
   type SynthesizedStack,
   synthesizeStack,
 } from './synthesized-stack.js';
@@ -167,9 +168,7 @@ describe('REST API', () => {
 
     const paths = resourcePaths(template);
     const publicRoutes = new Set(
-      operationList
-        .filter((operation) => operation.authorization === 'none')
-        .map((operation) => `${operation.method} ${operation.path}`),
+      routesOfRows(operationList.filter((operation) => operation.authorization === 'none')),
     );
 
     // Act
@@ -187,7 +186,7 @@ describe('REST API', () => {
     }
   });
 
-  it('has exactly one method per operation, on its path, with its HTTP method', () => {
+  it('has exactly one method per operation, on its path, with its HTTP method, and HEAD beside each GET', () => {
     // Prepare
     const paths = resourcePaths(template);
 
@@ -197,9 +196,7 @@ describe('REST API', () => {
     );
 
     // Assess
-    expect(routes.sort()).toEqual(
-      operationList.map((operation) => `${operation.method} ${operation.path}`).sort(),
-    );
+    expect(routes.sort()).toEqual(routesOfRows(operationList).sort());
   });
 
   it('creates each path segment once', () => {
@@ -236,7 +233,10 @@ describe('REST API', () => {
       ResponseParameters: { 'gatewayresponse.header.Content-Type': "'application/json'" },
       ResponseTemplates: {
         'application/json': JSON.stringify({
-          error: response.error,
+          error:
+            'errorFromAuthorizerContext' in response
+              ? `$context.authorizer.${response.errorFromAuthorizerContext}`
+              : response.error,
           code: response.code,
           timestamp: '$context.requestTime',
         }),

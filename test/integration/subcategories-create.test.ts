@@ -465,6 +465,30 @@ describe('create subcategory: the image', () => {
     expect(stored?.content.length).toBe(TEN_MEGABYTES);
   });
 
+  it.each([
+    ['a data URL', (base64: string) => `data:image/png;base64,${base64}`],
+    ['a data URL with a parameter', (base64: string) => `data:image/png;name=photo.png;base64,${base64}`],
+    ['base64 broken into MIME lines', (base64: string) => base64.replace(/.{76}/g, '$&\r\n')],
+  ])('takes 10 MB of image bytes as %s', async (_label, asText) => {
+    // Prepare
+    const principal = companyPrincipal();
+    const category = await givenCategory(principal);
+    const image = paddedPng(TEN_MEGABYTES);
+    // Act
+    const response = await postSubcategory(principal, category.id, {
+      name: 'Ten MB as text',
+      image: asText(image.toString('base64')),
+    });
+    // Assess
+    expect(response.statusCode).toBe(200);
+    const detail = await getSubcategory(
+      principal,
+      addressOf(principal, { categoryId: category.id, subcategoryId: response.body.data.id }),
+    );
+    const stored = await readStoredImage(principal.tenantId, response.body.data.id, detail.body.data.imageId);
+    expect(stored?.content.equals(image)).toBe(true);
+  });
+
   it('refuses 10 MB and one byte with 400 details.image, and stores no bytes', async () => {
     // Prepare
     const principal = companyPrincipal();
@@ -489,7 +513,8 @@ describe('create subcategory: the image', () => {
     // Prepare
     const principal = companyPrincipal();
     const category = await givenCategory(principal);
-    const image = paddedPng(TEN_MEGABYTES + 16).toString('base64');
+    // 11 MB: longer than 10 MB's base64 with every prefix and line break the text may carry.
+    const image = paddedPng(TEN_MEGABYTES + 1024 * 1024).toString('base64');
     // Act
     const response = await postSubcategory(principal, category.id, { name: 'Far too big', image });
     // Assess

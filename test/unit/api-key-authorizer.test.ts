@@ -2,11 +2,13 @@
  * The REQUEST authorizer, offline: the policy resource it allows, and its answers for missing,
  * unknown, revoked and valid keys (DynamoDB mocked with aws-sdk-client-mock).
  */
+
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { clearAuthorizerCache, handler, wholeApiArn } from '../../lambdas/authorizer/api-key-authorizer';
 import { generateApiKey, hashApiKey } from '../../lambdas/domain/identity/api-keys';
+import { refusedFor } from '../support/authorizer-refusals';
 
 const METHOD_ARN = 'arn:aws:execute-api:eu-west-1:123456789012:a1b2c3d4e5/prod/GET/v2/categories';
 const WHOLE_API = 'arn:aws:execute-api:eu-west-1:123456789012:a1b2c3d4e5/prod/*';
@@ -114,40 +116,43 @@ describe('authorizer handler', () => {
     expect(result.principalId).toBe(keyId);
   });
 
-  it('throws "Unauthorized" without a key, without reading the table', async () => {
+  it('throws "Unauthorized" without any credential (401 Missing credentials), without reading the table', async () => {
     // Act / Assess
     await expect(handler(authorizerEvent({}))).rejects.toThrow(/^Unauthorized$/);
+    await expect(handler(authorizerEvent({ 'X-API-Key': '' }))).rejects.toThrow(/^Unauthorized$/);
     expect(documentClient.commandCalls(GetCommand)).toHaveLength(0);
   });
 
-  it('throws "Unauthorized" for a malformed key, without reading the table', async () => {
+  it('denies, naming the reason, a malformed key, without reading the table', async () => {
     // Act / Assess
-    await expect(handler(authorizerEvent({ 'X-API-Key': 'let-me-in' }))).rejects.toThrow(/^Unauthorized$/);
+    await expect(handler(authorizerEvent({ 'X-API-Key': 'let-me-in' }))).resolves.toEqual(
+      refusedFor('apiKey'),
+    );
     expect(documentClient.commandCalls(GetCommand)).toHaveLength(0);
   });
 
-  it('throws "Unauthorized" for a well-formed key that is not stored', async () => {
+  it('denies, naming the reason, a well-formed key that is not stored', async () => {
     // Prepare
     const { apiKey } = generateApiKey();
     // Act / Assess
-    await expect(handler(authorizerEvent({ 'X-API-Key': apiKey }))).rejects.toThrow(/^Unauthorized$/);
+    await expect(handler(authorizerEvent({ 'X-API-Key': apiKey }))).resolves.toEqual(refusedFor('apiKey'));
     expect(documentClient.commandCalls(GetCommand)).toHaveLength(1);
   });
 
-  it('throws "Unauthorized" for a stored key id with another secret', async () => {
+  it('denies, naming the reason, a stored key id with another secret', async () => {
     // Prepare
     const { keyId, apiKey } = generateApiKey();
     storeKey(apiKey, keyId);
     const forged = `ark_${keyId}_${'A'.repeat(43)}`;
     // Act / Assess
-    await expect(handler(authorizerEvent({ 'X-API-Key': forged }))).rejects.toThrow(/^Unauthorized$/);
+    await expect(handler(authorizerEvent({ 'X-API-Key': forged }))).resolves.toEqual(refusedFor('apiKey'));
   });
 
-  it('throws "Unauthorized" for a revoked key', async () => {
+  it('denies, naming the reason, a revoked key', async () => {
     // Prepare
     const { keyId, apiKey } = generateApiKey();
     storeKey(apiKey, keyId, { revokedAt: '2025-02-01T00:00:00.000Z' });
     // Act / Assess
-    await expect(handler(authorizerEvent({ 'X-API-Key': apiKey }))).rejects.toThrow(/^Unauthorized$/);
+    await expect(handler(authorizerEvent({ 'X-API-Key': apiKey }))).resolves.toEqual(refusedFor('apiKey'));
   });
 });

@@ -11,9 +11,12 @@ import { type FieldIssue, ValidationError } from '../../lambdas/shared/errors';
 import {
   boolean,
   defaulted,
+  documented,
   integer,
   METADATA_MAX_BYTES,
+  METADATA_MAX_BYTES_KEYWORD,
   METADATA_MAX_DEPTH,
+  METADATA_MAX_DEPTH_KEYWORD,
   metadata,
   object,
   oneOf,
@@ -260,10 +263,79 @@ describe('object()', () => {
       type: 'object',
       properties: {
         name: { type: 'string', minLength: 1, description: 'the name' },
-        size: { type: 'integer', minimum: 0, maximum: 9, default: 3 },
+        size: { type: ['integer', 'null'], minimum: 0, maximum: 9, default: 3 },
       },
       required: ['name'],
     });
+  });
+
+  it('types every field that may be left out as nullable, enums with null among the values', () => {
+    // Prepare
+    const schema = object({
+      note: optional(string({ max: 5 })),
+      colour: optional(oneOf(['red', 'blue'] as const)),
+      extra: optional(metadata()),
+    });
+    // Act
+    const parsed = schema.parse({ note: null, colour: null, extra: null });
+    // Assess
+    expect(parsed).toEqual({});
+    expect(schema.jsonSchema.properties).toMatchObject({
+      note: { type: ['string', 'null'], maxLength: 5 },
+      colour: { type: ['string', 'null'], enum: ['red', 'blue', null] },
+      extra: { type: ['object', 'null'] },
+    });
+  });
+
+  it('requires a field when another has a value (requiredWhen), and says so with if/then', () => {
+    // Prepare
+    const schema = object(
+      { action: required(oneOf(['move', 'stay'] as const)), to: optional(string({ max: 10 })) },
+      { requiredWhen: { to: { field: 'action', equals: 'move' } } },
+    );
+    // Act
+    const missing = (() => {
+      try {
+        schema.parse({ action: 'move', to: '' });
+        return [];
+      } catch (error) {
+        return (error as ValidationError).issues;
+      }
+    })();
+    const stay = schema.parse({ action: 'stay' });
+    // Assess
+    expect(missing).toEqual([
+      { field: 'to', code: 'REQUIRED', message: 'to is required when action is move' },
+    ]);
+    expect(stay).toEqual({ action: 'stay' });
+    expect(schema.jsonSchema.allOf).toEqual([
+      {
+        if: { properties: { action: { const: 'move' } }, required: ['action'] },
+        // biome-ignore lint/suspicious/noThenProperty: JSON Schema's `if`/`then`, never awaited
+        then: { required: ['to'], properties: { to: { type: 'string', minLength: 1 } } },
+      },
+    ]);
+  });
+});
+
+describe('metadata() and documented()', () => {
+  it('declares the size and depth bounds as keywords a generator can read', () => {
+    // Assess
+    expect(metadata().jsonSchema).toMatchObject({
+      [METADATA_MAX_BYTES_KEYWORD]: METADATA_MAX_BYTES,
+      [METADATA_MAX_DEPTH_KEYWORD]: METADATA_MAX_DEPTH,
+    });
+  });
+
+  it('documents values a service checks itself, reading as before', () => {
+    // Prepare
+    const action = documented(string({ max: 10 }), { enum: ['GO'] });
+    // Act
+    const { value, issues } = readWith(action, 'go');
+    // Assess
+    expect(value).toBe('go');
+    expect(issues).toEqual([]);
+    expect(action.jsonSchema).toEqual({ type: 'string', maxLength: 10, enum: ['GO'] });
   });
 });
 

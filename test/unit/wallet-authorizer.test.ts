@@ -2,6 +2,7 @@
  * The authorizer with wallet session tokens and its memory cache, offline (DynamoDB mocked):
  * Bearer tokens, the precedence of X-API-Key, and what the cache keeps and for how long.
  */
+
 import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
@@ -10,6 +11,7 @@ import { MemoryCache } from '../../lambdas/authorizer/memory-cache';
 import { generateApiKey, hashApiKey } from '../../lambdas/domain/identity/api-keys';
 import { generateSessionToken, hashSessionToken } from '../../lambdas/domain/wallets/wallet-sessions';
 import { AUTHORIZER_MEMORY_CACHE_SECONDS } from '../../lib/api-gateway-settings';
+import { refusedFor } from '../support/authorizer-refusals';
 
 const METHOD_ARN = 'arn:aws:execute-api:eu-west-1:123456789012:a1b2c3d4e5/prod/GET/v2/wallets';
 const APP_ID = '7f1c1e88-2f0e-4c55-9d0e-0a3b1c2d3e4f';
@@ -116,22 +118,29 @@ describe('authorizer with wallet session tokens', () => {
     expect(documentClient.commandCalls(UpdateCommand)).toHaveLength(0);
   });
 
-  it('refuses an invalid X-API-Key even beside a valid Bearer token', async () => {
+  it('denies an invalid X-API-Key even beside a valid Bearer token', async () => {
     // Prepare
     const token = generateSessionToken();
     storeSession(token);
     // Act / Assess
     await expect(
       handler(authorizerEvent({ 'X-API-Key': 'let-me-in', Authorization: `Bearer ${token}` })),
-    ).rejects.toThrow(/^Unauthorized$/);
+    ).resolves.toEqual(refusedFor('apiKey'));
   });
 
-  it('throws "Unauthorized" for an unknown token, without counting a call', async () => {
+  it('denies, naming the reason, an unknown token, without counting a call', async () => {
     // Act / Assess
     await expect(
       handler(authorizerEvent({ Authorization: `Bearer ${generateSessionToken()}` })),
-    ).rejects.toThrow(/^Unauthorized$/);
+    ).resolves.toEqual(refusedFor('walletToken'));
     expect(documentClient.commandCalls(UpdateCommand)).toHaveLength(0);
+  });
+
+  it('denies an Authorization header that is not a Bearer token, naming the expected form', async () => {
+    // Act / Assess
+    await expect(handler(authorizerEvent({ Authorization: 'Basic dXNlcjpwYXNz' }))).resolves.toEqual(
+      refusedFor('authorizationFormat'),
+    );
   });
 
   it(`keeps a resolved API key in memory for ${AUTHORIZER_MEMORY_CACHE_SECONDS} s, then reads it again`, async () => {
@@ -153,7 +162,7 @@ describe('authorizer with wallet session tokens', () => {
   it('does not cache a refusal: a key issued a moment later works at once', async () => {
     // Prepare
     const { keyId, apiKey } = generateApiKey();
-    await expect(handler(authorizerEvent({ 'X-API-Key': apiKey }))).rejects.toThrow(/^Unauthorized$/);
+    await expect(handler(authorizerEvent({ 'X-API-Key': apiKey }))).resolves.toEqual(refusedFor('apiKey'));
     storeKey(apiKey, keyId);
     // Act
     const result = await handler(authorizerEvent({ 'X-API-Key': apiKey }));

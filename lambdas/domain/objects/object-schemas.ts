@@ -33,16 +33,19 @@ export const createObjectBody = object({
   metadata: optional(metadata()),
 });
 
-export const updateObjectBody = object({
-  action: required(oneOf(OBJECT_ACTIONS)),
-  name: optional(objectName),
-  description: optional(objectDescription),
-  summary: optional(objectSummary),
-  owner: optional(objectOwner, 'required (1-100 characters) when action is transfer'),
-  eventDescription: optional(string({ max: EVENT_DESCRIPTION_MAX }), 'recorded in the ledger event'),
-  performedBy: optional(string({ max: PERFORMED_BY_MAX }), 'recorded in the ledger event'),
-  metadata: optional(metadata(), 'merged into the stored metadata; a key set to null is removed'),
-});
+export const updateObjectBody = object(
+  {
+    action: required(oneOf(OBJECT_ACTIONS)),
+    name: optional(objectName),
+    description: optional(objectDescription),
+    summary: optional(objectSummary),
+    owner: optional(objectOwner, 'required (1-100 characters) when action is transfer'),
+    eventDescription: optional(string({ max: EVENT_DESCRIPTION_MAX }), 'recorded in the ledger event'),
+    performedBy: optional(string({ max: PERFORMED_BY_MAX }), 'recorded in the ledger event'),
+    metadata: optional(metadata(), 'merged into the stored metadata; a key set to null is removed'),
+  },
+  { requiredWhen: { owner: { field: 'action', equals: 'transfer' } } },
+);
 
 export const listObjectsQuery = object({
   ...pageQueryFields(),

@@ -157,11 +157,6 @@ export async function updateObject(
   objectId: string,
   input: UpdateObjectInput,
 ): Promise<ObjectView> {
-  if (input.action === 'transfer' && (input.owner === undefined || input.owner === '')) {
-    throw new ValidationError([
-      { field: 'owner', code: 'REQUIRED', message: 'owner is required when action is transfer' },
-    ]);
-  }
   const after = await changeObject(principal, objectId, {
     action: input.action,
     eventDescription: input.eventDescription,

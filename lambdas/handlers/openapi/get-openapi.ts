@@ -1,15 +1,10 @@
 import { httpHandler, resourceLocation } from '#shared/http-handler.js';
-import { headerValue } from '#shared/http-request.js';
-import { openApiDocument, serverUrlOf } from '../../openapi/openapi-document.js';
+import { openApiDocument } from '../../openapi/openapi-document.js';
 import { operations } from '../../operations.js';
 
+// The stage prefix comes from API Gateway's request context, not from a header, so the document
+// is the same for every caller and may be cached by anyone.
 export const handler = httpHandler(operations.openapi, async ({ event }) => ({
-  body: openApiDocument(
-    serverUrlOf({
-      host: headerValue(event.headers, 'host'),
-      forwardedProto: headerValue(event.headers, 'x-forwarded-proto'),
-      stagePrefix: resourceLocation(event, ''),
-    }),
-  ),
+  body: openApiDocument(resourceLocation(event, '')),
   headers: { 'Cache-Control': 'public, max-age=300' },
 }));

@@ -1,0 +1,332 @@
+/**
+ * The whole API through the generated client (`client/`), as a TypeScript user drives it
+ * against `npm start`: every operation of the served document at least once, without a cast;
+ * files sent as Blob/File, downloads read as bytes, errors read by their typed `code`. Every
+ * answer is also checked against the document. The tests run in order and share the server.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  type AssetRegistryClient,
+  type AssetRegistryClientOptions,
+  createAssetRegistryClient,
+} from '../../client/asset-registry-client';
+import type { OpenApiDocument } from '../../lambdas/openapi/openapi-document';
+import { type LocalServer, projectRoot, runAdmin, startLocalServer } from '../support/local-server';
+import { ResponseValidator } from '../support/openapi-validator';
+
+jest.setTimeout(180_000);
+
+/** A 1x1 PNG. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+const CSV = Buffer.from('serial,site\nA-1,dock 4\n', 'utf8');
+
+describe('the typed client against npm start', () => {
+  const dataDirectory = mkdtempSync(join(tmpdir(), 'asset-registry-e2e-client-'));
+  let server: LocalServer;
+  let validator: ResponseValidator;
+  /** `GET /v2/categories`, ...: every operation the clients called, by method and path template. */
+  const called = new Set<string>();
+  /** Differences between live answers and the document. */
+  const problems: string[] = [];
+  const operationIds = new Map<string, string>();
+
+  /** A client whose every call is recorded and checked against the document. */
+  function client(credentials: Omit<AssetRegistryClientOptions, 'baseUrl'> = {}): AssetRegistryClient {
+    const api = createAssetRegistryClient({ baseUrl: server.baseUrl, ...credentials });
+    api.use({
+      async onResponse({ request, response, schemaPath }) {
+        const route = `${request.method} ${schemaPath}`;
+        called.add(route);
+        const operationId = operationIds.get(route);
+        if (!operationId) return;
+        const text = await response.clone().text();
+        problems.push(
+          ...validator.problemsOf(operationId, {
+            status: response.status,
+            contentType: response.headers.get('content-type'),
+            text,
+          }),
+        );
+      },
+    });
+    return api;
+  }
+
+  const admin = async (args: string[]) => {
+    const result = await runAdmin(args, { port: server.port, dataDirectory });
+    if (result.exitCode !== 0) throw new Error(`admin ${args.join(' ')}: ${result.stderr}`);
+    return JSON.parse(result.stdout);
+  };
+
+  // Shared between the ordered tests below.
+  let company: AssetRegistryClient;
+  let companyId = '';
+  let categoryId = '';
+  let subcategoryId = '';
+  let objectId = '';
+
+  beforeAll(async () => {
+    server = await startLocalServer({ dataDirectory });
+  });
+
+  afterAll(async () => {
+    await server?.kill();
+    rmSync(dataDirectory, { recursive: true, force: true });
+  });
+
+  it('reads the document without a key, and knows its operations', async () => {
+    // Act
+    const { data, error } = await client().GET('/v2/openapi.json');
+    // Assess
+    expect(error).toBeUndefined();
+    expect(data?.openapi).toBe('3.1.0');
+    const document = data as unknown as OpenApiDocument;
+    validator = new ResponseValidator(document);
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        operationIds.set(`${method.toUpperCase()} ${path}`, operation.operationId);
+      }
+    }
+    called.add('GET /v2/openapi.json');
+  });
+
+  it('was generated from the document this server serves (npm run client -- --from <url> --check)', () => {
+    // Act
+    const result = spawnSync(
+      join(projectRoot, 'node_modules', '.bin', 'tsx'),
+      ['scripts/generate-client.ts', '--from', `${server.baseUrl}/v2/openapi.json`, '--check'],
+      {
+        cwd: projectRoot,
+        encoding: 'utf8',
+        env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+      },
+    );
+    // Assess
+    expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 0, stderr: '' });
+  });
+
+  it('manages categories and subcategories, an image sent as a data URL and as a File', async () => {
+    // Prepare
+    const created = await admin(['create-company', '--name', 'Typed Co']);
+    companyId = created.companyId;
+    company = client({ apiKey: created.apiKey });
+    // Act
+    const category = await company.POST('/v2/categories', { body: { name: 'Vehicles', metadata: null } });
+    categoryId = category.data?.id ?? '';
+    const duplicate = await company.POST('/v2/categories', { body: { name: 'vehicles' } });
+    const listed = await company.GET('/v2/categories', { params: { query: { status: 'all', limit: 10 } } });
+    const read = await company.GET('/v2/categories/{categoryId}', { params: { path: { categoryId } } });
+    const updated = await company.PUT('/v2/categories/{categoryId}', {
+      params: { path: { categoryId } },
+      body: { description: 'Cars and vans', status: 'active' },
+    });
+    const subcategory = await company.POST('/v2/categories/{categoryId}/subcategories', {
+      params: { path: { categoryId } },
+      body: { name: 'Vans', image: `data:image/png;base64,${PNG.toString('base64')}` },
+    });
+    subcategoryId = subcategory.data?.data.id ?? '';
+    const detailPath = { companyId, categoryId, subcategoryId };
+    const changed = await company.PUT(
+      '/api/v2/object/{companyId}/category/{categoryId}/subcategory/{subcategoryId}',
+      {
+        params: { path: detailPath },
+        body: { action: 'CHANGE', name: 'Vans', file: new File([PNG], 'van.png', { type: 'image/png' }) },
+      },
+    );
+    const detail = await company.GET(
+      '/api/v2/object/{companyId}/category/{categoryId}/subcategory/{subcategoryId}',
+      { params: { path: detailPath } },
+    );
+    // Assess
+    expect(category.response.status).toBe(201);
+    expect(category.data?.status).toBe('active');
+    expect(duplicate.error?.code).toBe('CATEGORY_NAME_EXISTS');
+    expect(listed.data?.pagination.total).toBe(1);
+    expect(read.data?.name).toBe('Vehicles');
+    expect(updated.data?.description).toBe('Cars and vans');
+    expect(subcategory.data?.status).toBe('success');
+    expect(changed.data?.changes.imageId).toBeDefined();
+    expect(detail.data?.data.files).toHaveLength(2);
+    expect(detail.data?.data.imageId).toBe(changed.data?.data.imageId);
+  });
+
+  it('creates an object, applies every action, and reads its events and verdict', async () => {
+    // Act
+    const created = await company.POST('/v2/categories/{categoryId}/subcategories/{subcategoryId}/objects', {
+      params: { path: { categoryId, subcategoryId } },
+      body: { externalId: 'VAN-1', name: 'Blue van', summary: null, metadata: { colour: 'blue' } },
+    });
+    objectId = created.data?.id ?? '';
+    const path = { params: { path: { objectId } } };
+    const actions = [
+      await company.PUT('/v2/objects/{objectId}', {
+        ...path,
+        body: { action: 'update', name: 'Blue van (2019)' },
+      }),
+      await company.PUT('/v2/objects/{objectId}', {
+        ...path,
+        body: { action: 'transfer', owner: 'Fleet B' },
+      }),
+      await company.PUT('/v2/objects/{objectId}', {
+        ...path,
+        body: { action: 'report_stolen', eventDescription: 'gone' },
+      }),
+      await company.PUT('/v2/objects/{objectId}', {
+        ...path,
+        body: { action: 'repair', performedBy: 'Garage' },
+      }),
+    ];
+    const transferWithoutOwner = await company.PUT('/v2/objects/{objectId}', {
+      ...path,
+      body: { action: 'transfer' },
+    });
+    const one = await company.GET('/v2/objects/{objectId}', path);
+    const atCompany = await company.GET('/v2/companies/{companyId}/objects/{objectId}', {
+      params: { path: { companyId, objectId } },
+    });
+    const listed = await company.GET('/v2/objects', { params: { query: { externalId: 'VAN-1' } } });
+    const inSubcategory = await company.GET(
+      '/v2/categories/{categoryId}/subcategories/{subcategoryId}/objects',
+      {
+        params: { path: { categoryId, subcategoryId }, query: { limit: 5 } },
+      },
+    );
+    const events = await company.GET('/v2/objects/{objectId}/events', path);
+    const verdict = await company.GET('/v2/objects/{objectId}/verify', path);
+    const unknown = await company.GET('/v2/objects/{objectId}', {
+      params: { path: { objectId: crypto.randomUUID() } },
+    });
+    // Assess
+    expect(created.response.status).toBe(201);
+    expect(actions.map((answer) => answer.data?.blockchain.eventCount)).toEqual([2, 3, 4, 5]);
+    expect(actions.map((answer) => answer.data?.status)).toEqual(['active', 'active', 'stolen', 'active']);
+    const refusal = transferWithoutOwner.error;
+    // Narrowed by its code, the 400 body carries its typed validationErrors.
+    expect(refusal?.code === 'VALIDATION_ERROR' ? refusal.validationErrors : refusal).toEqual([
+      expect.objectContaining({ field: 'owner', code: 'REQUIRED' }),
+    ]);
+    expect(one.data?.owner).toBe('Fleet B');
+    expect(atCompany.data?.id).toBe(objectId);
+    expect(listed.data?.data.map((item) => item.id)).toEqual([objectId]);
+    expect(inSubcategory.data?.pagination.total).toBe(1);
+    expect(events.data?.data.map((event) => event.action)).toEqual([
+      'create',
+      'update',
+      'transfer',
+      'report_stolen',
+      'repair',
+    ]);
+    expect(verdict.data?.valid).toBe(true);
+    // The code is a literal union: a code this operation cannot answer would not compile here.
+    if (unknown.error?.code !== 'OBJECT_NOT_FOUND')
+      throw new Error(`expected OBJECT_NOT_FOUND: ${unknown.error}`);
+  });
+
+  it('uploads files as File, downloads bytes (GET and HEAD), lists, deletes, and completes a presigned upload', async () => {
+    // Prepare
+    const filesPath = { params: { path: { companyId, objectId } } };
+    // Act
+    const uploaded = await company.POST('/v2/companies/{companyId}/objects/{objectId}/files', {
+      ...filesPath,
+      body: {
+        file: new File([PNG], 'front.png', { type: 'image/png' }),
+        description: 'front',
+        tags: 'photo',
+      },
+    });
+    const fileId = uploaded.data?.id ?? '';
+    const filePath = { params: { path: { companyId, fileId } } };
+    const downloaded = await company.GET('/v2/companies/{companyId}/files/{fileId}', {
+      ...filePath,
+      parseAs: 'arrayBuffer',
+    });
+    const head = await fetch(`${server.baseUrl}/v2/companies/${companyId}/files/${fileId}`, {
+      method: 'HEAD',
+      headers: {
+        'X-API-Key': (await admin(['create-key', '--company', companyId, '--permissions', 'files:read']))
+          .apiKey,
+      },
+    });
+    const unsupported = await company.POST('/v2/companies/{companyId}/objects/{objectId}/files', {
+      ...filesPath,
+      body: { file: new File([PNG], 'tool.exe', { type: 'application/x-msdownload' }) },
+    });
+    const listed = await company.GET('/v2/companies/{companyId}/objects/{objectId}/files', filesPath);
+    const deleted = await company.DELETE('/v2/companies/{companyId}/files/{fileId}', filePath);
+    const session = await company.POST('/v2/companies/{companyId}/objects/{objectId}/files/uploads', {
+      ...filesPath,
+      body: { fileName: 'sites.csv', mimeType: 'text/csv', size: CSV.length },
+    });
+    const presigned = new FormData();
+    for (const [name, value] of Object.entries(session.data?.fields ?? {})) presigned.append(name, value);
+    presigned.append('file', new File([CSV], 'sites.csv', { type: 'text/csv' }));
+    const posted = await fetch(session.data?.url ?? '', { method: 'POST', body: presigned });
+    await posted.arrayBuffer();
+    const completed = await company.POST(
+      '/v2/companies/{companyId}/objects/{objectId}/files/uploads/{uploadId}/complete',
+      { params: { path: { companyId, objectId, uploadId: session.data?.uploadId ?? '' } } },
+    );
+    // Assess
+    expect(uploaded.response.status).toBe(201);
+    expect(uploaded.data?.originalFileName).toBe('front.png');
+    expect(Buffer.from(downloaded.data ?? new ArrayBuffer(0)).equals(PNG)).toBe(true);
+    expect(downloaded.response.headers.get('etag')).toBe(head.headers.get('etag'));
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe(String(PNG.length));
+    expect((await head.arrayBuffer()).byteLength).toBe(0);
+    expect(unsupported.error?.code).toBe('UNSUPPORTED_FILE_TYPE');
+    expect(listed.data?.pagination.total).toBe(1);
+    expect(deleted.response.status).toBe(204);
+    expect(completed.data?.checksum).toMatch(/^sha256:/);
+  });
+
+  it("manages an App's wallets, logs one in, and calls with its token", async () => {
+    // Prepare
+    const app = await admin(['create-app', '--name', 'Scanners']);
+    const apps = client({ apiKey: app.apiKey });
+    // Act
+    const created = await apps.POST('/v2/wallets', {
+      body: { username: 'scanner-1', password: 'a long password', metadata: { site: 'dock 4' } },
+    });
+    const walletId = created.data?.id ?? '';
+    const walletPath = { params: { path: { walletId } } };
+    const listed = await apps.GET('/v2/wallets', { params: { query: { username: 'scanner' } } });
+    const updated = await apps.PUT('/v2/wallets/{walletId}', {
+      ...walletPath,
+      body: { metadata: { site: 'dock 5' } },
+    });
+    const login = await client().POST('/v2/wallets/login', {
+      body: { username: `scanner-1@${app.appId}`, password: 'a long password' },
+    });
+    const wallet = client({ walletToken: login.data?.token ?? '' });
+    const own = await wallet.GET('/v2/wallets/{walletId}', walletPath);
+    const badToken = await client({ walletToken: `arw_${'A'.repeat(43)}` }).GET(
+      '/v2/wallets/{walletId}',
+      walletPath,
+    );
+    const deleted = await apps.DELETE('/v2/wallets/{walletId}', walletPath);
+    const afterDelete = await apps.GET('/v2/wallets/{walletId}', walletPath);
+    // Assess
+    expect(created.data?.lastLoginAt).toBeNull();
+    expect(listed.data?.data.map((item) => item.id)).toEqual([walletId]);
+    expect(updated.data?.metadata).toEqual({ site: 'dock 5' });
+    expect(login.data?.wallet.id).toBe(walletId);
+    expect(own.data?.stats.apiCallCount).toBe(1);
+    expect(badToken.error?.code).toBe('UNAUTHORIZED');
+    expect(badToken.error?.error).toMatch(/wallet session token/);
+    expect(deleted.response.status).toBe(204);
+    expect(afterDelete.error?.code).toBe('RESOURCE_NOT_FOUND');
+  });
+
+  it('called every operation of the document, and every answer was as documented', () => {
+    // Assess
+    expect([...operationIds.keys()].filter((route) => !called.has(route))).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+});
