@@ -165,6 +165,7 @@ describe.each([
       (method) => method.httpMethod === 'OPTIONS',
     );
     expect(acknowledged.filter((path) => path.endsWith('/OPTIONS'))).toHaveLength(preflights.length);
-    expect(preflights.length > 0).toBe('corsAllowedOrigins' in context);
+    // the web console's origin is allowed by default; `-c corsAllowedOrigins=` with none turns CORS off
+    expect(preflights.length).toBeGreaterThan(0);
   });
 });

@@ -96,6 +96,17 @@ describe('the web console in the main stack', () => {
     expect(headers.StrictTransportSecurity).toMatchObject({ AccessControlMaxAgeSec: 31_536_000 });
   });
 
+  it("lets the API's CORS allow the console's origin (and no other by default)", () => {
+    const distributionDomain = JSON.stringify({
+      'Fn::GetAtt': [synthesized.logicalIdOf(synthesized.stack.webConsole.distribution), 'DomainName'],
+    });
+    const preflights = Object.values(
+      template.findResources('AWS::ApiGateway::Method', { Properties: { HttpMethod: 'OPTIONS' } }),
+    );
+    expect(preflights.length).toBeGreaterThan(0);
+    for (const preflight of preflights) expect(JSON.stringify(preflight)).toContain(distributionDomain);
+  });
+
   it('gives the console URL as a stack output', () => {
     const distributionId = synthesized.logicalIdOf(synthesized.stack.webConsole.distribution);
     template.hasOutput('ConsoleUrl', {
