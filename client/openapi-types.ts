@@ -384,6 +384,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/ledger/checkpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The log's latest signed checkpoint, C2SP tlog-checkpoint text (extension)
+         * @description Needs a company key with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. `HEAD` is answered too: GET's status and headers, with no body. Extension: not in the interface specification.
+         */
+        get: operations["getLedgerCheckpoint"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/ledger/key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The log's signed-note verifier key, one line (extension)
+         * @description Needs a company key with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. `HEAD` is answered too: GET's status and headers, with no body. Extension: not in the interface specification.
+         */
+        get: operations["getLedgerKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/ledger/tile/{tilePath}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A C2SP tlog-tiles hash tile or entry bundle of the log (extension)
+         * @description Needs a company key with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. `HEAD` is answered too: GET's status and headers, with no body. Extension: not in the interface specification.
+         */
+        get: operations["getLedgerTile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/ledger/consistency": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The RFC 6962 consistency proof between two published tree sizes (extension)
+         * @description Needs a company key with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. `HEAD` is answered too: GET's status and headers, with no body. Extension: not in the interface specification.
+         */
+        get: operations["getLedgerConsistency"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/objects/{objectId}/events/{sequence}/proof": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The inclusion proof of an object's event in the log, JSON or C2SP tlog-proof (extension)
+         * @description Needs a company key with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. `HEAD` is answered too: GET's status and headers, with no body. Extension: not in the interface specification.
+         */
+        get: operations["getEventProof"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/openapi.json": {
         parameters: {
             query?: never;
@@ -629,6 +729,8 @@ export interface components {
         };
         /** @description Extension (spec 2.7: not shown): one event of an object's ledger chain */
         LedgerEvent: {
+            /** @description `object:<companyId>:<objectId>` (or `subcategory:...`): hashed, so shown */
+            chainId: string;
             sequence: number;
             /** @description equals `hash` */
             txId: string;
@@ -651,7 +753,7 @@ export interface components {
             timestamp: string;
             /** @description 64 zeros for the first event */
             prevHash: string;
-            /** @description SHA-256 of the canonical JSON of every other field */
+            /** @description SHA-256 of the canonical JSON of every other field but txId (README) */
             hash: string;
         };
         /** @description Extension: a page of events, oldest first */
@@ -832,6 +934,23 @@ export interface components {
                 [key: string]: Record<string, never>;
             };
             components?: Record<string, never>;
+        };
+        /** @description Extension: an event's RFC 6962 inclusion proof against a published checkpoint */
+        EventProof: {
+            logIndex: number;
+            /** @description SHA-256(0x00 || event hash bytes) */
+            leafHash: string;
+            treeSize: number;
+            rootHash: string;
+            inclusionProof: string[];
+            /** @description the signed checkpoint of `treeSize` (C2SP tlog-checkpoint) */
+            checkpoint: string;
+        };
+        /** @description Extension: an RFC 6962 consistency proof between two published tree sizes */
+        ConsistencyProof: {
+            from: number;
+            to: number;
+            proof: string[];
         };
     };
     responses: never;
@@ -5093,6 +5212,685 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "UNSUPPORTED_FILE_TYPE";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Throttled by API Gateway: TOO_MANY_REQUESTS (extension) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "TOO_MANY_REQUESTS";
+                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Internal server error: INTERNAL_ERROR (extension) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+        };
+    };
+    getLedgerCheckpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file's bytes, with the file's MIME type */
+            200: {
+                headers: {
+                    /** @description `text/plain; charset=utf-8`: a C2SP signed note */
+                    "Content-Type"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": Blob;
+                    "image/png": Blob;
+                    "image/gif": Blob;
+                    "image/webp": Blob;
+                    "application/pdf": Blob;
+                    "text/plain": Blob;
+                    "text/csv": Blob;
+                    "application/msword": Blob;
+                    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": Blob;
+                    "application/vnd.ms-excel": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
+                };
+            };
+            /** @description Missing or invalid credentials: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description The key may not do this: COMPANY_ACCESS_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "COMPANY_ACCESS_DENIED";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Not found: CHECKPOINT_NOT_FOUND (extension) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "CHECKPOINT_NOT_FOUND";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Throttled by API Gateway: TOO_MANY_REQUESTS (extension) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "TOO_MANY_REQUESTS";
+                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Internal server error: INTERNAL_ERROR (extension) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+        };
+    };
+    getLedgerKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file's bytes, with the file's MIME type */
+            200: {
+                headers: {
+                    /** @description `text/plain; charset=utf-8`: `<name>+<key id>+<base64 key>` */
+                    "Content-Type"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": Blob;
+                    "image/png": Blob;
+                    "image/gif": Blob;
+                    "image/webp": Blob;
+                    "application/pdf": Blob;
+                    "text/plain": Blob;
+                    "text/csv": Blob;
+                    "application/msword": Blob;
+                    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": Blob;
+                    "application/vnd.ms-excel": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
+                };
+            };
+            /** @description Missing or invalid credentials: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description The key may not do this: COMPANY_ACCESS_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "COMPANY_ACCESS_DENIED";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Not found: CHECKPOINT_NOT_FOUND (extension) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "CHECKPOINT_NOT_FOUND";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Throttled by API Gateway: TOO_MANY_REQUESTS (extension) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "TOO_MANY_REQUESTS";
+                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Internal server error: INTERNAL_ERROR (extension) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+        };
+    };
+    getLedgerTile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description a C2SP tile path: `tile/<L>/<N>[.p/<W>]` or `tile/entries/<N>[.p/<W>]` */
+                tilePath: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file's bytes, with the file's MIME type */
+            200: {
+                headers: {
+                    /** @description `public, max-age=31536000, immutable` for a full tile, `max-age=60` for a partial one */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": Blob;
+                    "image/png": Blob;
+                    "image/gif": Blob;
+                    "image/webp": Blob;
+                    "application/pdf": Blob;
+                    "text/plain": Blob;
+                    "text/csv": Blob;
+                    "application/msword": Blob;
+                    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": Blob;
+                    "application/vnd.ms-excel": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
+                };
+            };
+            /** @description The request is not valid: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "VALIDATION_ERROR";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID (extensions) */
+                        validationErrors?: {
+                            field: string;
+                            message: string;
+                            code: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description The key may not do this: COMPANY_ACCESS_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "COMPANY_ACCESS_DENIED";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Not found: RESOURCE_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "RESOURCE_NOT_FOUND";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Throttled by API Gateway: TOO_MANY_REQUESTS (extension) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "TOO_MANY_REQUESTS";
+                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Internal server error: INTERNAL_ERROR (extension) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+        };
+    };
+    getLedgerConsistency: {
+        parameters: {
+            query: {
+                /** @description the older published tree size */
+                from: number;
+                /** @description the newer published tree size */
+                to: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsistencyProof"];
+                };
+            };
+            /** @description The request is not valid: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "VALIDATION_ERROR";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID (extensions) */
+                        validationErrors?: {
+                            field: string;
+                            message: string;
+                            code: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description The key may not do this: COMPANY_ACCESS_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "COMPANY_ACCESS_DENIED";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Not found: CHECKPOINT_NOT_FOUND (extension) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "CHECKPOINT_NOT_FOUND";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Throttled by API Gateway: TOO_MANY_REQUESTS (extension) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "TOO_MANY_REQUESTS";
+                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Internal server error: INTERNAL_ERROR (extension) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+        };
+    };
+    getEventProof: {
+        parameters: {
+            query?: {
+                /** @description a published tree size; the latest when absent */
+                treeSize?: number;
+                /** @description `tlog-proof`: the C2SP tlog-proof text */
+                format?: "json" | "tlog-proof";
+            };
+            header?: never;
+            path: {
+                objectId: string;
+                /** @description the event's sequence number (1, 2, ...) */
+                sequence: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description `text/plain; charset=utf-8` (a C2SP tlog-proof) with `format=tlog-proof` */
+                    "Content-Type"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventProof"];
+                };
+            };
+            /** @description The request is not valid: VALIDATION_ERROR, TREE_SIZE_TOO_SMALL (extension) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "VALIDATION_ERROR" | "TREE_SIZE_TOO_SMALL";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID (extensions) */
+                        validationErrors?: {
+                            field: string;
+                            message: string;
+                            code: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description The key may not do this: COMPANY_ACCESS_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "COMPANY_ACCESS_DENIED";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Not found: OBJECT_NOT_FOUND, EVENT_NOT_FOUND (extension), CHECKPOINT_NOT_FOUND (extension) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "OBJECT_NOT_FOUND" | "EVENT_NOT_FOUND" | "CHECKPOINT_NOT_FOUND";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Conflict with the current state: EVENT_NOT_YET_LOGGED (extension) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "EVENT_NOT_YET_LOGGED";
                         /**
                          * Format: date-time
                          * @description ISO 8601 UTC, milliseconds

@@ -360,6 +360,9 @@ function operationOf(row: Row): OpenApiOperation {
   };
 }
 
+/** API Gateway's greedy parameter `{name+}` is written `{name}` in OpenAPI, which has no such syntax. */
+export const documentPath = (path: string): string => path.replace(/\{([^}+]+)\+\}/g, '{$1}');
+
 /**
  * Builds the document for a list of operations (the table by default).
  *
@@ -372,7 +375,7 @@ export function buildOpenApiDocument(
 ): OpenApiDocument {
   const rows = options.operations ?? operationList;
   const paths: OpenApiDocument['paths'] = {};
-  for (const row of rows) (paths[row.path] ??= {})[row.method.toLowerCase()] = operationOf(row);
+  for (const row of rows) (paths[documentPath(row.path)] ??= {})[row.method.toLowerCase()] = operationOf(row);
   return {
     openapi: OPENAPI_VERSION,
     info: { title: 'Asset Registry', version: '2.0.0', description: DESCRIPTION, license: LICENSE },
