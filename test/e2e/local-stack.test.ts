@@ -114,7 +114,8 @@ describe('npm start, the admin CLI and the API over HTTP', () => {
     // Assess
     expect(answer.status).toBe(401);
     expect(answer.body).toEqual({
-      error: 'Missing or invalid API key',
+      error:
+        'Missing credentials: send an API key in X-API-Key, or a wallet session token as Authorization: Bearer <token>',
       code: 'UNAUTHORIZED',
       timestamp: expect.stringMatching(ISO_UTC),
     });
@@ -180,6 +181,7 @@ describe('npm start, the admin CLI and the API over HTTP', () => {
       total: 1,
       hasNext: false,
       hasPrevious: false,
+      nextCursor: null,
     });
   });
 

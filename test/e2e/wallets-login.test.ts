@@ -162,12 +162,17 @@ describe('wallets over HTTP: App key, login, Bearer token', () => {
     // Assess
     expect(none.status).toBe(401);
     expect(none.body).toEqual({
-      error: 'Missing or invalid API key',
+      error:
+        'Missing credentials: send an API key in X-API-Key, or a wallet session token as Authorization: Bearer <token>',
       code: 'UNAUTHORIZED',
       timestamp: expect.stringMatching(ISO_UTC),
     });
     expect(forged.status).toBe(401);
-    expect(forged.body.code).toBe('UNAUTHORIZED');
+    expect(forged.body).toEqual({
+      error: 'Invalid wallet session token: unknown, expired, or ended (log in again)',
+      code: 'UNAUTHORIZED',
+      timestamp: expect.stringMatching(ISO_UTC),
+    });
   });
 
   it('ends the session the moment the App deletes the wallet', async () => {

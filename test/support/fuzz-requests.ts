@@ -171,7 +171,12 @@ function pathValue(world: FuzzWorld, name: string, schema: JsonSchema, mode: Mod
   if (mode === 'wellFormed') {
     // An externalId names an object only where the path takes one (file operations).
     const fitting = schema.format === 'uuid' ? known.filter((id) => UUID.test(id)) : known;
-    return fitting.length ? fc.constantFrom(...fitting) : fc.uuid();
+    if (fitting.length) return fc.constantFrom(...fitting);
+    // A path value that is no id (an event's sequence number) is a small number, not a UUID.
+    const maxLength = typeof schema.maxLength === 'number' ? schema.maxLength : undefined;
+    return schema.format === 'uuid' || maxLength === undefined || maxLength >= 36
+      ? fc.uuid()
+      : fc.integer({ min: 1, max: 99 }).map(String);
   }
   return pathSafe(
     fc.oneof(
@@ -559,7 +564,7 @@ export function wellFormedRequests(world: FuzzWorld, operation: FuzzOperation, c
 }
 
 function requestOf(world: FuzzWorld, operation: FuzzOperation, mode: Mode): fc.Arbitrary<FuzzRequest> {
-  const placeholders = [...operation.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] as string);
+  const placeholders = [...operation.path.matchAll(/\{([^}+]+)\+?\}/g)].map((match) => match[1] as string);
   const pathSchemas = propertiesOf(operation.pathParameters?.jsonSchema);
   const path = fc.record(
     Object.fromEntries(
