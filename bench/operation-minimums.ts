@@ -28,25 +28,19 @@ export const operationMinimums: Record<string, StatedMinimum> = {
   getCategory: {
     calls: 1,
     reason:
-      'one Query of the category partition from sort key CATEGORY to SUBCATEGORY#~: the category and its subcategories are neighbours there',
-    excess:
-      'GetItem of the category, then a Query of its subcategories in the same partition, one after the other (findCategory + listSubcategoriesOf)',
+      'one Query of the category partition from sort key CATEGORY to SUBCATEGORY#~: the category and its subcategories are neighbours there (findCategoryWithSubcategories)',
   },
   updateCategory: {
     calls: 2,
     reason:
       'one Query of the category partition (version to condition on, subcategories to answer with) + one write',
-    excess:
-      'GetItem of the category before the write and a Query of its subcategories after it; the same partition could answer both in one Query before the write',
     capacityNote:
       'when neither the name nor the status changes the write is a TransactWriteItems of one item: twice the write units of the same UpdateItem',
   },
   createSubcategory: {
     calls: 1,
     reason:
-      "one TransactWriteItems: subcategory, name marker, first ledger event, chain head, and the category's statistics, whose attribute_exists(pk) condition already refuses a missing category",
-    excess:
-      'GetItem of the category (findCategory) before the transaction checks what the statistics item of the transaction checks again (its failure is already answered CATEGORY_NOT_FOUND)',
+      "one TransactWriteItems: subcategory, name marker, first ledger event, chain head, and the category's statistics, whose attribute_exists(pk) condition already refuses a missing category (with an image: + 1 GetItem of the category first, so that no image bytes are stored for a category that does not exist)",
   },
   getSubcategory: {
     calls: 3,
@@ -71,14 +65,11 @@ export const operationMinimums: Record<string, StatedMinimum> = {
     calls: 1,
     reason:
       'one TransactWriteItems: object, externalId marker, tenant counter, ledger event, chain head, category statistics, and the subcategory counter whose condition (attribute_exists AND status = active) refuses a missing, removed or delisted subcategory',
-    excess:
-      'GetItem of the subcategory before the transaction checks what its counter item in the transaction checks again; with ReturnValuesOnConditionCheckFailure ALL_OLD on that item the cancellation reason tells 404 (missing, removed) from 409 (delisted)',
   },
   'createObject + Idempotency-Key': {
     calls: 3,
     reason:
       'the object transaction + the idempotency record: a conditional PutItem before and an UpdateItem with the answer after (Powertools idempotency)',
-    excess: 'the GetItem of the subcategory, as for createObject',
   },
   getObject: {
     calls: 2,
@@ -126,8 +117,6 @@ export const operationMinimums: Record<string, StatedMinimum> = {
     calls: 3,
     reason:
       'the object + the counters before any byte is stored (an unknown object is refused first) + one TransactWriteItems (file record, object conditioned on eventCount, ledger event, chain head)',
-    excess:
-      'recordUploadedFile → changeObject reads the object and the counters again; its first attempt could start from the record resolveObject read, since the write is conditioned on eventCount anyway (a change in between costs one retry, as now)',
   },
   listFiles: {
     calls: 3,
@@ -142,8 +131,6 @@ export const operationMinimums: Record<string, StatedMinimum> = {
     calls: 4,
     reason:
       'GetItem of the file, the object + the counters, + one TransactWriteItems (file record deleted with attribute_exists, object conditioned on eventCount, ledger event, chain head)',
-    excess:
-      "changeObject reads the object and the counters again (+2), and its apply step reads the file record again (+1) to tell a file deleted meanwhile from a lost race; the transaction's cancellation reasons (file item vs object item) tell the two apart",
   },
   createUploadSession: {
     calls: 3,
@@ -153,8 +140,6 @@ export const operationMinimums: Record<string, StatedMinimum> = {
     calls: 4,
     reason:
       'the object + the counters, GetItem of the session, + one TransactWriteItems (file record, session deleted, object, ledger event, chain head)',
-    excess:
-      'recordUploadedFile → changeObject reads the object and the counters again (+2), as for uploadFile',
   },
   openapi: { calls: 0, reason: 'the document is built in memory from the operation table' },
 };

@@ -6,6 +6,12 @@ import { freePort } from '../local/free-port';
 import { runColdStart } from './scenarios/cold-start';
 import { quietKnownWarnings } from './support/quiet-warnings';
 import {
+  compareResults,
+  comparisonMarkdown,
+  gitCommit,
+  readPreviousResults,
+} from './support/results-comparison';
+import {
   authorizerSection,
   bundleSharesSection,
   coldStartSection,
@@ -44,18 +50,23 @@ const settings = {
   warmups: small ? 1 : 3,
   connections: small ? 4 : 10,
   throughputMs: small ? 1000 : 5000,
-  contention: small ? { concurrency: 5, rounds: 1 } : { concurrency: 20, rounds: 3 },
+  contention: small
+    ? { concurrency: 5, rounds: 1, hotObjectWriters: [1, 5] }
+    : { concurrency: 20, rounds: 3, hotObjectWriters: [1, 5, 20, 50] },
   scale: small
     ? {
         objectSizes: [10, 200],
         categorySizes: [10, 60],
         deepOffsets: { objects: 100, categories: 30 },
+        cursorOnlyDepths: {} as Record<number, number>,
         runs: 5,
       }
     : {
-        objectSizes: [100, 10_000],
+        // BENCH_MILLION=1 adds a company of 1,000,000 objects (seeding takes long; see RESULTS.md).
+        objectSizes: process.env.BENCH_MILLION === '1' ? [100, 10_000, 1_000_000] : [100, 10_000],
         categorySizes: [100, 1_000],
         deepOffsets: { objects: 5_000, categories: 500 },
+        cursorOnlyDepths: { 1000000: 500_000 } as Record<number, number>,
         runs: 30,
       },
   uploads: small
@@ -68,6 +79,9 @@ async function main(): Promise<void> {
   const droppedWarnings = quietKnownWarnings();
   const results: Record<string, unknown> = {
     measuredAt: new Date().toISOString(),
+    commit: gitCommit(__dirname),
+    // One-, five- and fifteen-minute load averages when the run started (2 cores: other helpers show here).
+    loadAtStart: loadavg().map((value) => Number(value.toFixed(2))),
     node: process.version,
     cpu: `${cpus().length} × ${cpus()[0]?.model ?? 'unknown'}`,
     small,
@@ -135,12 +149,16 @@ async function main(): Promise<void> {
   results.durationSeconds = durationSeconds;
   results.loadAverages = loadAverages;
   results.droppedPowertoolsWarnings = droppedWarnings;
+  results.loadAtEnd = loadavg().map((value) => Number(value.toFixed(2)));
   const official = !small && !only;
   const outputDirectory = official ? __dirname : join(tmpdir(), 'asset-registry-bench-output');
   mkdirSync(outputDirectory, { recursive: true });
+  const previous = readPreviousResults(join(outputDirectory, 'results.json'));
+  const comparison = comparisonMarkdown(compareResults(previous, results), previous);
+  console.log(`\n${comparison}`);
   writeFileSync(join(outputDirectory, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
   const markdownPath = join(outputDirectory, 'RESULTS.md');
-  writeFileSync(markdownPath, resultsMarkdown(sections, results, durationSeconds, loadAverages));
+  writeFileSync(markdownPath, resultsMarkdown(sections, results, durationSeconds, loadAverages, comparison));
   console.log(
     `\nDone in ${durationSeconds} s. Results: ${join(outputDirectory, 'results.json')}, RESULTS.md`,
   );
@@ -233,7 +251,11 @@ async function measureOnEmbeddedStack(
     if (runs('contention')) {
       const { runLedgerContention } = await import('./scenarios/ledger-contention.js');
       const rows = await measure('ledger contention', () =>
-        runLedgerContention({ meter, ...settings.contention }),
+        runLedgerContention({
+          meter,
+          ...settings.contention,
+          hotObjectWriters: [...settings.contention.hotObjectWriters],
+        }),
       );
       results.contention = rows;
       show(contentionSection(rows));
@@ -244,13 +266,15 @@ async function measureOnEmbeddedStack(
       const scale = await measure('list scale', () =>
         runListScale({
           meter,
-          objectSizes: [...settings.scale.objectSizes] as [number, number],
+          objectSizes: [...settings.scale.objectSizes],
+          cursorOnlyDepths: settings.scale.cursorOnlyDepths,
           categorySizes: [...settings.scale.categorySizes] as [number, number],
           deepOffsets: settings.scale.deepOffsets,
           runs: settings.scale.runs,
         }),
       );
       results.listScale = scale;
+      results.seedSeconds = scale.seedSeconds;
       show(scaleSection(scale.rows, scale.ratios));
     }
   } finally {
@@ -263,16 +287,22 @@ function resultsMarkdown(
   results: Record<string, unknown>,
   durationSeconds: number,
   loadAverages: Record<string, string>,
+  comparison: string,
 ): string {
   const load = Object.entries(loadAverages)
     .map(([name, value]) => `${name} ${value}`)
     .join('; ');
   return `# Benchmark results
 
-Written by \`npm run bench\` (${results.measuredAt}); the numbers behind it are in \`bench/results.json\`.
+Written by \`npm run bench\` (${results.measuredAt}, commit ${results.commit}); the numbers behind it are in \`bench/results.json\`.
+Load average (1, 5, 15 min) at the start ${JSON.stringify(results.loadAtStart)}, at the end ${JSON.stringify(results.loadAtEnd)}.
 Local embedded stack (DynamoDB Local in memory, s3rver), Node ${results.node}, ${results.cpu}.
 The whole run took ${Math.round(durationSeconds / 60)} min ${durationSeconds % 60} s. One-minute load average
 at the start → end of each section (2 cores; other work on the machine shows here): ${load}.
+
+## 0. Compared with the previous run
+
+${comparison}
 
 ${[...sections]
   .sort((a, b) => (a.title < b.title ? -1 : a.title > b.title ? 1 : 0))

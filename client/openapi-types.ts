@@ -508,7 +508,7 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description Spec 2.1 */
+        /** @description Spec 2.1, plus nextCursor (extension) */
         Pagination: {
             /** @description page size in effect */
             limit: number;
@@ -520,6 +520,8 @@ export interface components {
             hasNext: boolean;
             /** @description offset > 0 and total > 0 */
             hasPrevious: boolean;
+            /** @description (extension) opaque cursor of the next page, for the `cursor` query parameter; null on the last page */
+            nextCursor: string | null;
         };
         /** @description Spec 2.3 */
         Category: {
@@ -968,6 +970,8 @@ export interface operations {
                 limit?: number;
                 /** @description items to skip */
                 offset?: number;
+                /** @description (extension) the previous answer's pagination.nextCursor, as it was: reads the next page at the cost of page 1, whatever its depth. Only with the same filters and sort, and no offset */
+                cursor?: string;
                 /** @description status filter */
                 status?: "active" | "inactive" | "all";
                 /** @description case-insensitive partial match on the name */
@@ -2103,6 +2107,8 @@ export interface operations {
                 limit?: number;
                 /** @description items to skip */
                 offset?: number;
+                /** @description (extension) the previous answer's pagination.nextCursor, as it was: reads the next page at the cost of page 1, whatever its depth. Only with the same filters and sort, and no offset */
+                cursor?: string;
                 /** @description `inactive` matches every status but active */
                 status?: "active" | "inactive" | "all";
                 /** @description case-insensitive partial match */
@@ -2231,6 +2237,8 @@ export interface operations {
                 limit?: number;
                 /** @description items to skip */
                 offset?: number;
+                /** @description (extension) the previous answer's pagination.nextCursor, as it was: reads the next page at the cost of page 1, whatever its depth. Only with the same filters and sort, and no offset */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -3016,6 +3024,8 @@ export interface operations {
                 limit?: number;
                 /** @description items to skip */
                 offset?: number;
+                /** @description (extension) the previous answer's pagination.nextCursor, as it was: reads the next page at the cost of page 1, whatever its depth. Only with the same filters and sort, and no offset */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -3287,6 +3297,8 @@ export interface operations {
                 limit?: number;
                 /** @description items to skip */
                 offset?: number;
+                /** @description (extension) the previous answer's pagination.nextCursor, as it was: reads the next page at the cost of page 1, whatever its depth. Only with the same filters and sort, and no offset */
+                cursor?: string;
                 /** @description status filter */
                 status?: "active" | "inactive" | "suspended" | "all";
                 /** @description case-insensitive partial match on the username */
@@ -4188,6 +4200,8 @@ export interface operations {
                 limit?: number;
                 /** @description items to skip */
                 offset?: number;
+                /** @description (extension) the previous answer's pagination.nextCursor, as it was: reads the next page at the cost of page 1, whatever its depth. Only with the same filters and sort, and no offset */
+                cursor?: string;
             };
             header?: never;
             path: {

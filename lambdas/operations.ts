@@ -182,7 +182,7 @@ export const operations = {
     method: 'GET',
     path: '/v2/categories/{categoryId}',
     handler: 'categories/get-category',
-    access: { table: ['GetItem', 'Query'] },
+    access: { table: ['Query'] },
     summary: 'Get one category (extension: not shown in the spec)',
     permission: 'categories:read',
     pathParameters: categoryIdPath,

@@ -14,6 +14,7 @@ import { CORS_ALLOWED_ORIGINS_ENVIRONMENT } from '../lambdas/shared/cors.js';
 import type { BackgroundJobFunctions } from './background-job-functions.js';
 import { bundledFunction } from './bundled-function.js';
 import { grantDataAccess } from './operation-access.js';
+import { PageCursorKey, takesCursor } from './page-cursor-key.js';
 import { handlerEntry } from './project-paths.js';
 
 export interface OperationRoutesProps {
@@ -46,6 +47,7 @@ export class OperationRoutes extends Construct {
   constructor(scope: Construct, id: string, props: OperationRoutesProps) {
     super(scope, id);
     const functions = new Map<OperationId, NodejsFunction>();
+    const cursorKey = new PageCursorKey(this, 'PageCursorKey');
 
     for (const operation of operationList) {
       const operationFunction = bundledFunction(this, functionConstructId(operation.id), {
@@ -91,6 +93,7 @@ export class OperationRoutes extends Construct {
           });
         }
       }
+      if (takesCursor(operation)) cursorKey.grantTo(operationFunction);
       if (operation.backgroundJobs)
         props.backgroundJobs.allowStart(operationFunction, operation.backgroundJobs);
       functions.set(operation.id, operationFunction);

@@ -6,6 +6,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { LOCAL_CURSOR_KEY_ENV } from '../lambdas/shared/cursor-key.js';
+import { localCursorKey } from './cursor-key-file.js';
 import { startDynamoDbLocal } from './dynamodb-local.js';
 import { freePort } from './free-port.js';
 import { startS3Local } from './s3-local.js';
@@ -75,6 +77,7 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
     POWERTOOLS_METRICS_DISABLED: 'true',
     POWERTOOLS_TRACE_ENABLED: 'false',
     POWERTOOLS_LOG_LEVEL: 'WARN',
+    [LOCAL_CURSOR_KEY_ENV]: localCursorKey(options.dataDirectory),
   };
   const client = new DynamoDBClient({
     endpoint: environment.LOCAL_DYNAMODB_ENDPOINT,

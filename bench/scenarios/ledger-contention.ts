@@ -36,12 +36,21 @@ export async function runLedgerContention(options: {
   meter: DynamoDbMeter;
   concurrency: number;
   rounds: number;
+  /** Writer counts on one hot object, to see how successes per second change with them. */
+  hotObjectWriters?: number[];
 }): Promise<ContentionRow[]> {
   const company = await newCompany('Bench contention');
   const place = await givenPlace(company);
   const rows: ContentionRow[] = [];
-  for (const scenario of ['one object', 'different objects'] as const) {
-    const objectCount = scenario === 'one object' ? 1 : options.concurrency;
+  const plan = [
+    ...(options.hotObjectWriters ?? [options.concurrency]).map((writers) => ({
+      scenario: 'one object' as const,
+      concurrency: writers,
+    })),
+    { scenario: 'different objects' as const, concurrency: options.concurrency },
+  ];
+  for (const { scenario, concurrency } of plan) {
+    const objectCount = scenario === 'one object' ? 1 : concurrency;
     const objectIds: string[] = [];
     for (let index = 0; index < objectCount; index++) objectIds.push(await givenObject(company, place));
     let successes = 0;
@@ -52,7 +61,7 @@ export async function runLedgerContention(options: {
     for (let round = 0; round < options.rounds; round++) {
       const started = process.hrtime.bigint();
       const answers = await Promise.all(
-        Array.from({ length: options.concurrency }, (_, index) =>
+        Array.from({ length: concurrency }, (_, index) =>
           invokeOperation(updateObject, {
             principal: company.principal,
             pathParameters: { objectId: objectIds[index % objectIds.length] as string },
@@ -68,7 +77,7 @@ export async function runLedgerContention(options: {
       }
     }
     const reading = options.meter.read();
-    const requests = options.concurrency * options.rounds;
+    const requests = concurrency * options.rounds;
     const transactWriteCalls = reading.callsByCommand.TransactWriteItems ?? 0;
     // Every chain must hold exactly its creation plus the successful updates.
     let eventsRecorded = 0;
@@ -82,8 +91,8 @@ export async function runLedgerContention(options: {
       eventsRecorded += (verification.body.eventCount as number) - 1;
     }
     rows.push({
-      scenario: `${options.concurrency} updates at once on ${scenario === 'one object' ? 'one object' : `${objectCount} objects`}`,
-      concurrentUpdates: options.concurrency,
+      scenario: `${concurrency} updates at once on ${scenario === 'one object' ? 'one object' : `${objectCount} objects`}`,
+      concurrentUpdates: concurrency,
       rounds: options.rounds,
       requests,
       successes,

@@ -175,11 +175,12 @@ export function scaleSection(rows: ListScaleRow[], ratios: ListScaleRatio[]): Se
   return {
     title: '5. Scale: page 1 as the company grows',
     intro:
-      'Page 1 (limit 20) of the object list and of the category list through their handlers in process, at both sizes; then a deep page. Objects seeded with BatchWriteItem from the repository’s item builder; categories through the category service.',
+      'Page 1 (limit 20) of the object list and of the category list through their handlers in process, at both sizes; then a deep page, by offset and by cursor (the nextCursor of the page before it). Objects seeded with BatchWriteItem from the repository’s item builder; categories through the category service. BENCH_MILLION=1 adds 1,000,000 objects, whose deep page is read by cursor only.',
     table: `${markdownTable(rows, [
       column('list', (row) => row.list),
       column('size', (row) => row.size, true),
       column('offset', (row) => row.offset, true),
+      column('by', (row) => row.by),
       column('median ms', (row) => row.medianMs, true),
       column('p95 ms', (row) => row.p95Ms, true),
       column('RCU', (row) => row.readUnitsPerCall, true),
@@ -192,7 +193,7 @@ export function scaleSection(rows: ListScaleRow[], ratios: ListScaleRatio[]): Se
       column('RCU ratio', (row) => row.readUnitsRatio, true),
     ])}`,
     notes: [
-      'Page 1 reads offset + limit index entries plus the counters item, whatever the size. A deep offset reads every entry it skips (DynamoDB has no positional skip): its cost grows with the offset, not with the company.',
+      'Page 1 reads offset + limit index entries plus the counters item, whatever the size. A deep offset reads every entry it skips (DynamoDB has no positional skip): its cost grows with the offset, not with the company. A cursor holds where the read stopped (ExclusiveStartKey), so the page after it reads only its own entries: the cost of page 1 at any depth.',
     ],
   };
 }

@@ -27,7 +27,10 @@ export const handler = async (
   const startedAt = Date.now();
   let objectsDeleted = 0;
   for (;;) {
-    const objects = await listSubcategoryObjects(job.companyId, job.subcategoryId, 0, REMOVAL_BATCH_SIZE);
+    const { records: objects } = await listSubcategoryObjects(job.companyId, job.subcategoryId, {
+      offset: 0,
+      limit: REMOVAL_BATCH_SIZE,
+    });
     if (objects.length === 0) break;
     const files = (
       await Promise.all(objects.map((object) => listAllObjectFiles(object.companyId, object.id)))

@@ -64,8 +64,12 @@ const pagination = closedObject(
     total: described(count, 'total items matching the criteria'),
     hasNext: described({ type: 'boolean' }, 'offset + data.length < total'),
     hasPrevious: described({ type: 'boolean' }, 'offset > 0 and total > 0'),
+    nextCursor: described(
+      { type: ['string', 'null'] },
+      '(extension) opaque cursor of the next page, for the `cursor` query parameter; null on the last page',
+    ),
   },
-  { description: 'Spec 2.1' },
+  { description: 'Spec 2.1, plus nextCursor (extension)' },
 );
 
 const pageOf = (item: ResponseSchemaName, description: string): JsonSchema =>

@@ -3,6 +3,7 @@
  * per company, the company's per-status category counters, and the four sorted index entries
  * the list operation reads (by status or all, by creation time or name).
  */
+
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import {
   CATEGORY_STATUSES,
@@ -11,8 +12,10 @@ import {
 } from '#domain/categories/category-schemas.js';
 import { dynamoDb, tableName } from '#shared/clients.js';
 import { ConflictError } from '#shared/errors.js';
+import type { ItemKey } from '#shared/page-cursor.js';
 import type { Metadata } from '#shared/schema.js';
 import { comparableName } from '#shared/text.js';
+import { queryAllPages } from './query-pages.js';
 import { readStatusSortedList, statusSortedIndexAttributes } from './status-sorted-list.js';
 import { countersKey, tenantPartition } from './tenant-keys.js';
 import { type TransactItem, writeTransaction } from './transactions.js';
@@ -138,6 +141,32 @@ export async function findCategory(
   return Item ? fromItem(Item) : undefined;
 }
 
+/** The sort keys of a category's partition from its own item to its last subcategory item. */
+export const CATEGORY_PARTITION_SORT_RANGE = { from: 'CATEGORY', to: 'SUBCATEGORY#~' } as const;
+
+/**
+ * A category and the raw items that follow it in its partition up to its subcategories
+ * (`SUBCATEGORY#<id>`; names and files sort after them), in one consistent Query: the caller
+ * reads the subcategory items with their own repository.
+ */
+export async function readCategoryPartition(
+  companyId: string,
+  categoryId: string,
+): Promise<{ category?: CategoryRecord; following: Record<string, unknown>[] }> {
+  const items = await queryAllPages({
+    TableName: tableName(),
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+    ExpressionAttributeValues: {
+      ':pk': categoryPartition(companyId, categoryId),
+      ':from': CATEGORY_PARTITION_SORT_RANGE.from,
+      ':to': CATEGORY_PARTITION_SORT_RANGE.to,
+    },
+    ConsistentRead: true,
+  });
+  const own = items.find((item) => item.sk === categoryKey(companyId, categoryId).sk);
+  return { category: own ? fromItem(own) : undefined, following: items.filter((item) => item !== own) };
+}
+
 /**
  * Replaces a category read earlier as `before` with `after`, in one transaction with the name
  * marker swap and the counter moves its changes need. Throws {@link StaleCategoryError} when
@@ -223,15 +252,17 @@ export interface CategoryListQuery {
   sort: ListSort;
   limit: number;
   offset: number;
+  /** A cursor's position: read on after this item instead of skipping `offset` items. */
+  startAfter?: ItemKey;
 }
 
 /** One page of a company's categories and the exact number that match. */
 export async function listCategories(
   companyId: string,
   query: CategoryListQuery,
-): Promise<{ records: CategoryRecord[]; total: number }> {
+): Promise<{ records: CategoryRecord[]; total: number; lastKey?: ItemKey }> {
   const statuses: readonly CategoryStatus[] = query.status === 'all' ? CATEGORY_STATUSES : [query.status];
-  const { items, total } = await readStatusSortedList({
+  const { items, total, lastKey } = await readStatusSortedList({
     tenantId: companyId,
     partitionKeyValue:
       query.status === 'all' ? allPartition(companyId) : byStatusPartition(companyId, query.status),
@@ -240,11 +271,12 @@ export async function listCategories(
     ascending: query.sort.endsWith(':asc'),
     offset: query.offset,
     limit: query.limit,
+    startAfter: query.startAfter,
     contains:
       query.nameContains === undefined
         ? undefined
         : { attribute: 'nameKey', needle: comparableName(query.nameContains) },
     counterNames: statuses.map(counterAttribute),
   });
-  return { records: items.map(fromItem), total };
+  return { records: items.map(fromItem), total, lastKey };
 }

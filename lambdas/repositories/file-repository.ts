@@ -3,8 +3,10 @@
  * (`T#<company>#FILE#<fileId>`), listed per object through gsi1 (`...#OBJECT#<id>#FILES`,
  * by upload time). Its bytes live in the files bucket under `companies/<company>/files/<id>`.
  */
+
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '#shared/clients.js';
+import type { ItemKey, PagePosition } from '#shared/page-cursor.js';
 import { deleteItems } from './batch-delete.js';
 import { readIndexWindow } from './index-query.js';
 import { TIME_TO_LIVE_ATTRIBUTE } from './table-definition.js';
@@ -104,17 +106,15 @@ export async function findFile(companyId: string, fileId: string): Promise<FileR
 export async function listObjectFiles(
   companyId: string,
   objectId: string,
-  offset: number,
-  limit: number,
-): Promise<FileRecord[]> {
+  position: PagePosition,
+): Promise<{ records: FileRecord[]; lastKey?: ItemKey }> {
   const window = await readIndexWindow({
     indexName: 'gsi1',
     partitionKeyValue: objectFilesPartition(companyId, objectId),
     ascending: false,
-    offset,
-    limit,
+    ...position,
   });
-  return window.items.map(fromItem);
+  return { records: window.items.map(fromItem), lastKey: window.lastKey };
 }
 
 /** Deletes file records (after their bytes are gone), 25 per call. */
@@ -124,7 +124,7 @@ export async function deleteFileRecords(records: FileRecord[]): Promise<void> {
 
 /** Every file of an object (for removing the object's data). */
 export async function listAllObjectFiles(companyId: string, objectId: string): Promise<FileRecord[]> {
-  return listObjectFiles(companyId, objectId, 0, Number.MAX_SAFE_INTEGER);
+  return (await listObjectFiles(companyId, objectId, { offset: 0, limit: Number.MAX_SAFE_INTEGER })).records;
 }
 
 /** A presigned upload that has been handed out and not yet completed. */

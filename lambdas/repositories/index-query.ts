@@ -7,6 +7,7 @@
  */
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '#shared/clients.js';
+import type { ItemKey } from '#shared/page-cursor.js';
 import type { IndexName } from './table-definition.js';
 
 export interface ItemFilter {
@@ -19,8 +20,11 @@ export interface IndexWindowRequest {
   indexName: IndexName;
   partitionKeyValue: string;
   ascending: boolean;
+  /** Matching items before the window; skipped by reading them, unless `startAfter` is given. */
   offset: number;
   limit: number;
+  /** Where a previous window's read stopped (a cursor's position): read on from there, skip nothing. */
+  startAfter?: ItemKey;
   filter?: ItemFilter;
 }
 
@@ -28,17 +32,28 @@ export interface IndexWindow {
   items: Record<string, unknown>[];
   /** Number of matching items in the whole partition; only known when a filter was given. */
   matchedTotal?: number;
+  /** The index key of the window's last item, where the next window's read starts. */
+  lastKey?: ItemKey;
+}
+
+/** The attributes of an item that locate it in an index: the table's key and the index's. */
+function indexKeyOf(indexName: IndexName, item: Record<string, unknown>): ItemKey {
+  const names = ['pk', 'sk', `${indexName}pk`, `${indexName}sk`];
+  return Object.fromEntries(names.map((name) => [name, item[name]]));
 }
 
 /** DynamoDB reads at most 1 MB per call anyway; this bounds a call's item count as well. */
 const MAX_ITEMS_PER_CALL = 1000;
 
 export async function readIndexWindow(request: IndexWindowRequest): Promise<IndexWindow> {
-  const { indexName, partitionKeyValue, ascending, offset, limit, filter } = request;
+  const { indexName, partitionKeyValue, ascending, limit, filter, startAfter } = request;
+  // From a cursor's position the read starts after the items before the window: nothing to skip.
+  const offset = startAfter ? 0 : request.offset;
+  const itemsBefore = startAfter ? request.offset : 0;
   const windowEnd = offset + limit;
   const items: Record<string, unknown>[] = [];
   let matched = 0;
-  let exclusiveStartKey: QueryCommandInput['ExclusiveStartKey'];
+  let exclusiveStartKey: QueryCommandInput['ExclusiveStartKey'] = startAfter;
   do {
     const remaining = windowEnd - matched;
     const page = await dynamoDb.send(
@@ -61,5 +76,7 @@ export async function readIndexWindow(request: IndexWindowRequest): Promise<Inde
     }
     exclusiveStartKey = page.LastEvaluatedKey;
   } while (exclusiveStartKey && (filter !== undefined || matched < windowEnd));
-  return filter ? { items, matchedTotal: matched } : { items };
+  const last = items.at(-1);
+  const lastKey = last ? indexKeyOf(indexName, last) : undefined;
+  return filter ? { items, matchedTotal: itemsBefore + matched, lastKey } : { items, lastKey };
 }

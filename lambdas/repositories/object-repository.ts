@@ -4,8 +4,10 @@
  * lists: by status bucket (`active` / `inactive`, i.e. every other status) or all, by creation
  * time or name (gsi1-gsi4), and per subcategory (gsi5) and per category (gsi6) by creation time.
  */
+
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '#shared/clients.js';
+import type { ItemKey, PagePosition } from '#shared/page-cursor.js';
 import type { Metadata } from '#shared/schema.js';
 import { comparableName } from '#shared/text.js';
 import { deleteItems } from './batch-delete.js';
@@ -191,17 +193,18 @@ export interface ObjectListQuery {
   sort: ObjectSort;
   limit: number;
   offset: number;
+  /** A cursor's position: read on after this item instead of skipping `offset` items. */
+  startAfter?: ItemKey;
 }
+
+type ObjectListPage = { records: ObjectRecord[]; total: number; lastKey?: ItemKey };
 
 /**
  * One page of a company's objects and the exact number that match. Picks the narrowest
  * index partition for the filters given; see the README ("What list filters cost"). Objects
  * of subcategories whose removal is still running are left out.
  */
-export async function listObjects(
-  companyId: string,
-  query: ObjectListQuery,
-): Promise<{ records: ObjectRecord[]; total: number }> {
+export async function listObjects(companyId: string, query: ObjectListQuery): Promise<ObjectListPage> {
   const [first, counters] = await Promise.all([
     runListQuery(companyId, query, new Set()),
     readCounters(companyId),
@@ -211,16 +214,16 @@ export async function listObjects(
   // reads the whole partition but keeps pages full and totals exact.
   if (removing.size > 0) {
     const filtered = await runListQuery(companyId, query, removing);
-    return { records: filtered.records, total: filtered.total ?? 0 };
+    return { ...filtered, total: filtered.total ?? 0 };
   }
-  return { records: first.records, total: first.total ?? countObjects(counters, query) };
+  return { ...first, total: first.total ?? countObjects(counters, query) };
 }
 
 async function runListQuery(
   companyId: string,
   query: ObjectListQuery,
   excludedSubcategories: ReadonlySet<string>,
-): Promise<{ records: ObjectRecord[]; total?: number }> {
+): Promise<{ records: ObjectRecord[]; total?: number; lastKey?: ItemKey }> {
   const conditions: string[] = [];
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
@@ -280,9 +283,10 @@ async function runListQuery(
     ascending,
     offset: query.offset,
     limit: query.limit,
+    startAfter: query.startAfter,
     filter,
   });
-  return { records: window.items.map(fromItem), total: window.matchedTotal };
+  return { records: window.items.map(fromItem), total: window.matchedTotal, lastKey: window.lastKey };
 }
 
 /** Exact count of an unfiltered company-wide list, from the company's counters. */
@@ -311,7 +315,8 @@ async function listSortedInMemory(
   names: Record<string, string>,
   values: Record<string, unknown>,
   query: ObjectListQuery,
-): Promise<{ records: ObjectRecord[]; total: number }> {
+): Promise<ObjectListPage> {
+  // Sorted here, so a cursor holds the offset only (the whole partition is read anyway).
   const everything = await readIndexWindow({
     indexName,
     partitionKeyValue,
@@ -336,17 +341,15 @@ async function listSortedInMemory(
 export async function listSubcategoryObjects(
   companyId: string,
   subcategoryId: string,
-  offset: number,
-  limit: number,
-): Promise<ObjectRecord[]> {
+  position: PagePosition,
+): Promise<{ records: ObjectRecord[]; lastKey?: ItemKey }> {
   const window = await readIndexWindow({
     indexName: 'gsi5',
     partitionKeyValue: subcategoryPartition(companyId, subcategoryId),
     ascending: false,
-    offset,
-    limit,
+    ...position,
   });
-  return window.items.map(fromItem);
+  return { records: window.items.map(fromItem), lastKey: window.lastKey };
 }
 
 /** Deletes objects and their externalId markers (their ledger events stay). */

@@ -4,6 +4,7 @@
  * creation time and by name), with exact totals from the tenant's per-status counters when no
  * text filter is given (a filter reads the whole partition; see the README).
  */
+import type { ItemKey } from '#shared/page-cursor.js';
 import { readIndexWindow } from './index-query.js';
 import { readCounters, sumCounters } from './tenant-counters.js';
 
@@ -36,6 +37,8 @@ export interface StatusSortedListRequest {
   ascending: boolean;
   offset: number;
   limit: number;
+  /** A cursor's position: read on after this item. */
+  startAfter?: ItemKey;
   /** Case-insensitive substring filter on a stored, lower-cased attribute. */
   contains?: { attribute: string; needle: string };
   /** Counters whose sum is the total when there is no filter. */
@@ -44,7 +47,7 @@ export interface StatusSortedListRequest {
 
 export async function readStatusSortedList(
   request: StatusSortedListRequest,
-): Promise<{ items: Record<string, unknown>[]; total: number }> {
+): Promise<{ items: Record<string, unknown>[]; total: number; lastKey?: ItemKey }> {
   const indexName = request.allStatuses
     ? request.sortByName
       ? 'gsi4'
@@ -64,12 +67,14 @@ export async function readStatusSortedList(
       ascending: request.ascending,
       offset: request.offset,
       limit: request.limit,
+      startAfter: request.startAfter,
       filter,
     }),
     filter ? undefined : readCounters(request.tenantId),
   ]);
   return {
     items: window.items,
+    lastKey: window.lastKey,
     total: window.matchedTotal ?? sumCounters(counters ?? {}, request.counterNames),
   };
 }

@@ -5,12 +5,14 @@
  * Its name is unique within the category (ignoring case) through a marker item in the same
  * partition.
  */
+
+import type { CancellationReason } from '@aws-sdk/client-dynamodb';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '#shared/clients.js';
 import type { Metadata } from '#shared/schema.js';
 import { comparableName } from '#shared/text.js';
 import { deleteItems } from './batch-delete.js';
-import { categoryPartition } from './category-repository.js';
+import { type CategoryRecord, categoryPartition, readCategoryPartition } from './category-repository.js';
 import { queryAllPages } from './query-pages.js';
 import type { TransactItem } from './transactions.js';
 import { setAttributesItem, withoutAttributes } from './update-expression.js';
@@ -120,8 +122,23 @@ export function countObjectCreatedItem(
       ConditionExpression: 'attribute_exists(pk) AND #status = :active',
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: { ':one': 1, ':createdAt': createdAt, ':active': 'active' },
+      // A refusal carries the subcategory as it is: missing or removed (404) or delisted (409).
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     },
   };
+}
+
+/**
+ * The status of the subcategory a refused {@link countObjectCreatedItem} found (undefined when
+ * it does not exist), from the cancellation reason's item, or, where DynamoDB did not return
+ * it, read again (only on this failure path).
+ */
+export async function refusedSubcategoryStatus(
+  reason: CancellationReason | undefined,
+  place: { companyId: string; categoryId: string; subcategoryId: string },
+): Promise<string | undefined> {
+  if (reason?.Item) return reason.Item.status?.S;
+  return (await findSubcategory(place.companyId, place.categoryId, place.subcategoryId))?.status;
 }
 
 /** Transaction item that moves an object between the active and the inactive count. */
@@ -295,6 +312,22 @@ export async function findSubcategory(
 }
 
 /** The subcategories of a category (every status), oldest first. */
+/**
+ * A category and its subcategories (oldest first), in one Query of the category's partition:
+ * what getCategory and updateCategory read, instead of a GetItem and then a Query.
+ */
+export async function findCategoryWithSubcategories(
+  companyId: string,
+  categoryId: string,
+): Promise<{ category?: CategoryRecord; subcategories: SubcategoryRecord[] }> {
+  const { category, following } = await readCategoryPartition(companyId, categoryId);
+  const subcategories = following
+    .filter((item) => typeof item.sk === 'string' && item.sk.startsWith('SUBCATEGORY#'))
+    .map(fromItem)
+    .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
+  return { category, subcategories };
+}
+
 export async function listSubcategoriesOf(
   companyId: string,
   categoryId: string,

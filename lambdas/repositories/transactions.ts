@@ -4,7 +4,7 @@
  * because another one touched the same items at the same moment (retried here, a bounded
  * number of times, then answered as a 409).
  */
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { type CancellationReason, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb } from '#shared/clients.js';
 import { concurrentModification, LOST_RACE_ATTEMPTS, pauseBeforeRetry } from '#shared/lost-race-retry.js';
@@ -14,11 +14,12 @@ export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems'
 
 /**
  * Runs the transaction. `onConditionFailed` receives the index of the first item whose
- * condition failed and returns the error to throw.
+ * condition failed, and every item's cancellation reason (with the item as it was, for items
+ * written with `ReturnValuesOnConditionCheckFailure: ALL_OLD`), and returns the error to throw.
  */
 export async function writeTransaction(
   items: TransactItem[],
-  onConditionFailed: (itemIndex: number) => Error,
+  onConditionFailed: (itemIndex: number, reasons: CancellationReason[]) => Error | Promise<Error>,
 ): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
@@ -28,7 +29,7 @@ export async function writeTransaction(
       if (!(error instanceof TransactionCanceledException)) throw error;
       const reasons = error.CancellationReasons ?? [];
       const failedIndex = reasons.findIndex((reason) => reason.Code === 'ConditionalCheckFailed');
-      if (failedIndex >= 0) throw onConditionFailed(failedIndex);
+      if (failedIndex >= 0) throw await onConditionFailed(failedIndex, reasons);
       if (attempt >= LOST_RACE_ATTEMPTS) throw concurrentModification('resource');
       await pauseBeforeRetry(attempt);
     }

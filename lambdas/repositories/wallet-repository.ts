@@ -7,11 +7,13 @@
  * A deleted wallet keeps its item (status `deleted`) but loses its index entries and its
  * username marker: it is in no list, and its username may be taken again.
  */
+
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { WalletListSort, WalletStatus } from '#domain/wallets/wallet-schemas.js';
 import { dynamoDb, tableName } from '#shared/clients.js';
 import { ConflictError } from '#shared/errors.js';
+import type { ItemKey } from '#shared/page-cursor.js';
 import type { Metadata } from '#shared/schema.js';
 import { comparableName } from '#shared/text.js';
 import { readStatusSortedList, statusSortedIndexAttributes } from './status-sorted-list.js';
@@ -260,16 +262,18 @@ export interface WalletListQuery {
   sort: WalletListSort;
   limit: number;
   offset: number;
+  /** A cursor's position: read on after this item instead of skipping `offset` items. */
+  startAfter?: ItemKey;
 }
 
 /** One page of an App's wallets (never deleted ones) and the exact number that match. */
 export async function listWallets(
   appId: string,
   query: WalletListQuery,
-): Promise<{ records: WalletRecord[]; total: number }> {
+): Promise<{ records: WalletRecord[]; total: number; lastKey?: ItemKey }> {
   const statuses: readonly WalletStatus[] =
     query.status === 'all' ? ['active', 'inactive', 'suspended'] : [query.status];
-  const { items, total } = await readStatusSortedList({
+  const { items, total, lastKey } = await readStatusSortedList({
     tenantId: appId,
     partitionKeyValue: query.status === 'all' ? allPartition(appId) : byStatusPartition(appId, query.status),
     allStatuses: query.status === 'all',
@@ -277,13 +281,14 @@ export async function listWallets(
     ascending: query.sort.endsWith(':asc'),
     offset: query.offset,
     limit: query.limit,
+    startAfter: query.startAfter,
     contains:
       query.usernameContains === undefined
         ? undefined
         : { attribute: 'usernameKey', needle: usernameKeyOf(query.usernameContains) },
     counterNames: statuses.map(counterAttribute),
   });
-  return { records: items.map(fromItem), total };
+  return { records: items.map(fromItem), total, lastKey };
 }
 
 /**

@@ -7,6 +7,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { retryTransactionConflicts } from './transaction-conflict-retry.js';
+import { traceAwsCalls } from './xray-tracing.js';
 
 const localDynamoDbEndpoint = process.env.LOCAL_DYNAMODB_ENDPOINT;
 const localRegion = process.env.AWS_REGION ?? 'us-east-1';
@@ -23,6 +24,7 @@ export const dynamoDbClient = new DynamoDBClient(
 );
 
 retryTransactionConflicts(dynamoDbClient);
+traceAwsCalls(dynamoDbClient, 'DynamoDB');
 
 export const dynamoDb = DynamoDBDocumentClient.from(dynamoDbClient, {
   marshallOptions: { removeUndefinedValues: true },

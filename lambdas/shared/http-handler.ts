@@ -8,21 +8,21 @@
  */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
-import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { type Operation, operationIdOf } from '../operations.js';
 import { corsMiddleware } from './cors.js';
 import { errorResponder } from './error-responder.js';
 import { ForbiddenError } from './errors.js';
-import { readFormBody } from './form-body.js';
+import type { readFormBody } from './form-body.js';
 import { parseJsonBody, parsePart } from './http-request.js';
 import { jsonResponse } from './http-response.js';
-import { runIdempotently } from './idempotency.js';
+import type { runIdempotently } from './idempotency.js';
 import type { UploadedFile } from './multipart.js';
-import { countAnswer, logger, metrics, tracer } from './observability.js';
+import { countAnswer, logger, metrics, observedServiceName } from './observability.js';
 import { type Principal, principalFromEvent } from './principal.js';
 import type { Infer, ObjectSchema } from './schema.js';
+import { traceInvocation } from './xray-tracing.js';
 
 type PartOf<S> = S extends ObjectSchema<infer Shape> ? Infer<Shape> : Record<string, never>;
 
@@ -46,6 +46,16 @@ export interface HttpResult {
   /** Bytes answered as they are (file downloads), instead of JSON. */
   rawBody?: Buffer;
   headers?: Record<string, string>;
+}
+
+/**
+ * What only some operations need, passed by their handler files so that the others neither
+ * bundle nor load it: idempotent creation (`idempotent-requests.ts`, rows with `idempotent`) and
+ * form bodies (`form-requests.ts`, rows with `form`).
+ */
+export interface RequestExtensions {
+  runIdempotently?: typeof runIdempotently;
+  readFormBody?: typeof readFormBody;
 }
 
 /** Refuses a caller of the wrong kind or without the operation's permission. */
@@ -88,8 +98,12 @@ export function resourceLocation(event: APIGatewayProxyEvent, resourcePath: stri
   return `${stagePrefix}${resourcePath}`;
 }
 
-async function parseForm(form: NonNullable<Operation['form']>, event: APIGatewayProxyEvent) {
-  const { fields, file } = await readFormBody(event, form);
+async function parseForm(
+  form: NonNullable<Operation['form']>,
+  event: APIGatewayProxyEvent,
+  read: typeof readFormBody,
+) {
+  const { fields, file } = await read(event, form);
   return { fields: parsePart(form.fields, fields, 'body'), file };
 }
 
@@ -115,12 +129,19 @@ function headAnswer(statusCode: number, result: HttpResult): APIGatewayProxyResu
 export function httpHandler<Op extends Operation>(
   operation: Op,
   handle: (request: OperationRequest<Op>) => Promise<HttpResult>,
+  extensions: RequestExtensions = {},
 ): middy.MiddyfiedHandler<APIGatewayProxyEvent, APIGatewayProxyResult> {
   // Names the operation in logs, metrics and idempotency keys.
   const operationId: string = operationIdOf(operation) ?? operation.handler;
+  // A row and its handler file that disagree fail when the module loads, not on some request.
+  const { runIdempotently, readFormBody } = extensions;
+  if (operation.idempotent && !runIdempotently)
+    throw new Error(`${operationId} is idempotent: its handler must pass idempotentRequests`);
+  if (operation.form && !readFormBody)
+    throw new Error(`${operationId} takes a form: its handler must pass formRequests`);
   return (
     middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
-      .use(captureLambdaHandler(tracer))
+      .use(traceInvocation({ serviceName: observedServiceName, operation: operationId }))
       .use(injectLambdaContext(logger, { resetKeys: true }))
       .use(logMetrics(metrics, { captureColdStartMetric: true }))
       // Before the error responder, so that its `onError` runs after it and sees the error body.
@@ -155,10 +176,13 @@ export function httpHandler<Op extends Operation>(
           path,
           query: operation.query ? parsePart(operation.query, event.queryStringParameters, 'query') : {},
           body: operation.body ? parsePart(operation.body, parseJsonBody(event), 'body') : {},
-          form: operation.form ? await parseForm(operation.form, event) : { fields: {} },
+          form:
+            operation.form && readFormBody
+              ? await parseForm(operation.form, event, readFormBody)
+              : { fields: {} },
         } as OperationRequest<Op>;
         const result =
-          operation.idempotent && principal
+          runIdempotently && principal
             ? await runIdempotently(
                 operationId,
                 principal.tenantId,

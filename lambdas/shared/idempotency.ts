@@ -16,11 +16,10 @@ import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { idempotencyStore } from '#repositories/idempotency-store.js';
 import { ConflictError, ValidationError } from './errors.js';
 import { bodyBytes, headerValue, parseJsonBody } from './http-request.js';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_WINDOW_SECONDS } from './idempotency-key.js';
 import { SCRYPT_PARAMETERS, scryptKey } from './scrypt.js';
 
-export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
-/** How long a key is remembered. */
-export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 60 * 60;
+export { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_WINDOW_SECONDS } from './idempotency-key.js';
 
 /**
  * What must be the same for a retry: the address and the body (its hash; a streamed upload: its

@@ -6,7 +6,7 @@
 
 import type { Readable } from 'node:stream';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import busboy from 'busboy';
+import type busboy from 'busboy';
 import { requestBodyStream } from './body-stream.js';
 import { PayloadTooLargeError, ValidationError } from './errors.js';
 import { headerValue } from './http-request.js';
@@ -98,16 +98,18 @@ export type FilePartHandler = (part: {
  * `onFile` as a stream. Resolves with the text fields when the whole body has been read.
  * Without `maxFiles`, any number of file parts is handed over.
  */
-export function parseMultipartStream(
+export async function parseMultipartStream(
   body: Readable,
   contentType: string,
   onFile: FilePartHandler,
   limits: { maxFileBytes: number; maxFiles?: number },
 ): Promise<Record<string, string>> {
+  // Loaded with the first multipart body, not at init: most requests of these functions have none.
+  const { default: createParser } = await import('busboy');
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({
+      parser = createParser({
         headers: { 'content-type': contentType },
         // One byte over the limit, so that an oversize file is noticed rather than silently cut.
         limits: {

@@ -1,12 +1,11 @@
 /**
  * Powertools for AWS Lambda, set up once per container: structured JSON logs (with the request
- * id and the caller's ids, never a key or a token), metrics in CloudWatch EMF, and X-Ray
- * tracing. Local mode and the tests turn metrics and tracing off and log warnings only
+ * id and the caller's ids, never a key or a token) and metrics in CloudWatch EMF. X-Ray
+ * tracing is `xray-tracing.ts`. Local mode and the tests turn metrics and tracing off and log warnings only
  * (`POWERTOOLS_*` variables of the embedded stack).
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import { Tracer } from '@aws-lambda-powertools/tracer';
 
 const serviceName = process.env.POWERTOOLS_SERVICE_NAME ?? 'asset-registry';
 
@@ -15,7 +14,8 @@ export const metrics = new Metrics({
   serviceName,
   namespace: process.env.POWERTOOLS_METRICS_NAMESPACE ?? 'AssetRegistry',
 });
-export const tracer = new Tracer({ serviceName });
+/** The service name in logs, metrics and trace annotations. */
+export const observedServiceName = serviceName;
 
 /**
  * Counts an answer by operation and status class (`Answers2xx`, `Answers4xx`, `Answers5xx`),

@@ -2,15 +2,25 @@
  * The spec's pagination: `limit` (1-100, default 20) and `offset` (>= 0, default 0) in, and the
  * wrapper `{ data, pagination: { limit, offset, total, hasNext, hasPrevious } }` out.
  */
-import { defaulted, integer } from './schema.js';
+import { defaulted, integer, optional, string } from './schema.js';
 
 export const PAGE_SIZE_DEFAULT = 20;
 export const PAGE_SIZE_MAX = 100;
 
-/** The `limit` and `offset` query fields, for spreading into a list operation's query schema. */
+/** Our cursors are about 100-400 characters; anything longer is not one of ours. */
+const CURSOR_MAX_LENGTH = 2048;
+
+/**
+ * The `limit`, `offset` and `cursor` (extension, see `page-cursor.ts`) query fields, for
+ * spreading into a list operation's query schema.
+ */
 export const pageQueryFields = (defaultLimit = PAGE_SIZE_DEFAULT) => ({
   limit: defaulted(integer({ min: 1, max: PAGE_SIZE_MAX, fromQueryString: true }), defaultLimit, 'page size'),
   offset: defaulted(integer({ min: 0, fromQueryString: true }), 0, 'items to skip'),
+  cursor: optional(
+    string({ min: 1, max: CURSOR_MAX_LENGTH }),
+    "(extension) the previous answer's pagination.nextCursor, as it was: reads the next page at the cost of page 1, whatever its depth. Only with the same filters and sort, and no offset",
+  ),
 });
 
 export interface PageRequest {

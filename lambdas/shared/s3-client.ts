@@ -3,6 +3,7 @@
  * needs path-style addressing and no optional checksums, or stream bodies are corrupted.
  */
 import { S3Client } from '@aws-sdk/client-s3';
+import { traceAwsCalls } from './xray-tracing.js';
 
 const localS3Endpoint = process.env.LOCAL_S3_ENDPOINT;
 
@@ -18,3 +19,5 @@ export const s3 = new S3Client(
       }
     : {},
 );
+
+traceAwsCalls(s3, 'S3');

@@ -32,6 +32,7 @@ import {
   LOG_KEY_PATTERN,
   UPLOAD_KEY_PATTERN,
 } from '../../lib/operation-access.js';
+import { takesCursor } from '../../lib/page-cursor-key.js';
 import {
   actionsOf,
   type IamStatement,
@@ -95,8 +96,13 @@ const allows = (statements: IamStatement[]) => statements.filter((statement) => 
 const dataStatements = (statements: IamStatement[]) =>
   allows(statements).filter(
     (statement) =>
-      !actionsOf(statement).every((action) => /^(logs|xray):|^lambda:InvokeFunction$/.test(action)),
+      !actionsOf(statement).every((action) => /^(logs|xray):|^lambda:InvokeFunction$/.test(action)) &&
+      !isCursorKeyRead(statement),
   );
+
+/** The read of the page-cursor key (tested on its own). */
+const isCursorKeyRead = (statement: IamStatement) =>
+  json(actionsOf(statement)) === json(['secretsmanager:GetSecretValue']);
 
 /** What a role's statements allow, in the shape of a declaration (plus what does not fit one). */
 function observedAccess(statements: IamStatement[]) {
@@ -148,6 +154,24 @@ function observedAccess(statements: IamStatement[]) {
 }
 
 const sorted = (values: Iterable<string> | undefined) => [...new Set(values ?? [])].sort();
+
+describe('the page-cursor key', () => {
+  it.each(operationList)('is readable by $id only if it lists, and only that one secret', (operation) => {
+    // Prepare
+    const [secretId, ...others] = Object.keys(template.findResources('AWS::SecretsManager::Secret'));
+    // Act
+    const reads = allows(statementsOfRole(template, roleOf(operation.id))).filter((statement) =>
+      actionsOf(statement).some((action) => action.startsWith('secretsmanager:')),
+    );
+    // Assess
+    expect(others).toEqual([]);
+    expect(reads).toEqual(
+      takesCursor(operation)
+        ? [{ Effect: 'Allow', Action: 'secretsmanager:GetSecretValue', Resource: { Ref: secretId } }]
+        : [],
+    );
+  });
+});
 
 describe('the operation table declares every operation’s data access', () => {
   it('has a declaration on every row, so a new row cannot silently get broad rights', () => {

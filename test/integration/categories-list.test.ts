@@ -32,6 +32,7 @@ describe('list categories: filters', () => {
       total: 1,
       hasNext: false,
       hasPrevious: false,
+      nextCursor: null,
     });
   });
 
@@ -89,6 +90,7 @@ describe('list categories: filters', () => {
       total: 2,
       hasNext: false,
       hasPrevious: false,
+      nextCursor: null,
     });
   });
 
@@ -115,7 +117,7 @@ describe('list categories: filters', () => {
     // Assess
     expect(response.body).toEqual({
       data: [],
-      pagination: { limit: 20, offset: 0, total: 0, hasNext: false, hasPrevious: false },
+      pagination: { limit: 20, offset: 0, total: 0, hasNext: false, hasPrevious: false, nextCursor: null },
     });
   });
 
@@ -168,7 +170,7 @@ describe('list categories: filters', () => {
     expect(response.statusCode).toBe(200);
     expect(response.body).toEqual({
       data: [],
-      pagination: { limit: 20, offset: 0, total: 0, hasNext: false, hasPrevious: false },
+      pagination: { limit: 20, offset: 0, total: 0, hasNext: false, hasPrevious: false, nextCursor: null },
     });
   });
 });
@@ -252,6 +254,7 @@ describe('list categories: pagination', () => {
       total: 7,
       hasNext: true,
       hasPrevious: false,
+      nextCursor: expect.any(String),
     });
     expect(namesOf(second.body)).toEqual(['c4', 'c5', 'c6']);
     expect(second.body.pagination).toEqual({
@@ -260,6 +263,7 @@ describe('list categories: pagination', () => {
       total: 7,
       hasNext: true,
       hasPrevious: true,
+      nextCursor: expect.any(String),
     });
     expect(namesOf(third.body)).toEqual(['c7']);
     expect(third.body.pagination).toEqual({
@@ -268,6 +272,7 @@ describe('list categories: pagination', () => {
       total: 7,
       hasNext: false,
       hasPrevious: true,
+      nextCursor: null,
     });
   });
 
@@ -285,6 +290,7 @@ describe('list categories: pagination', () => {
       total: 7,
       hasNext: true,
       hasPrevious: true,
+      nextCursor: expect.any(String),
     });
   });
 
@@ -302,6 +308,7 @@ describe('list categories: pagination', () => {
       total: 6,
       hasNext: false,
       hasPrevious: true,
+      nextCursor: null,
     });
   });
 
@@ -314,7 +321,7 @@ describe('list categories: pagination', () => {
     // Assess
     expect(response.body).toEqual({
       data: [],
-      pagination: { limit: 3, offset: 10, total: 7, hasNext: false, hasPrevious: true },
+      pagination: { limit: 3, offset: 10, total: 7, hasNext: false, hasPrevious: true, nextCursor: null },
     });
   });
 
@@ -337,6 +344,7 @@ describe('list categories: pagination', () => {
       total: 4,
       hasNext: false,
       hasPrevious: true,
+      nextCursor: null,
     });
   });
 
@@ -354,6 +362,7 @@ describe('list categories: pagination', () => {
       total: 2,
       hasNext: false,
       hasPrevious: false,
+      nextCursor: null,
     });
   });
 });
@@ -399,6 +408,7 @@ describe('list categories: invalid query parameters', () => {
       total: 0,
       hasNext: false,
       hasPrevious: false,
+      nextCursor: null,
     });
   });
 });

@@ -31,6 +31,7 @@ describe('categories against DynamoDB Local', () => {
       total: 1,
       hasNext: false,
       hasPrevious: false,
+      nextCursor: null,
     });
   });
 

@@ -39,6 +39,7 @@ describe('list an object’s files', () => {
       total: 3,
       hasNext: false,
       hasPrevious: false,
+      nextCursor: null,
     });
   });
 
@@ -58,6 +59,7 @@ describe('list an object’s files', () => {
       total: 3,
       hasNext: true,
       hasPrevious: false,
+      nextCursor: expect.any(String),
     });
     expect(second.body.data.map((file: FileRecordBody) => file.id)).toEqual([uploaded[0]?.id]);
     expect(second.body.pagination).toEqual({
@@ -66,6 +68,7 @@ describe('list an object’s files', () => {
       total: 3,
       hasNext: false,
       hasPrevious: true,
+      nextCursor: null,
     });
     expect(past.body.data).toEqual([]);
     expect(past.body.pagination.total).toBe(3);
@@ -103,7 +106,7 @@ describe('list an object’s files', () => {
     // Assess
     expect(answer.body).toEqual({
       data: [],
-      pagination: { limit: 20, offset: 0, total: 0, hasNext: false, hasPrevious: false },
+      pagination: { limit: 20, offset: 0, total: 0, hasNext: false, hasPrevious: false, nextCursor: null },
     });
   });
 

@@ -191,6 +191,7 @@ describe('local gateway with the shared API Gateway settings', () => {
       total: 3,
       hasNext: false,
       hasPrevious: true,
+      nextCursor: null,
     });
     expect(byName.body.data.map((category: { name: string }) => category.name)).toEqual(['c2']);
     const one = await send(target, `/v2/categories/${byName.body.data[0].id}`, { apiKey });

@@ -13,6 +13,7 @@ import {
   UUID_V4,
 } from '../support/object-requests';
 import { companyPrincipal } from '../support/principals';
+import { addressOf, putSubcategoryJson } from '../support/subcategory-requests';
 
 describe('create object', () => {
   it('answers 201 with the entity, its Location, and defaults for the fields left out', async () => {
@@ -231,6 +232,33 @@ describe('create object', () => {
       code: 'SUBCATEGORY_NOT_FOUND',
       timestamp: expect.stringMatching(ISO_UTC),
     });
+  });
+
+  it('answers where the object would go before what it collides with, without reading the subcategory first', async () => {
+    // Prepare: a used externalId, then a delisted and a removed subcategory
+    const principal = companyPrincipal();
+    const place = await givenSubcategoryPath(principal);
+    await createObjectOk(principal, place, { externalId: 'USED-1' });
+    const delisted = await givenSubcategoryPath(principal);
+    const removed = await givenSubcategoryPath(principal);
+    const deactivate = await putSubcategoryJson(principal, addressOf(principal, delisted), {
+      action: 'DEACTIVATE',
+    });
+    const remove = await putSubcategoryJson(principal, addressOf(principal, removed), { action: 'REMOVE' });
+    const unknown = { categoryId: place.categoryId, subcategoryId: randomUUID() };
+    // Act
+    const answers = await Promise.all(
+      [unknown, delisted, removed].map((where) =>
+        postObject(principal, where, { externalId: 'USED-1', name: 'Object' }),
+      ),
+    );
+    // Assess
+    expect([deactivate.statusCode, remove.statusCode]).toEqual([200, 200]);
+    expect(answers.map((answer) => [answer.statusCode, answer.body.code])).toEqual([
+      [404, 'SUBCATEGORY_NOT_FOUND'],
+      [409, 'SUBCATEGORY_NOT_ACTIVE'],
+      [404, 'SUBCATEGORY_NOT_FOUND'],
+    ]);
   });
 
   it("answers 404 SUBCATEGORY_NOT_FOUND for another company's subcategory, and creates nothing", async () => {

@@ -83,6 +83,7 @@ describe('object events', () => {
       total: 5,
       hasNext: false,
       hasPrevious: false,
+      nextCursor: null,
     });
   });
 
@@ -140,6 +141,7 @@ describe('object events', () => {
       total: 7,
       hasNext: true,
       hasPrevious: false,
+      nextCursor: expect.any(String),
     });
     expect(second.body.data).toEqual(all.slice(3, 6));
     expect(second.body.pagination).toEqual({
@@ -148,6 +150,7 @@ describe('object events', () => {
       total: 7,
       hasNext: true,
       hasPrevious: true,
+      nextCursor: expect.any(String),
     });
     expect(last.body.data).toEqual(all.slice(6));
     expect(last.body.pagination).toEqual({
@@ -156,6 +159,7 @@ describe('object events', () => {
       total: 7,
       hasNext: false,
       hasPrevious: true,
+      nextCursor: null,
     });
     expect(beyond.body.data).toEqual([]);
     expect(beyond.body.pagination).toEqual({
@@ -164,6 +168,7 @@ describe('object events', () => {
       total: 7,
       hasNext: false,
       hasPrevious: true,
+      nextCursor: null,
     });
   });
 

@@ -82,7 +82,7 @@ describe('list objects', () => {
     expect(response.statusCode).toBe(200);
     expect(response.body).toEqual({
       data: [anvil, trailer, harvester, redTractor],
-      pagination: { limit: 20, offset: 0, total: 4, hasNext: false, hasPrevious: false },
+      pagination: { limit: 20, offset: 0, total: 4, hasNext: false, hasPrevious: false, nextCursor: null },
     });
   });
 
@@ -155,13 +155,13 @@ describe('list objects', () => {
     // Assess
     expect(exact.body).toEqual({
       data: [redTractor],
-      pagination: { limit: 20, offset: 0, total: 1, hasNext: false, hasPrevious: false },
+      pagination: { limit: 20, offset: 0, total: 1, hasNext: false, hasPrevious: false, nextCursor: null },
     });
     for (const miss of [prefix, otherCase, longer]) {
       expect(miss.statusCode).toBe(200);
       expect(miss.body).toEqual({
         data: [],
-        pagination: { limit: 20, offset: 0, total: 0, hasNext: false, hasPrevious: false },
+        pagination: { limit: 20, offset: 0, total: 0, hasNext: false, hasPrevious: false, nextCursor: null },
       });
     }
   });
@@ -316,11 +316,18 @@ describe('list objects', () => {
     // Assess
     expect(first.body).toEqual({
       data: [anvil, harvester],
-      pagination: { limit: 2, offset: 0, total: 4, hasNext: true, hasPrevious: false },
+      pagination: {
+        limit: 2,
+        offset: 0,
+        total: 4,
+        hasNext: true,
+        hasPrevious: false,
+        nextCursor: expect.any(String),
+      },
     });
     expect(second.body).toEqual({
       data: [redTractor, trailer],
-      pagination: { limit: 2, offset: 2, total: 4, hasNext: false, hasPrevious: true },
+      pagination: { limit: 2, offset: 2, total: 4, hasNext: false, hasPrevious: true, nextCursor: null },
     });
   });
 
@@ -349,6 +356,7 @@ describe('list objects', () => {
       total: 3,
       hasNext: true,
       hasPrevious: false,
+      nextCursor: expect.any(String),
     });
     expect(second.body.data).toEqual([blueTractor]);
     expect(second.body.pagination).toEqual({
@@ -357,6 +365,7 @@ describe('list objects', () => {
       total: 3,
       hasNext: false,
       hasPrevious: true,
+      nextCursor: null,
     });
   });
 
@@ -378,7 +387,7 @@ describe('list objects', () => {
       expect(answer.statusCode).toBe(200);
       expect(answer.body).toEqual({
         data: [],
-        pagination: { limit: 20, offset: 0, total: 0, hasNext: false, hasPrevious: false },
+        pagination: { limit: 20, offset: 0, total: 0, hasNext: false, hasPrevious: false, nextCursor: null },
       });
     }
   });
@@ -411,21 +420,35 @@ describe('list objects: pagination', () => {
     expect(pages.map((page) => page.body)).toEqual([
       {
         data: newestFirst.slice(0, 3),
-        pagination: { limit: 3, offset: 0, total: 7, hasNext: true, hasPrevious: false },
+        pagination: {
+          limit: 3,
+          offset: 0,
+          total: 7,
+          hasNext: true,
+          hasPrevious: false,
+          nextCursor: expect.any(String),
+        },
       },
       {
         data: newestFirst.slice(3, 6),
-        pagination: { limit: 3, offset: 3, total: 7, hasNext: true, hasPrevious: true },
+        pagination: {
+          limit: 3,
+          offset: 3,
+          total: 7,
+          hasNext: true,
+          hasPrevious: true,
+          nextCursor: expect.any(String),
+        },
       },
       {
         data: newestFirst.slice(6),
-        pagination: { limit: 3, offset: 6, total: 7, hasNext: false, hasPrevious: true },
+        pagination: { limit: 3, offset: 6, total: 7, hasNext: false, hasPrevious: true, nextCursor: null },
       },
     ]);
     expect(beyond.statusCode).toBe(200);
     expect(beyond.body).toEqual({
       data: [],
-      pagination: { limit: 3, offset: 10, total: 7, hasNext: false, hasPrevious: true },
+      pagination: { limit: 3, offset: 10, total: 7, hasNext: false, hasPrevious: true, nextCursor: null },
     });
     expect(lastExactly.body.data).toEqual(newestFirst);
     expect(lastExactly.body.pagination).toEqual({
@@ -434,6 +457,7 @@ describe('list objects: pagination', () => {
       total: 7,
       hasNext: false,
       hasPrevious: false,
+      nextCursor: null,
     });
     expect(straddling.body.data).toEqual(created.slice(5));
     expect(straddling.body.pagination).toEqual({
@@ -442,6 +466,7 @@ describe('list objects: pagination', () => {
       total: 7,
       hasNext: false,
       hasPrevious: true,
+      nextCursor: null,
     });
   });
 
@@ -472,6 +497,7 @@ describe('list objects: pagination', () => {
       total: 4,
       hasNext: true,
       hasPrevious: false,
+      nextCursor: expect.any(String),
     });
     expect(second.body.data).toEqual(evensNewestFirst.slice(3));
     expect(second.body.pagination).toEqual({
@@ -480,6 +506,7 @@ describe('list objects: pagination', () => {
       total: 4,
       hasNext: false,
       hasPrevious: true,
+      nextCursor: null,
     });
   });
 
@@ -492,7 +519,7 @@ describe('list objects: pagination', () => {
     expect(response.statusCode).toBe(200);
     expect(response.body).toEqual({
       data: [],
-      pagination: { limit: 20, offset: 0, total: 0, hasNext: false, hasPrevious: false },
+      pagination: { limit: 20, offset: 0, total: 0, hasNext: false, hasPrevious: false, nextCursor: null },
     });
   });
 });

@@ -27,11 +27,18 @@ describe('list objects of a subcategory', () => {
     expect(first.statusCode).toBe(200);
     expect(first.body).toEqual({
       data: newestFirst.slice(0, 20),
-      pagination: { limit: 20, offset: 0, total: 22, hasNext: true, hasPrevious: false },
+      pagination: {
+        limit: 20,
+        offset: 0,
+        total: 22,
+        hasNext: true,
+        hasPrevious: false,
+        nextCursor: expect.any(String),
+      },
     });
     expect(second.body).toEqual({
       data: newestFirst.slice(20),
-      pagination: { limit: 20, offset: 20, total: 22, hasNext: false, hasPrevious: true },
+      pagination: { limit: 20, offset: 20, total: 22, hasNext: false, hasPrevious: true, nextCursor: null },
     });
   });
 
@@ -50,11 +57,18 @@ describe('list objects of a subcategory', () => {
     // Assess
     expect(middle.body).toEqual({
       data: newestFirst.slice(2, 4),
-      pagination: { limit: 2, offset: 2, total: 5, hasNext: true, hasPrevious: true },
+      pagination: {
+        limit: 2,
+        offset: 2,
+        total: 5,
+        hasNext: true,
+        hasPrevious: true,
+        nextCursor: expect.any(String),
+      },
     });
     expect(beyond.body).toEqual({
       data: [],
-      pagination: { limit: 2, offset: 5, total: 5, hasNext: false, hasPrevious: true },
+      pagination: { limit: 2, offset: 5, total: 5, hasNext: false, hasPrevious: true, nextCursor: null },
     });
   });
 
@@ -86,7 +100,7 @@ describe('list objects of a subcategory', () => {
     expect(response.statusCode).toBe(200);
     expect(response.body).toEqual({
       data: [],
-      pagination: { limit: 20, offset: 0, total: 0, hasNext: false, hasPrevious: false },
+      pagination: { limit: 20, offset: 0, total: 0, hasNext: false, hasPrevious: false, nextCursor: null },
     });
   });
 

@@ -224,6 +224,7 @@ describe('list wallets: filters', () => {
       total: 2,
       hasNext: false,
       hasPrevious: false,
+      nextCursor: null,
     });
   });
 
@@ -319,6 +320,7 @@ describe('list wallets: sorts and pages', () => {
       total: 5,
       hasNext: true,
       hasPrevious: false,
+      nextCursor: expect.any(String),
     });
     expect(usernamesOf(middle)).toEqual(['charlie', 'delta']);
     expect(middle.body.pagination).toEqual({
@@ -327,6 +329,7 @@ describe('list wallets: sorts and pages', () => {
       total: 5,
       hasNext: true,
       hasPrevious: true,
+      nextCursor: expect.any(String),
     });
     expect(usernamesOf(last)).toEqual(['echo']);
     expect(last.body.pagination).toEqual({
@@ -335,9 +338,15 @@ describe('list wallets: sorts and pages', () => {
       total: 5,
       hasNext: false,
       hasPrevious: true,
+      nextCursor: null,
     });
     expect(beyond.body.data).toEqual([]);
-    expect(beyond.body.pagination).toMatchObject({ total: 5, hasNext: false, hasPrevious: true });
+    expect(beyond.body.pagination).toMatchObject({
+      total: 5,
+      hasNext: false,
+      hasPrevious: true,
+      nextCursor: null,
+    });
   });
 
   it('pages a username match with its exact total', async () => {
@@ -351,6 +360,7 @@ describe('list wallets: sorts and pages', () => {
       total: 4,
       hasNext: true,
       hasPrevious: true,
+      nextCursor: expect.any(String),
     });
   });
 });
@@ -375,7 +385,7 @@ describe('list wallets: isolation and refusals', () => {
     // Assess
     expect(response.body).toEqual({
       data: [],
-      pagination: { limit: 20, offset: 0, total: 0, hasNext: false, hasPrevious: false },
+      pagination: { limit: 20, offset: 0, total: 0, hasNext: false, hasPrevious: false, nextCursor: null },
     });
   });
 

@@ -160,6 +160,7 @@ describe('a wallet calling with its session token', () => {
       total: 1,
       hasNext: false,
       hasPrevious: false,
+      nextCursor: null,
     });
     expect(filteredOut.body.pagination.total).toBe(0);
   });

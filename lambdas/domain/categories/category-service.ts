@@ -2,17 +2,20 @@
 import { randomUUID } from 'node:crypto';
 import {
   type CategoryRecord,
-  findCategory,
   insertCategory,
   listCategories as listCategoryRecords,
   replaceCategory,
   StaleCategoryError,
 } from '#repositories/category-repository.js';
-import { listSubcategoriesOf } from '#repositories/subcategory-repository.js';
+import {
+  findCategoryWithSubcategories,
+  listSubcategoriesOf,
+  type SubcategoryRecord,
+} from '#repositories/subcategory-repository.js';
 import { nextTimestamp, nowIso } from '#shared/clock.js';
 import { NotFoundError } from '#shared/errors.js';
 import { retryLostRaces } from '#shared/lost-race-retry.js';
-import { type Page, toPage } from '#shared/pagination.js';
+import { type CursorPage, type PageScope, pagePositionOf, toCursorPage } from '#shared/page-cursor.js';
 import type { Infer } from '#shared/schema.js';
 import { toSubcategorySummary } from '../subcategories/subcategory-view.js';
 import type { createCategoryBody, listCategoriesQuery, updateCategoryBody } from './category-schemas.js';
@@ -25,12 +28,14 @@ type ListCategoriesInput = Infer<typeof listCategoriesQuery.shape>;
 /** The category with its live subcategories (one Query, skipped when it has none). */
 async function withSubcategories(record: CategoryRecord): Promise<CategoryView> {
   if (record.subcategoryCount <= 0) return toCategoryView(record);
-  const subcategories = await listSubcategoriesOf(record.companyId, record.id);
-  return toCategoryView(
+  return viewWith(record, await listSubcategoriesOf(record.companyId, record.id));
+}
+
+const viewWith = (record: CategoryRecord, subcategories: SubcategoryRecord[]): CategoryView =>
+  toCategoryView(
     record,
     subcategories.filter((subcategory) => subcategory.status !== 'removed').map(toSubcategorySummary),
   );
-}
 
 const categoryNotFound = (categoryId: string) =>
   new NotFoundError('CATEGORY_NOT_FOUND', `No category ${categoryId} in this company`);
@@ -63,9 +68,10 @@ export async function createCategory(companyId: string, input: CreateCategoryInp
 
 /** Reads one category of the company; 404 `CATEGORY_NOT_FOUND` for unknown and foreign ids. */
 export async function getCategory(companyId: string, categoryId: string): Promise<CategoryView> {
-  const record = await findCategory(companyId, categoryId);
-  if (!record) throw categoryNotFound(categoryId);
-  return withSubcategories(record);
+  // One Query of the category's partition: the category and its subcategories are neighbours.
+  const { category, subcategories } = await findCategoryWithSubcategories(companyId, categoryId);
+  if (!category) throw categoryNotFound(categoryId);
+  return viewWith(category, subcategories);
 }
 
 /**
@@ -81,7 +87,8 @@ export async function updateCategory(
     'category',
     (error) => error instanceof StaleCategoryError,
     async () => {
-      const before = await findCategory(companyId, categoryId);
+      // The subcategories are read with the category, before the write, which does not change them.
+      const { category: before, subcategories } = await findCategoryWithSubcategories(companyId, categoryId);
       if (!before) throw categoryNotFound(categoryId);
       const after: CategoryRecord = {
         ...before,
@@ -93,7 +100,7 @@ export async function updateCategory(
         version: before.version + 1,
       };
       await replaceCategory(before, after);
-      return withSubcategories(after);
+      return viewWith(after, subcategories);
     },
   );
 }
@@ -102,13 +109,20 @@ export async function updateCategory(
 export async function listCategories(
   companyId: string,
   query: ListCategoriesInput,
-): Promise<Page<CategoryView>> {
-  const { records, total } = await listCategoryRecords(companyId, {
+): Promise<CursorPage<CategoryView>> {
+  const scope: PageScope = {
+    tenantId: companyId,
+    list: 'categories',
+    parameters: { status: query.status, name: query.name, sort: query.sort },
+  };
+  const position = await pagePositionOf(query, scope);
+  const { records, total, lastKey } = await listCategoryRecords(companyId, {
     status: query.status,
     nameContains: query.name,
     sort: query.sort,
-    limit: query.limit,
-    offset: query.offset,
+    limit: position.limit,
+    offset: position.offset,
+    startAfter: position.startAfter,
   });
-  return toPage(await Promise.all(records.map(withSubcategories)), query, total);
+  return toCursorPage(await Promise.all(records.map(withSubcategories)), position, total, scope, lastKey);
 }

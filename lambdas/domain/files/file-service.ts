@@ -23,7 +23,7 @@ import type { TransactItem } from '#repositories/transactions.js';
 import { nowIso } from '#shared/clock.js';
 import { BadRequestError, NotFoundError, PayloadTooLargeError, ValidationError } from '#shared/errors.js';
 import { parseMultipartStream } from '#shared/multipart.js';
-import { type Page, toPage } from '#shared/pagination.js';
+import { type CursorPage, type PageScope, pagePositionOf, toCursorPage } from '#shared/page-cursor.js';
 import { actorOf, type Principal } from '#shared/principal.js';
 import type { Infer } from '#shared/schema.js';
 import { UUID_PATTERN } from '#shared/schema.js';
@@ -112,23 +112,28 @@ export async function recordUploadedFile(
     storageKey: file.storageKey,
     storageVersionId: file.intake.versionId,
   };
-  await changeObject(principal, object.id, {
-    action: 'file_upload',
-    apply: (before) => ({ ...before, fileCount: before.fileCount + 1 }),
-    changes: () => ({
-      file: {
-        from: null,
-        to: {
-          id: record.id,
-          fileName: record.fileName,
-          originalFileName: record.originalFileName,
-          checksum: record.checksum,
-          size: record.size,
+  await changeObject(
+    principal,
+    object.id,
+    {
+      action: 'file_upload',
+      apply: (before) => ({ ...before, fileCount: before.fileCount + 1 }),
+      changes: () => ({
+        file: {
+          from: null,
+          to: {
+            id: record.id,
+            fileName: record.fileName,
+            originalFileName: record.originalFileName,
+            checksum: record.checksum,
+            size: record.size,
+          },
         },
-      },
-    }),
-    extraItems: () => [insertFileItem(record), ...extraItems],
-  });
+      }),
+      extraItems: () => [insertFileItem(record), ...extraItems],
+    },
+    object,
+  );
   return record;
 }
 
@@ -220,9 +225,18 @@ export async function uploadFile(
 
 /** A file of the company whose object is still visible. */
 async function findVisibleFile(companyId: string, fileId: string): Promise<FileRecord> {
+  return (await findVisibleFileAndObject(companyId, fileId)).record;
+}
+
+/** The file and its object, when both exist and the object is visible; else 404 `FILE_NOT_FOUND`. */
+async function findVisibleFileAndObject(
+  companyId: string,
+  fileId: string,
+): Promise<{ record: FileRecord; object: ObjectRecord }> {
   const record = await findFile(companyId, fileId);
-  if (!record || !(await findVisibleObject(companyId, record.objectId))) throw fileNotFound(fileId);
-  return record;
+  const object = record && (await findVisibleObject(companyId, record.objectId));
+  if (!record || !object) throw fileNotFound(fileId);
+  return { record, object };
 }
 
 /** `Content-Disposition` with the original name, ASCII fallback plus RFC 5987 UTF-8 form. */
@@ -288,27 +302,35 @@ export async function downloadFile(
 
 /** Deletes a file (spec 4.18): record and bytes, with a `file_delete` event on the object. */
 export async function deleteFile(principal: Principal, fileId: string): Promise<void> {
-  const record = await findVisibleFile(principal.tenantId, fileId);
-  await changeObject(principal, record.objectId, {
-    action: 'file_delete',
-    apply: async (before) => {
-      if (!(await findFile(principal.tenantId, fileId))) throw fileNotFound(fileId);
-      return { ...before, fileCount: Math.max(0, before.fileCount - 1) };
-    },
-    changes: () => ({
-      file: {
-        from: {
-          id: record.id,
-          fileName: record.fileName,
-          originalFileName: record.originalFileName,
-          checksum: record.checksum,
-          size: record.size,
-        },
-        to: null,
+  const { record, object } = await findVisibleFileAndObject(principal.tenantId, fileId);
+  let tries = 0;
+  await changeObject(
+    principal,
+    record.objectId,
+    {
+      action: 'file_delete',
+      apply: async (before) => {
+        // The first try has just read the file; a retry asks again, since a parallel delete that
+        // won the race leaves this one a 404, not a 409.
+        if (tries++ > 0 && !(await findFile(principal.tenantId, fileId))) throw fileNotFound(fileId);
+        return { ...before, fileCount: Math.max(0, before.fileCount - 1) };
       },
-    }),
-    extraItems: () => [deleteFileItem(record)],
-  });
+      changes: () => ({
+        file: {
+          from: {
+            id: record.id,
+            fileName: record.fileName,
+            originalFileName: record.originalFileName,
+            checksum: record.checksum,
+            size: record.size,
+          },
+          to: null,
+        },
+      }),
+      extraItems: () => [deleteFileItem(record)],
+    },
+    object,
+  );
   await deleteFileBytes([{ key: record.storageKey, versionId: record.storageVersionId }]);
 }
 
@@ -316,14 +338,19 @@ export async function deleteFile(principal: Principal, fileId: string): Promise<
 export async function listFiles(
   companyId: string,
   objectRef: string,
-  page: { limit: number; offset: number },
+  query: { limit: number; offset: number; cursor?: string },
   pathPrefix: string,
-): Promise<Page<FileView>> {
+): Promise<CursorPage<FileView>> {
   const object = await resolveObject(companyId, objectRef);
-  const records = await listObjectFiles(companyId, object.id, page.offset, page.limit);
-  return toPage(
+  // Bound to the object's id, so a cursor works whether the path named its id or its externalId.
+  const scope: PageScope = { tenantId: companyId, list: `files:${object.id}` };
+  const position = await pagePositionOf(query, scope);
+  const { records, lastKey } = await listObjectFiles(companyId, object.id, position);
+  return toCursorPage(
     records.map((record) => toFileView(record, pathPrefix)),
-    page,
+    position,
     object.fileCount,
+    scope,
+    lastKey,
   );
 }

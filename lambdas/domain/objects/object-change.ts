@@ -75,18 +75,26 @@ export interface ObjectChange {
 
 class LostRaceError extends Error {}
 
-/** Applies a change to an object of the principal's company; returns the new version. */
+/**
+ * Applies a change to an object of the principal's company; returns the new version.
+ * `startFrom` is the object as the caller just read it (visible): the first try builds on it
+ * instead of reading it again; the write is conditioned on its event count anyway, so a change
+ * in between costs one retry, which reads the object afresh.
+ */
 export async function changeObject(
   principal: Principal,
   objectId: string,
   change: ObjectChange,
+  startFrom?: ObjectRecord,
 ): Promise<ObjectRecord> {
+  let knownState = startFrom;
   // Another change took this sequence number: build again on top of it (lost-race-retry.ts).
   return retryLostRaces(
     'object',
     (error) => error instanceof LostRaceError,
     async () => {
-      const before = await findVisibleObject(principal.tenantId, objectId);
+      const before = knownState ?? (await findVisibleObject(principal.tenantId, objectId));
+      knownState = undefined;
       if (!before) throw objectNotFound(objectId);
       const timestamp = nextTimestamp(before.updatedAt);
       const draft: ObjectRecord = {

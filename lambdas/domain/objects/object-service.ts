@@ -21,11 +21,15 @@ import {
   type ObjectRecord,
   statusBucketOf,
 } from '#repositories/object-repository.js';
-import { countObjectCreatedItem, findSubcategory } from '#repositories/subcategory-repository.js';
+import {
+  countObjectCreatedItem,
+  findSubcategory,
+  refusedSubcategoryStatus,
+} from '#repositories/subcategory-repository.js';
 import { writeTransaction } from '#repositories/transactions.js';
 import { nowIso } from '#shared/clock.js';
 import { ConflictError, NotFoundError, ValidationError } from '#shared/errors.js';
-import { type Page, toPage } from '#shared/pagination.js';
+import { type CursorPage, type PageScope, pagePositionOf, toCursorPage } from '#shared/page-cursor.js';
 import { actorOf, type Principal } from '#shared/principal.js';
 import { type Infer, METADATA_MAX_BYTES, type Metadata } from '#shared/schema.js';
 import { type ChainVerification, verifyChain } from '../ledger/chain-verification.js';
@@ -69,10 +73,8 @@ export async function createObject(
   input: CreateObjectInput,
 ): Promise<ObjectView> {
   const companyId = principal.tenantId;
-  const subcategory = await findSubcategory(companyId, categoryId, subcategoryId);
-  if (!subcategory || subcategory.status === 'removed') throw subcategoryNotFound(subcategoryId);
-  if (subcategory.status !== 'active') throw subcategoryNotActive(subcategoryId);
-
+  // No read first: the subcategory's counter item in the transaction refuses a missing, removed
+  // or delisted subcategory, and its cancellation reason tells which.
   const createdAt = nowIso();
   const draft: ObjectRecord = {
     id: randomUUID(),
@@ -113,15 +115,26 @@ export async function createObject(
       adjustCategoryStatisticsItem(companyId, categoryId, { objectCount: 1 }),
       ...appendEventItems(objectChain(record), event),
     ],
-    (failedIndex) => {
+    async (failedIndex, reasons) => {
+      const failed = (index: number) => reasons[index]?.Code === 'ConditionalCheckFailed';
+      // Where the object would go is answered before what it collides with (as a read first would).
+      if (failed(subcategoryIndex)) {
+        const status = await refusedSubcategoryStatus(reasons[subcategoryIndex], {
+          companyId,
+          categoryId,
+          subcategoryId,
+        });
+        return status === undefined || status === 'removed'
+          ? subcategoryNotFound(subcategoryId)
+          : subcategoryNotActive(subcategoryId);
+      }
+      if (failed(subcategoryIndex + 1)) return subcategoryNotFound(subcategoryId);
       if (failedIndex === 1) {
         return new ConflictError(
           'EXTERNAL_ID_EXISTS',
           `An object with externalId "${input.externalId}" already exists in this company`,
         );
       }
-      // The subcategory was removed or delisted between our read and the write.
-      if (failedIndex === subcategoryIndex) return subcategoryNotActive(subcategoryId);
       return subcategoryNotFound(subcategoryId);
     },
   );
@@ -195,28 +208,30 @@ function matchesFilters(record: ObjectRecord, query: ListObjectsInput): boolean 
 }
 
 /** A page of the company's objects (spec 4.1), every filter and sort applied. */
-export async function listObjects(companyId: string, query: ListObjectsInput): Promise<Page<ObjectView>> {
+export async function listObjects(
+  companyId: string,
+  query: ListObjectsInput,
+): Promise<CursorPage<ObjectView>> {
+  const { limit, offset, cursor, ...filtersAndSort } = query;
+  const scope: PageScope = { tenantId: companyId, list: 'objects', parameters: filtersAndSort };
+  const position = await pagePositionOf(query, scope);
   if (query.externalId !== undefined) {
     // Exact externalId: one marker lookup, whatever the company's size.
     const record = await findObjectByExternalId(companyId, query.externalId);
     const matches = record && matchesFilters(record, query) ? [record] : [];
-    return toPage(
-      matches.slice(query.offset, query.offset + query.limit).map(toObjectView),
-      query,
-      matches.length,
-    );
+    const page = matches.slice(position.offset, position.offset + position.limit).map(toObjectView);
+    return toCursorPage(page, position, matches.length, scope);
   }
-  const { records, total } = await listObjectRecords(companyId, {
+  const { records, total, lastKey } = await listObjectRecords(companyId, {
     status: query.status,
     nameContains: query.name,
     ownerContains: query.owner,
     categoryId: query.categoryId,
     subcategoryId: query.subcategoryId,
     sort: query.sort,
-    limit: query.limit,
-    offset: query.offset,
+    ...position,
   });
-  return toPage(records.map(toObjectView), query, total);
+  return toCursorPage(records.map(toObjectView), position, total, scope, lastKey);
 }
 
 /** A page of one subcategory's objects, newest first (spec 4.2). */
@@ -225,11 +240,13 @@ export async function listSubcategoryObjects(
   categoryId: string,
   subcategoryId: string,
   query: PageInput,
-): Promise<Page<ObjectView>> {
+): Promise<CursorPage<ObjectView>> {
+  const scope: PageScope = { tenantId: companyId, list: `subcategoryObjects:${categoryId}:${subcategoryId}` };
+  const position = await pagePositionOf(query, scope);
   const subcategory = await findSubcategory(companyId, categoryId, subcategoryId);
   if (!subcategory || subcategory.status === 'removed') throw subcategoryNotFound(subcategoryId);
-  const records = await listSubcategoryObjectRecords(companyId, subcategoryId, query.offset, query.limit);
-  return toPage(records.map(toObjectView), query, subcategory.objectCount);
+  const { records, lastKey } = await listSubcategoryObjectRecords(companyId, subcategoryId, position);
+  return toCursorPage(records.map(toObjectView), position, subcategory.objectCount, scope, lastKey);
 }
 
 /** A page of an object's ledger events, oldest first. */
@@ -237,11 +254,14 @@ export async function listObjectEvents(
   companyId: string,
   objectId: string,
   query: PageInput,
-): Promise<Page<LedgerEventView>> {
+): Promise<CursorPage<LedgerEventView>> {
+  // Events are keyed by their sequence, so any offset reads only its page: the cursor holds the offset.
+  const scope: PageScope = { tenantId: companyId, list: `events:${objectId}` };
+  const position = await pagePositionOf(query, scope);
   const record = await findVisibleObject(companyId, objectId);
   if (!record) throw objectNotFound(objectId);
-  const events = await listChainEvents(objectChain(record), query.offset, query.limit);
-  return toPage(events.map(toEventView), query, record.eventCount);
+  const events = await listChainEvents(objectChain(record), position.offset, position.limit);
+  return toCursorPage(events.map(toEventView), position, record.eventCount, scope);
 }
 
 /** The ledger chain of a company's object (404 for another company's, as everywhere). */

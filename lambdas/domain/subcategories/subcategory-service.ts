@@ -104,7 +104,9 @@ export async function createSubcategory(
 ): Promise<{ id: string }> {
   const companyId = principal.tenantId;
   const image = input.image === undefined ? undefined : imageFromBase64(input.image);
-  if (!(await findCategory(companyId, categoryId))) throw categoryNotFound(categoryId);
+  // The transaction's category statistics item refuses a missing category on its own; only a
+  // request with an image reads the category first, so that no bytes are stored for nothing.
+  if (image && !(await findCategory(companyId, categoryId))) throw categoryNotFound(categoryId);
   const id = randomUUID();
   const imageFile = image ? await storeImage(companyId, id, image) : undefined;
   const createdAt = nowIso();

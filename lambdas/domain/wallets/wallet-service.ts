@@ -16,7 +16,13 @@ import {
 import { nextTimestamp, nowIso } from '#shared/clock.js';
 import { NotFoundError } from '#shared/errors.js';
 import { retryLostRaces } from '#shared/lost-race-retry.js';
-import { type Page, toPage } from '#shared/pagination.js';
+import {
+  type CursorPage,
+  type PagePosition,
+  type PageScope,
+  pagePositionOf,
+  toCursorPage,
+} from '#shared/page-cursor.js';
 import type { Principal } from '#shared/principal.js';
 import { type Infer, UUID_PATTERN } from '#shared/schema.js';
 import { hashPassword } from './password-hash.js';
@@ -141,20 +147,38 @@ export async function deleteWallet(scope: WalletScope, walletId: string): Promis
 }
 
 /** A page of the App's wallets, filtered and sorted as asked; a wallet sees only itself. */
-export async function listWallets(scope: WalletScope, query: ListWalletsInput): Promise<Page<WalletView>> {
-  if (scope.ownWalletId !== undefined) return listOwnWallet(scope, scope.ownWalletId, query);
-  const { records, total } = await listWalletRecords(scope.appId, {
+export async function listWallets(
+  scope: WalletScope,
+  query: ListWalletsInput,
+): Promise<CursorPage<WalletView>> {
+  // A wallet's own view is another list than its App's: cursors of one do not read the other.
+  const pageScope: PageScope = {
+    tenantId: scope.appId,
+    list: scope.ownWalletId === undefined ? 'wallets' : `wallets:own:${scope.ownWalletId}`,
+    parameters: { status: query.status, username: query.username, sort: query.sort },
+  };
+  const position = await pagePositionOf(query, pageScope);
+  if (scope.ownWalletId !== undefined)
+    return listOwnWallet(scope, scope.ownWalletId, query, position, pageScope);
+  const { records, total, lastKey } = await listWalletRecords(scope.appId, {
     status: query.status,
     usernameContains: query.username,
     sort: query.sort,
-    limit: query.limit,
-    offset: query.offset,
+    limit: position.limit,
+    offset: position.offset,
+    startAfter: position.startAfter,
   });
-  return toPage(records.map(toWalletView), query, total);
+  return toCursorPage(records.map(toWalletView), position, total, pageScope, lastKey);
 }
 
 /** The list as a wallet sees it: its own record when it matches the filters, on the page asked. */
-async function listOwnWallet(scope: WalletScope, walletId: string, query: ListWalletsInput) {
+async function listOwnWallet(
+  scope: WalletScope,
+  walletId: string,
+  query: ListWalletsInput,
+  position: PagePosition,
+  pageScope: PageScope,
+) {
   const record = await findWallet(scope.appId, walletId);
   const matches =
     record !== undefined &&
@@ -162,5 +186,6 @@ async function listOwnWallet(scope: WalletScope, walletId: string, query: ListWa
     (query.status === 'all' || record.status === query.status) &&
     (query.username === undefined || usernameKeyOf(record.username).includes(usernameKeyOf(query.username)));
   const matching = matches ? [toWalletView(record)] : [];
-  return toPage(matching.slice(query.offset, query.offset + query.limit), query, matching.length);
+  const page = matching.slice(position.offset, position.offset + position.limit);
+  return toCursorPage(page, position, matching.length, pageScope);
 }

@@ -1,8 +1,16 @@
 import { createCategory } from '#domain/categories/category-service.js';
 import { httpHandler, resourceLocation } from '#shared/http-handler.js';
+import { idempotentRequests } from '#shared/idempotent-requests.js';
 import { operations } from '../../operations.js';
 
-export const handler = httpHandler(operations.createCategory, async ({ principal, body, event }) => {
-  const category = await createCategory(principal.tenantId, body);
-  return { body: category, headers: { Location: resourceLocation(event, `/v2/categories/${category.id}`) } };
-});
+export const handler = httpHandler(
+  operations.createCategory,
+  async ({ principal, body, event }) => {
+    const category = await createCategory(principal.tenantId, body);
+    return {
+      body: category,
+      headers: { Location: resourceLocation(event, `/v2/categories/${category.id}`) },
+    };
+  },
+  idempotentRequests,
+);

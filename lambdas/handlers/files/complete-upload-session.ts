@@ -1,13 +1,18 @@
 import { completeUploadSession } from '#domain/files/upload-sessions.js';
 import { httpHandler, resourceLocation } from '#shared/http-handler.js';
+import { idempotentRequests } from '#shared/idempotent-requests.js';
 import { operations } from '../../operations.js';
 
-export const handler = httpHandler(operations.completeUploadSession, async ({ principal, path, event }) => {
-  const file = await completeUploadSession(
-    principal,
-    path.objectId,
-    path.uploadId,
-    resourceLocation(event, ''),
-  );
-  return { body: file, headers: { Location: file.url } };
-});
+export const handler = httpHandler(
+  operations.completeUploadSession,
+  async ({ principal, path, event }) => {
+    const file = await completeUploadSession(
+      principal,
+      path.objectId,
+      path.uploadId,
+      resourceLocation(event, ''),
+    );
+    return { body: file, headers: { Location: file.url } };
+  },
+  idempotentRequests,
+);

@@ -1,5 +1,6 @@
 import { createUploadSession } from '#domain/files/upload-sessions.js';
 import { httpHandler, resourceLocation } from '#shared/http-handler.js';
+import { idempotentRequests } from '#shared/idempotent-requests.js';
 import { operations } from '../../operations.js';
 
 export const handler = httpHandler(
@@ -7,4 +8,5 @@ export const handler = httpHandler(
   async ({ principal, path, body, event }) => ({
     body: await createUploadSession(principal, path.objectId, body, resourceLocation(event, '')),
   }),
+  idempotentRequests,
 );

@@ -2,15 +2,20 @@ import { uploadFile } from '#domain/files/file-service.js';
 import { requestBodyStream } from '#shared/body-stream.js';
 import { httpHandler, resourceLocation } from '#shared/http-handler.js';
 import { headerValue } from '#shared/http-request.js';
+import { idempotentRequests } from '#shared/idempotent-requests.js';
 import { operations } from '../../operations.js';
 
-export const handler = httpHandler(operations.uploadFile, async ({ principal, path, event }) => {
-  const length = headerValue(event.headers, 'content-length');
-  const file = await uploadFile(principal, path.objectId, {
-    body: requestBodyStream(event),
-    contentType: headerValue(event.headers, 'content-type') ?? '',
-    contentLength: length === undefined ? undefined : Number(length),
-    pathPrefix: resourceLocation(event, ''),
-  });
-  return { body: file, headers: { Location: file.url } };
-});
+export const handler = httpHandler(
+  operations.uploadFile,
+  async ({ principal, path, event }) => {
+    const length = headerValue(event.headers, 'content-length');
+    const file = await uploadFile(principal, path.objectId, {
+      body: requestBodyStream(event),
+      contentType: headerValue(event.headers, 'content-type') ?? '',
+      contentLength: length === undefined ? undefined : Number(length),
+      pathPrefix: resourceLocation(event, ''),
+    });
+    return { body: file, headers: { Location: file.url } };
+  },
+  idempotentRequests,
+);

@@ -1,13 +1,18 @@
 import { createObject } from '#domain/objects/object-service.js';
 import { httpHandler, resourceLocation } from '#shared/http-handler.js';
+import { idempotentRequests } from '#shared/idempotent-requests.js';
 import { operations } from '../../operations.js';
 
-export const handler = httpHandler(operations.createObject, async ({ principal, path, body, event }) => {
-  const object = await createObject(principal, path.categoryId, path.subcategoryId, body);
-  return {
-    body: object,
-    headers: {
-      Location: resourceLocation(event, `/v2/companies/${principal.tenantId}/objects/${object.id}`),
-    },
-  };
-});
+export const handler = httpHandler(
+  operations.createObject,
+  async ({ principal, path, body, event }) => {
+    const object = await createObject(principal, path.categoryId, path.subcategoryId, body);
+    return {
+      body: object,
+      headers: {
+        Location: resourceLocation(event, `/v2/companies/${principal.tenantId}/objects/${object.id}`),
+      },
+    };
+  },
+  idempotentRequests,
+);
