@@ -3,7 +3,8 @@
  * - unit: no network, no processes;
  * - integration: handlers and repositories against DynamoDB Local and s3rver (started once);
  * - infra: CDK Template assertions on the synthesized stack;
- * - e2e: `npm start` in a child process, the admin CLI, and HTTP calls.
+ * - e2e: `npm start` in a child process, the admin CLI, and HTTP calls;
+ * - browser: the web console in headless Chromium against one `npm start` for the tier.
  */
 const swcTransform = [
   '@swc/jest',
@@ -39,5 +40,12 @@ module.exports = {
     },
     { ...shared, displayName: 'infra', testMatch: ['<rootDir>/test/infra/**/*.test.ts'] },
     { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'] },
+    {
+      ...shared,
+      displayName: 'browser',
+      testMatch: ['<rootDir>/test/browser/**/*.test.ts'],
+      globalSetup: '<rootDir>/test/support/browser-global-setup.js',
+      globalTeardown: '<rootDir>/test/support/browser-global-teardown.js',
+    },
   ],
 };

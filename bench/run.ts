@@ -36,6 +36,7 @@ const SECTIONS = [
   'uploads',
   'webhooks',
   'log',
+  'console',
 ] as const;
 type SectionName = (typeof SECTIONS)[number];
 
@@ -144,6 +145,16 @@ async function main(): Promise<void> {
       const uploads = await measure('uploads', () => runUploadMemory(settings.uploads));
       results.uploads = uploads;
       show(uploadSection(uploads));
+    }
+
+    if (runs('console')) {
+      const { runConsoleBench } = await import('./scenarios/web-console.js');
+      const { consoleSection } = await import('./support/web-console-report.js');
+      const consoleFigures = await measure('web console', () =>
+        runConsoleBench({ events: small ? 50 : 1000 }),
+      );
+      results.console = consoleFigures;
+      show(consoleSection(consoleFigures));
     }
   } finally {
     rmSync(scratch, { recursive: true, force: true });

@@ -8,12 +8,19 @@
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { AssetRegistryStack, DEFAULT_STACK_NAME } from '../lib/asset-registry-stack.js';
+import { WebConsoleFilesStack } from '../lib/web-console.js';
 
 const app = new App();
 const stackName: string = app.node.tryGetContext('stackName') ?? DEFAULT_STACK_NAME;
 
-new AssetRegistryStack(app, stackName, {
+const stack = new AssetRegistryStack(app, stackName, {
   stackName,
   description: 'Asset Registry: objects, categories, files and wallets with a verifiable ledger',
+});
+new WebConsoleFilesStack(app, `${stackName}-ConsoleFiles`, {
+  stackName: `${stackName}-ConsoleFiles`,
+  description: "Asset Registry: the web console's files, copied into the console bucket",
+  webConsole: stack.webConsole,
+  restApi: stack.api.restApi,
 });
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));

@@ -1,5 +1,5 @@
 /** The whole service in one stack: data store, API and functions, monitoring, and the outputs users need. */
-import { Aspects, CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { Aspects, CfnOutput, Lazy, Stack, type StackProps } from 'aws-cdk-lib';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { Construct } from 'constructs';
 import { parseOrigins } from '../lambdas/shared/cors.js';
@@ -12,6 +12,7 @@ import { LedgerLog } from './ledger-log.js';
 import { LedgerProtection } from './ledger-protection.js';
 import { Monitoring } from './monitoring.js';
 import { usagePlanOutputId } from './usage-plans.js';
+import { apiOriginOf, consoleUrlOf, WebConsole } from './web-console.js';
 
 export const DEFAULT_STACK_NAME = 'AssetRegistryStack';
 
@@ -22,6 +23,7 @@ export class AssetRegistryStack extends Stack {
   readonly backgroundJobs: BackgroundJobFunctions;
   readonly monitoring: Monitoring;
   readonly eventsOut: EventsOut;
+  readonly webConsole: WebConsole;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
@@ -38,13 +40,19 @@ export class AssetRegistryStack extends Stack {
       origin: this.node.tryGetContext('ledgerLogOrigin') ?? `asset-registry/${this.stackName}`,
       checkpointSeconds: numberContext(this, 'ledgerCheckpointSeconds'),
     });
+    // The console's CSP names the API's origin and the API's CORS names the console's: the
+    // API's is read lazily, once the API exists.
+    this.webConsole = new WebConsole(this, 'WebConsole', {
+      apiOrigin: Lazy.string({ produce: () => apiOriginOf(this.api.restApi) }),
+      accessLogsBucket: this.dataStore.accessLogsBucket,
+    });
     this.api = new AssetRegistryApi(this, 'Api', {
       table: this.dataStore.table,
       filesBucket: this.dataStore.filesBucket,
       logBucket: this.ledgerLog.bucket,
       backgroundJobs: this.backgroundJobs,
       createCloudWatchRole: booleanContext(this, 'createApiGatewayCloudWatchRole'),
-      corsAllowedOrigins: corsAllowedOriginsOf(this, []),
+      corsAllowedOrigins: corsAllowedOriginsOf(this, [this.webConsole.origin]),
     });
     this.eventsOut = new EventsOut(this, 'EventsOut', {
       table: this.dataStore.table,
@@ -74,6 +82,10 @@ export class AssetRegistryStack extends Stack {
     new CfnOutput(this, 'ApiUrl', {
       description: 'Base URL of the API (stage included); operations live under /v2',
       value: this.api.restApi.url,
+    });
+    new CfnOutput(this, 'ConsoleUrl', {
+      description: 'The web console (sign in with an API key)',
+      value: consoleUrlOf(this.webConsole),
     });
     new CfnOutput(this, 'RestApiId', { value: this.api.restApi.restApiId });
     new CfnOutput(this, 'TableName', { value: this.dataStore.table.tableName });

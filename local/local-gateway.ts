@@ -25,6 +25,7 @@ import {
   type GatewayResponseType,
   WALLET_TOKEN_HEADER,
 } from '../lib/api-gateway-settings.js';
+import { serveConsoleFile } from './console-files.js';
 import { handlersDirectory, projectRoot } from './project-paths.js';
 import { matchRoute } from './route-matcher.js';
 
@@ -237,6 +238,7 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
       response.writeHead(204).end();
       return;
     }
+    if ((method === 'GET' || method === 'HEAD') && (await serveConsoleFile(url.pathname, response))) return;
     // A CORS preflight, on any path of the API, is answered here as API Gateway's mock does
     // (the stack adds those only when some origin is allowed).
     if (method === 'OPTIONS' && allowedOrigins().length > 0 && matchRoute('*', url.pathname)) {

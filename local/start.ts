@@ -5,6 +5,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { buildConsole } from '../console/build.js';
 import { CORS_ALLOWED_ORIGINS_ENVIRONMENT } from '../lambdas/shared/cors.js';
 import { JavaMissingError } from './dynamodb-local.js';
 import { type EmbeddedStack, startEmbeddedStack } from './embedded-stack.js';
@@ -52,6 +53,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop(0));
   process.on('SIGTERM', () => void stop(0));
 
+  buildConsole();
   stack = await startEmbeddedStack({ dataDirectory, s3Directory: join(dataDirectory, 's3') });
   Object.assign(process.env, stack.environment);
   // CORS: the local console's origin (this gateway) unless CORS_ALLOWED_ORIGINS says otherwise.
@@ -70,6 +72,7 @@ async function main(): Promise<void> {
   const gatewayUrl = `http://127.0.0.1:${port}`;
   writeStackState(dataDirectory, { pid: process.pid, gatewayUrl, environment: stack.environment });
   console.log(`Asset Registry API listening on ${gatewayUrl} (data in ${dataDirectory})`);
+  console.log(`Console: ${gatewayUrl}/console/`);
 }
 
 main().catch((error: unknown) => {

@@ -5,6 +5,7 @@ cd "$(dirname "$0")/.."
 export AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED=true
 echo "== type check"
 npx tsc --noEmit -p .
+npx tsc --noEmit -p console
 echo "== lint"
 npx biome check .
 echo "== OpenAPI lint (Spectral, Redocly)"

@@ -75,5 +75,7 @@ export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 export async function sha256(...parts: Uint8Array[]): Promise<Uint8Array> {
-  return new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', concatBytes(...parts)));
+  // The DOM's Web Crypto types (the console's build) take views of an ArrayBuffer only.
+  const data = concatBytes(...parts) as Uint8Array<ArrayBuffer>;
+  return new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', data));
 }

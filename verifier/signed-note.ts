@@ -86,10 +86,12 @@ export async function verifyEd25519(
   signature: Uint8Array,
 ): Promise<boolean> {
   if (signature.length !== 64) return false;
-  const key = await globalThis.crypto.subtle.importKey('raw', publicKey, { name: 'Ed25519' }, false, [
+  // The DOM's Web Crypto types (the console's build) take views of an ArrayBuffer only.
+  const view = (bytes: Uint8Array) => bytes as Uint8Array<ArrayBuffer>;
+  const key = await globalThis.crypto.subtle.importKey('raw', view(publicKey), { name: 'Ed25519' }, false, [
     'verify',
   ]);
-  return globalThis.crypto.subtle.verify({ name: 'Ed25519' }, key, signature, message);
+  return globalThis.crypto.subtle.verify({ name: 'Ed25519' }, key, view(signature), view(message));
 }
 
 /**

@@ -372,6 +372,8 @@ function operationOf(row: Row): OpenApiOperation {
   };
 }
 
+/** API Gateway's greedy parameter `{name+}` is written `{name}` in OpenAPI, which has no such syntax. */
+
 /**
  * Builds the document for a list of operations (the table by default).
  *

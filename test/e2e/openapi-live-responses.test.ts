@@ -355,6 +355,13 @@ describe('OpenAPI document against the live API (npm start)', () => {
     });
     const events = await client.call('listObjectEvents', { apiKey: companyKey, path: { objectId } });
     const verified = await client.call('verifyObject', { apiKey: companyKey, path: { objectId } });
+    // The transparency log: its public parts, and the proof of the object's first event.
+    for (const operationId of ['getLedgerCheckpoint', 'getLedgerKey']) {
+      await client.call(operationId, { apiKey: companyKey });
+    }
+    await client.call('getLedgerConsistency', { apiKey: companyKey, query: { from: '0', to: '0' } });
+    await client.call('getLedgerTile', { apiKey: companyKey, path: { tilePath: 'tile/0/000' } });
+    await client.call('getEventProof', { apiKey: companyKey, path: { objectId, sequence: '1' } });
     const unknown = await client.call('getObject', {
       apiKey: companyKey,
       path: { objectId: crypto.randomUUID() },

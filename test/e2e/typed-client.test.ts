@@ -206,6 +206,19 @@ describe('the typed client against npm start', () => {
     );
     const events = await company.GET('/v2/objects/{objectId}/events', path);
     const verdict = await company.GET('/v2/objects/{objectId}/verify', path);
+    // The transparency log: its public parts, and the proof of the object's first event.
+    const checkpoint = await company.GET('/v2/ledger/checkpoint', { parseAs: 'text' });
+    const verifierKey = await company.GET('/v2/ledger/key', { parseAs: 'text' });
+    const consistency = await company.GET('/v2/ledger/consistency', {
+      params: { query: { from: 0, to: 0 } },
+    });
+    const tile = await company.GET('/v2/ledger/tile/{tilePath}', {
+      params: { path: { tilePath: 'tile/0/000' } },
+      parseAs: 'arrayBuffer',
+    });
+    const proof = await company.GET('/v2/objects/{objectId}/events/{sequence}/proof', {
+      params: { path: { objectId, sequence: '1' } },
+    });
     const unknown = await company.GET('/v2/objects/{objectId}', {
       params: { path: { objectId: crypto.randomUUID() } },
     });
@@ -230,6 +243,11 @@ describe('the typed client against npm start', () => {
       'repair',
     ]);
     expect(verdict.data?.valid).toBe(true);
+    expect(checkpoint.response.status).toBe(200);
+    expect(verifierKey.response.status).toBe(200);
+    expect(consistency.response.status).toBe(200);
+    expect([200, 404]).toContain(tile.response.status); // a tile exists once 256 entries are logged
+    expect([200, 409]).toContain(proof.response.status); // 409 until the event is in a checkpoint
     // The code is a literal union: a code this operation cannot answer would not compile here.
     if (unknown.error?.code !== 'OBJECT_NOT_FOUND')
       throw new Error(`expected OBJECT_NOT_FOUND: ${unknown.error}`);

@@ -307,7 +307,7 @@ describe('data store', () => {
     const bucketId = synthesized.logicalIdOf(synthesized.stack.dataStore.filesBucket);
     // Assess
     const accessLogsBucketId = synthesized.logicalIdOf(synthesized.stack.dataStore.accessLogsBucket);
-    template.resourceCountIs('AWS::S3::Bucket', 3); // files, ledger digests, their server access logs
+    template.resourceCountIs('AWS::S3::Bucket', 4); // files, ledger digests, web console, their server access logs
     expect(template.toJSON().Resources[bucketId]).toMatchObject({
       DeletionPolicy: 'Retain',
       UpdateReplacePolicy: 'Retain',
@@ -382,6 +382,7 @@ describe('outputs', () => {
         'AccessLogsBucketName',
         'AlarmTopicArn',
         'ApiUrl',
+        'ConsoleUrl',
         'DashboardName',
         'DigestBucketName',
         'EventBusArn',

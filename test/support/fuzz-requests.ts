@@ -175,7 +175,12 @@ function pathValue(world: FuzzWorld, name: string, schema: JsonSchema, mode: Mod
   if (mode === 'wellFormed') {
     // An externalId names an object only where the path takes one (file operations).
     const fitting = schema.format === 'uuid' ? known.filter((id) => UUID.test(id)) : known;
-    return fitting.length ? fc.constantFrom(...fitting) : fc.uuid();
+    if (fitting.length) return fc.constantFrom(...fitting);
+    // A path value that is no id (an event's sequence number) is a small number, not a UUID.
+    const maxLength = typeof schema.maxLength === 'number' ? schema.maxLength : undefined;
+    return schema.format === 'uuid' || maxLength === undefined || maxLength >= 36
+      ? fc.uuid()
+      : fc.integer({ min: 1, max: 99 }).map(String);
   }
   return pathSafe(
     fc.oneof(

@@ -1,0 +1,54 @@
+/**
+ * A button whose action runs only after a second, explicit confirmation; focus moves to the
+ * confirmation so that keyboard users land on it. Failures are shown, never swallowed.
+ */
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { ErrorNotice } from './error-notice';
+
+export function ConfirmButton(props: {
+  label: string;
+  question: string;
+  confirmLabel: string;
+  onConfirm: () => Promise<void>;
+}) {
+  const [asking, setAsking] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const confirmRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (asking) confirmRef.current?.focus();
+  }, [asking]);
+  const confirm = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await props.onConfirm();
+      setAsking(false);
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+  if (!asking)
+    return (
+      <span>
+        <button type="button" onClick={() => setAsking(true)}>
+          {props.label}
+        </button>
+        <ErrorNotice error={error} />
+      </span>
+    );
+  return (
+    <fieldset class="confirm">
+      <legend>{props.question}</legend>
+      <button type="button" class="danger" ref={confirmRef} disabled={busy} onClick={confirm}>
+        {props.confirmLabel}
+      </button>{' '}
+      <button type="button" disabled={busy} onClick={() => setAsking(false)}>
+        Cancel
+      </button>
+      <ErrorNotice error={error} />
+    </fieldset>
+  );
+}

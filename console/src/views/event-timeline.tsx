@@ -1,0 +1,76 @@
+/**
+ * Ledger events, oldest first: action, changes (from → to), who and when, and the hashes.
+ * A verdict per event, when given, marks it verified or failed with the reason.
+ */
+import type { LedgerEvent } from './object-types';
+
+export interface EventMark {
+  ok: boolean;
+  reason?: string;
+}
+
+const shown = (value: unknown): string => (value === undefined ? '—' : JSON.stringify(value));
+
+export function EventTimeline({ events, marks }: { events: LedgerEvent[]; marks?: Map<number, EventMark> }) {
+  if (events.length === 0) return <p>No events.</p>;
+  return (
+    <ol class="timeline">
+      {events.map((event) => {
+        const mark = marks?.get(event.sequence);
+        return (
+          <li
+            key={event.sequence}
+            class={mark ? (mark.ok ? 'event verified' : 'event failed') : 'event'}
+            data-sequence={event.sequence}
+          >
+            <h3>
+              #{event.sequence} {event.action}
+              {mark && (
+                <span class={mark.ok ? 'verdict ok' : 'verdict bad'}>
+                  {mark.ok ? ' ✔ verified' : ` ✘ failed: ${mark.reason ?? 'unknown reason'}`}
+                </span>
+              )}
+            </h3>
+            {Object.keys(event.changes ?? {}).length > 0 && (
+              <ul class="changes" aria-label={`Changes of event ${event.sequence}`}>
+                {Object.entries(event.changes).map(([field, change]) => (
+                  <li key={field}>
+                    <strong>{field}</strong>: {shown(change?.from)} → {shown(change?.to)}
+                  </li>
+                ))}
+              </ul>
+            )}
+            <dl class="fields compact">
+              {event.eventDescription && (
+                <div>
+                  <dt>Description</dt>
+                  <dd>{event.eventDescription}</dd>
+                </div>
+              )}
+              <div>
+                <dt>Performed by</dt>
+                <dd>{event.performedBy ?? '—'}</dd>
+              </div>
+              <div>
+                <dt>Principal</dt>
+                <dd>{event.principal}</dd>
+              </div>
+              <div>
+                <dt>Time</dt>
+                <dd>{event.timestamp}</dd>
+              </div>
+              <div>
+                <dt>Hash</dt>
+                <dd class="mono">{event.hash}</dd>
+              </div>
+              <div>
+                <dt>Previous hash</dt>
+                <dd class="mono">{event.prevHash}</dd>
+              </div>
+            </dl>
+          </li>
+        );
+      })}
+    </ol>
+  );
+}

@@ -1,0 +1,77 @@
+/** Sign-in: the key (a password field, never put in a URL), the optional company id, and whether to keep it for this tab. */
+import { useState } from 'preact/hooks';
+import { probeKeyKind } from '../api-client';
+import { ErrorNotice } from '../components/error-notice';
+import type { Session } from '../session';
+
+export function SignIn({
+  apiBaseUrl,
+  onSignIn,
+}: {
+  apiBaseUrl: string;
+  onSignIn: (session: Session, remember: boolean) => void;
+}) {
+  const [apiKey, setApiKey] = useState('');
+  const [companyId, setCompanyId] = useState('');
+  const [remember, setRemember] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      const key = apiKey.trim();
+      const kind = await probeKeyKind(apiBaseUrl, key);
+      onSignIn({ apiKey: key, kind, companyId: companyId.trim() || undefined }, remember);
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <main id="main">
+      <h1>Sign in</h1>
+      <p>
+        Use a company's API key to browse and verify its objects, or an App's key to manage its wallets. The
+        key stays in this page's memory (or this tab's session storage if you tick the box) and is sent only
+        to the API.
+      </p>
+      <form onSubmit={submit} class="stack">
+        <label>
+          API key
+          <input
+            type="password"
+            name="apiKey"
+            autocomplete="off"
+            required
+            value={apiKey}
+            onInput={(event) => setApiKey(event.currentTarget.value)}
+          />
+        </label>
+        <label>
+          Company id (optional; the file routes need it)
+          <input
+            name="companyId"
+            autocomplete="off"
+            value={companyId}
+            onInput={(event) => setCompanyId(event.currentTarget.value)}
+          />
+        </label>
+        <label class="inline">
+          <input
+            type="checkbox"
+            checked={remember}
+            onChange={(event) => setRemember(event.currentTarget.checked)}
+          />
+          Stay signed in in this tab (session storage; cleared when the tab closes)
+        </label>
+        <button type="submit" disabled={busy || apiKey.trim() === ''}>
+          {busy ? 'Signing in…' : 'Sign in'}
+        </button>
+      </form>
+      <ErrorNotice error={error} />
+    </main>
+  );
+}

@@ -1,0 +1,201 @@
+/**
+ * Verification in the browser: every event green against the signed log; one event changed
+ * directly in DynamoDB Local is red with its reason, and only it; a key the visitor enters is
+ * the one used; the bundle the page offers verifies offline; a pinned checkpoint warns loudly
+ * once the log no longer extends it.
+ */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Browser, Page } from 'playwright-core';
+import { type LedgerBundle, verifyBundle } from '../../verifier/index';
+import { closePage, consoleServer, launchChromium, openPage, signIn } from '../support/browser';
+import { type SeededCompany, seedCompany } from '../support/console-seed';
+import { localLogKey, signedCheckpoint, strangerVerifierKey } from '../support/ledger-signing';
+import { eventually } from '../support/local-server';
+
+jest.setTimeout(180_000);
+
+describe('verifying an object in the browser', () => {
+  const server = consoleServer();
+  let browser: Browser;
+  let page: Page;
+
+  const api = async (path: string, apiKey: string, init: { method?: string; body?: unknown } = {}) => {
+    const response = await fetch(`${server.baseUrl}${path}`, {
+      method: init.method ?? 'GET',
+      headers: { 'X-API-Key': apiKey, 'Content-Type': 'application/json' },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    });
+    if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+    return response.text();
+  };
+  const treeSizeNow = async (apiKey: string) =>
+    Number((await api('/v2/ledger/checkpoint', apiKey)).split('\n')[1]);
+
+  async function openVerify(company: SeededCompany) {
+    await signIn(page, server.consoleUrl, company.apiKey, company.companyId);
+    await page.getByRole('heading', { name: 'Categories' }).waitFor();
+    await page.goto(`${server.consoleUrl}#/objects/${company.object.id}`);
+    await page.getByRole('link', { name: 'Verify this object in your browser' }).click();
+    await page.getByRole('button', { name: 'Verify', exact: true }).click();
+    await page.locator('[data-verdict]').waitFor({ timeout: 60_000 });
+  }
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  beforeEach(async () => {
+    page = await openPage(browser);
+  });
+  afterEach(async () => {
+    await closePage(page);
+  });
+
+  it('shows every event verified, names the key it used, and offers the bundle for the offline verifier', async () => {
+    // Prepare
+    const company = await seedCompany(server, { label: 'Verified', updates: 3 });
+    // Act
+    await openVerify(company);
+    // Assess
+    expect(await page.locator('[data-verdict]').innerText()).toBe('✔ All 5 events verified');
+    expect(await page.locator('ol.timeline > li.event.verified').count()).toBe(5);
+    expect(await page.locator('ol.timeline > li.event.failed').count()).toBe(0);
+    const serverKey = (await api('/v2/ledger/key', company.apiKey)).trim();
+    expect(await page.locator('dl.fields').first().innerText()).toContain(
+      `${serverKey} (published by the server)`,
+    );
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download verification bundle' }).click(),
+    ]);
+    let text = '';
+    for await (const chunk of await download.createReadStream()) text += chunk.toString();
+    const bundle = JSON.parse(text) as LedgerBundle;
+    expect(bundle.format).toBe('asset-registry-ledger-bundle@v1');
+    expect((await verifyBundle(bundle, serverKey)).ok).toBe(true);
+  });
+
+  it('shows exactly the event changed in DynamoDB red, with its reason', async () => {
+    // Prepare: rewrite who received the object in event 2, leaving its stored hash as it was
+    const company = await seedCompany(server, { label: 'Tampered', updates: 3 });
+    const environment = server.stackEnvironment();
+    const table = DynamoDBDocumentClient.from(
+      new DynamoDBClient({
+        endpoint: environment.LOCAL_DYNAMODB_ENDPOINT,
+        region: environment.AWS_REGION ?? 'local',
+        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      }),
+    );
+    await eventually(async () => (await treeSizeNow(company.apiKey)) > 0, 30_000);
+    await table.send(
+      new UpdateCommand({
+        TableName: environment.TABLE_NAME,
+        Key: { pk: `T#${company.companyId}#LEDGER#object#${company.object.id}`, sk: 'EVENT#0000000002' },
+        UpdateExpression: 'SET changesJson = :forged',
+        ExpressionAttributeValues: { ':forged': JSON.stringify({ owner: { from: 'Alice', to: 'Mallory' } }) },
+        ConditionExpression: 'attribute_exists(pk)',
+      }),
+    );
+    table.destroy();
+    // Act
+    await openVerify(company);
+    // Assess
+    expect(await page.locator('[data-verdict]').innerText()).toMatch(/Verification failed: 1 of 5 events/);
+    const failed = page.locator('ol.timeline > li.event.failed');
+    expect(await failed.count()).toBe(1);
+    expect(await failed.getAttribute('data-sequence')).toBe('2');
+    expect(await failed.innerText()).toMatch(/failed: hash mismatch/);
+    expect(await failed.innerText()).toContain('"Mallory"');
+    expect(await page.getByRole('alert').innerText()).toMatch(/Event #2 failed: hash mismatch/);
+    expect(await page.locator('ol.timeline > li.event.verified').count()).toBe(4);
+  });
+
+  it('uses the verifier key the visitor enters, and says which key it used', async () => {
+    // Prepare
+    const company = await seedCompany(server, { label: 'Trusting', updates: 1 });
+    const serverKey = (await api('/v2/ledger/key', company.apiKey)).trim();
+    const origin = serverKey.split('+')[0] as string;
+    const stranger = await strangerVerifierKey(origin);
+    await signIn(page, server.consoleUrl, company.apiKey, company.companyId);
+    // Act: trust a key that did not sign the log
+    await page.getByRole('link', { name: 'Log' }).click();
+    await page.getByLabel('Trusted verifier key').fill(stranger);
+    await page.getByRole('button', { name: 'Use this key' }).click();
+    // Assess
+    await page.getByText(/The checkpoint does not verify with this key/).waitFor();
+    expect(await page.locator('dl.fields').innerText()).toContain(`${stranger} (the key you entered)`);
+    await page.goto(`${server.consoleUrl}#/objects/${company.object.id}/verify`);
+    await page.getByRole('button', { name: 'Verify', exact: true }).click();
+    await page.locator('[data-verdict]').waitFor({ timeout: 60_000 });
+    expect(await page.locator('[data-verdict]').innerText()).toMatch(
+      /failed: 3 of 3 events and the checkpoint/,
+    );
+    expect(await page.getByRole('alert').innerText()).toMatch(/The checkpoint failed: .*key/);
+
+    // Act: trust the log's real key, entered by hand
+    await page.goto(`${server.consoleUrl}#/log`);
+    await page.getByLabel('Trusted verifier key').fill(serverKey);
+    await page.getByRole('button', { name: 'Use this key' }).click();
+    await page.getByText('✔ Signature verified in this browser').waitFor();
+    expect(await page.locator('dl.fields').innerText()).toContain(`${serverKey} (the key you entered)`);
+  });
+
+  it('keeps a pinned checkpoint, checks later logs against it, and warns loudly when the log was rewritten', async () => {
+    // Prepare
+    const company = await seedCompany(server, { label: 'Pinning', updates: 1 });
+    await eventually(async () => (await treeSizeNow(company.apiKey)) > 0, 30_000);
+    await signIn(page, server.consoleUrl, company.apiKey, company.companyId);
+    await page.getByRole('link', { name: 'Log' }).click();
+    // Act: pin the current checkpoint
+    await page.getByRole('button', { name: /^Pin this checkpoint/ }).click();
+    const pinned = JSON.parse(
+      (await page.evaluate<string | null>(
+        "localStorage.getItem('asset-registry-console.pinned-checkpoint')",
+      )) ?? '{}',
+    ) as { treeSize: number; checkpoint: string };
+    expect(pinned.treeSize).toBeGreaterThan(0);
+    // the log grows; the next visit proves it still extends the pin
+    await api(`/v2/objects/${company.object.id}`, company.apiKey, {
+      method: 'PUT',
+      body: { action: 'repair', eventDescription: 'after the pin' },
+    });
+    await eventually(async () => (await treeSizeNow(company.apiKey)) > pinned.treeSize, 30_000);
+    // a later visit (the key was kept in memory only, so it is typed again)
+    await page.reload();
+    await signIn(page, server.consoleUrl, company.apiKey);
+    // Assess
+    await page
+      .getByText(`The log is consistent with the checkpoint you pinned (size ${pinned.treeSize})`)
+      .waitFor();
+
+    // Act: what a forked log looks like to this browser: the pinned checkpoint, validly
+    // signed by the log's key, has a root the current log does not extend
+    const origin = pinned.checkpoint.split('\n')[0] as string;
+    const forged = await signedCheckpoint(
+      localLogKey(server.dataDirectory),
+      origin,
+      pinned.treeSize,
+      new Uint8Array(32).fill(7),
+    );
+    await page.evaluate(
+      `localStorage.setItem('asset-registry-console.pinned-checkpoint', JSON.stringify({
+        ...JSON.parse(localStorage.getItem('asset-registry-console.pinned-checkpoint')),
+        checkpoint: ${JSON.stringify(forged)},
+        rootHash: '${'07'.repeat(32)}',
+      }))`,
+    );
+    await page.reload();
+    await signIn(page, server.consoleUrl, company.apiKey);
+    // Assess: on every view
+    const warning = page.locator('.rewritten[role="alert"]');
+    await warning.waitFor();
+    expect(await warning.innerText()).toMatch(
+      /the log was rewritten.*consistency proof from size \d+ to \d+ does not hold/is,
+    );
+    await page.getByRole('link', { name: 'Categories' }).click();
+    expect(await page.locator('.rewritten[role="alert"]').count()).toBe(1);
+  });
+});
