@@ -63,6 +63,8 @@ import type { ObjectSchema } from '#shared/schema.js';
 import { object, required, string } from '#shared/schema.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+/** A route's methods: the row's, and HEAD beside a document's GET (`methodsOfRow`). */
+export type RouteMethod = HttpMethod | 'HEAD';
 
 // biome-ignore lint/suspicious/noExplicitAny: a table of schemas of every shape
 type AnyObjectSchema = ObjectSchema<any>;
@@ -91,6 +93,12 @@ export interface Operation {
    * its text fields and file part, for the documentation; the local gateway streams it too.
    */
   streamedBody?: { fields: AnyObjectSchema; fileField: string; maxFileBytes: number };
+  /**
+   * A GET that serves a document or a download also answers `HEAD` (GET's status and headers, no
+   * body). Only those: every HEAD method is one more API Gateway method and Lambda permission in
+   * a stack that CloudFormation caps at 500 resources.
+   */
+  head?: true;
   /**
    * Any valid API key may call it, a company's or an App's, whatever its permissions (the
    * log's public reads); `principal` and `permission` then only name the default for docs.
@@ -451,6 +459,7 @@ export const operations = {
     successStatus: 200,
   },
   downloadFile: {
+    head: true,
     ...companyOperation,
     method: 'GET',
     path: '/v2/companies/{companyId}/files/{fileId}',
@@ -625,6 +634,7 @@ export const operations = {
     successStatus: 202,
   },
   getLedgerCheckpoint: {
+    head: true,
     ...companyOperation,
     anyKey: true,
     method: 'GET',
@@ -636,6 +646,7 @@ export const operations = {
     successStatus: 200,
   },
   getLedgerKey: {
+    head: true,
     ...companyOperation,
     anyKey: true,
     method: 'GET',
@@ -647,6 +658,7 @@ export const operations = {
     successStatus: 200,
   },
   getLedgerTile: {
+    head: true,
     ...companyOperation,
     anyKey: true,
     method: 'GET',
@@ -683,6 +695,7 @@ export const operations = {
     successStatus: 200,
   },
   openapi: {
+    head: true,
     // No key: principal, permission and deniedCode do not apply (required fields of every row).
     ...companyOperation,
     method: 'GET',
@@ -707,3 +720,7 @@ export const operationList: ReadonlyArray<Operation & { id: OperationId }> = Obj
 export function operationIdOf(operation: Operation): OperationId | undefined {
   return Object.entries(operations).find(([, row]) => row === operation)?.[0] as OperationId | undefined;
 }
+
+/** The HTTP methods of a row's route: its own, and HEAD beside a GET that serves a document. */
+export const methodsOfRow = (operation: Operation): RouteMethod[] =>
+  operation.method === 'GET' && operation.head ? ['GET', 'HEAD'] : [operation.method];

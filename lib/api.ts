@@ -18,7 +18,7 @@ import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { type OperationId, operationList } from '../lambdas/operations.js';
+import { methodsOfRow, type OperationId, operationList } from '../lambdas/operations.js';
 import { CORS_ALLOWED_HEADERS, CORS_ALLOWED_METHODS, CORS_MAX_AGE_SECONDS } from '../lambdas/shared/cors.js';
 import { accessLogFormat } from './api-access-log.js';
 import { BINARY_MEDIA_TYPES, PUBLIC_ROUTE_THROTTLE, STAGE_THROTTLE } from './api-gateway-settings.js';
@@ -26,7 +26,7 @@ import { ApiKeyAuthorizer } from './api-key-authorizer.js';
 import type { BackgroundJobFunctions } from './background-job-functions.js';
 import { addGatewayResponses } from './gateway-responses.js';
 import { retainedLogGroup } from './log-retention.js';
-import { methodsOfRow, OperationRoutes } from './operation-routes.js';
+import { OperationRoutes } from './operation-routes.js';
 import { sharedUsageKeyValue, UsagePlans } from './usage-plans.js';
 
 export const STAGE_NAME = 'prod';

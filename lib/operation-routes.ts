@@ -9,7 +9,7 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { type Operation, type OperationId, operationList } from '../lambdas/operations.js';
+import { methodsOfRow, type Operation, type OperationId, operationList } from '../lambdas/operations.js';
 import { CORS_ALLOWED_ORIGINS_ENVIRONMENT } from '../lambdas/shared/cors.js';
 import type { BackgroundJobFunctions } from './background-job-functions.js';
 import { bundledFunction } from './bundled-function.js';
@@ -31,10 +31,6 @@ export interface OperationRoutesProps {
 /** `listCategories` → `ListCategoriesFunction`: the construct id, and so the logical id, follows the row's id. */
 export const functionConstructId = (operationId: OperationId): string =>
   `${operationId.charAt(0).toUpperCase()}${operationId.slice(1)}Function`;
-
-/** The HTTP methods of a row's route: its own, and HEAD beside every GET (same function, no body). */
-export const methodsOfRow = (operation: Operation): string[] =>
-  operation.method === 'GET' ? ['GET', 'HEAD'] : [operation.method];
 
 /** Lambda descriptions stop at 256 characters. */
 const describe = (operation: Operation): string =>

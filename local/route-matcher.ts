@@ -3,7 +3,7 @@
  * win over `{parameter}` segments, so `/v2/wallets/login` beats `/v2/wallets/{walletId}`, and a
  * last `{parameter+}` segment takes the rest of the path (slashes included).
  */
-import { type Operation, type OperationId, operationList } from '../lambdas/operations.js';
+import { methodsOfRow, type Operation, type OperationId, operationList } from '../lambdas/operations.js';
 
 export interface RouteMatch {
   operation: Operation & { id: OperationId };
@@ -33,12 +33,12 @@ function decodeSegment(segment: string): string {
   }
 }
 
-/** The method of the routes that also answer `HEAD` (the stack adds a HEAD method beside each GET). */
+/** The method of the routes that also answer `HEAD` (the stack adds a HEAD method beside a document's GET). */
 export const methodOfRoute = (method: string): string => (method === 'HEAD' ? 'GET' : method);
 
 /**
  * The operation for a method and path, or undefined (API Gateway's "missing authentication
- * token"). `HEAD` finds the GET route; `'*'` finds a route of any method (a preflight asks
+ * token"). `HEAD` finds the GET route of a document (`methodsOfRow`); `'*'` finds a route of any method (a preflight asks
  * whether the path exists).
  */
 export function matchRoute(method: string, path: string): RouteMatch | undefined {
@@ -49,6 +49,7 @@ export function matchRoute(method: string, path: string): RouteMatch | undefined
     const last = route.segments.at(-1);
     const greedy = last !== undefined && 'parameter' in last && last.greedy === true;
     if (routeMethod !== '*' && route.operation.method !== routeMethod) continue;
+    if (method === 'HEAD' && !methodsOfRow(route.operation).includes('HEAD')) continue;
     if (
       greedy
         ? requestSegments.length < route.segments.length

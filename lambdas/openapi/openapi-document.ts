@@ -167,7 +167,7 @@ function descriptionOf(row: Row): string {
     lines.push(`Needs ${kind} with \`${row.permission}\`; otherwise 403 \`${row.deniedCode}\`.`);
   }
   if (row.companyInPath) lines.push("Another company's id in the path is refused with the same 403.");
-  if (row.method === 'GET') lines.push("`HEAD` is answered too: GET's status and headers, with no body.");
+  if (row.head) lines.push("`HEAD` is answered too: GET's status and headers, with no body.");
   if (!specSectionOf(row)) lines.push('Extension: not in the interface specification.');
   return lines.join(' ');
 }

@@ -8,7 +8,7 @@ import { App, Stack, Validations } from 'aws-cdk-lib';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
-import { methodsOfRow } from '../../lib/operation-routes.js';
+import { methodsOfRow } from '../../lambdas/operations.js';
 import {
   actionsOf,
   resourcesOf,

@@ -3,7 +3,7 @@
  * mock, pointing at an existing handler module) appears in the stack with no stack change.
  */
 import type { Template } from 'aws-cdk-lib/assertions';
-import { type Operation, type OperationId, operations } from '../../lambdas/operations.js';
+import { type Operation, type OperationId, operationList, operations } from '../../lambdas/operations.js';
 import {
   actionsOf,
   resourcePaths,
@@ -26,7 +26,9 @@ jest.mock('../../lambdas/operations.js', () => {
     deniedCode: 'COMPANY_ACCESS_DENIED',
     successStatus: 204,
   };
-  return { ...actual, operationList: [...actual.operationList, extraRow] };
+  // The stack is close to CloudFormation's cap of 500 resources (README, "Browsers: CORS and
+  // HEAD"), so the probe row takes the place of the table's last row instead of adding one.
+  return { ...actual, operationList: [...actual.operationList.slice(0, -1), extraRow] };
 });
 
 describe('a new row of the operation table', () => {
@@ -41,9 +43,10 @@ describe('a new row of the operation table', () => {
 
   it('adds its function', () => {
     // Assess
-    // The real rows, the added row, the authorizer, the two job functions, and the publisher and
-    // delivery functions of events out.
-    template.resourceCountIs('AWS::Lambda::Function', Object.keys(operations).length + 6);
+    // The real rows but the last, the added row, the authorizer, the two job functions (the
+    // subcategory removal and the ledger sequencer), and the publisher and delivery functions of
+    // events out.
+    template.resourceCountIs('AWS::Lambda::Function', Object.keys(operations).length + 5);
     template.hasResourceProperties('AWS::Lambda::Function', {
       Description: 'DELETE /v2/probes/{probeId}/items/{itemId}: A row that exists only in this test',
     });
@@ -76,7 +79,7 @@ describe('a new row of the operation table', () => {
 
     // Assess (the CORS preflights, one per resource for the console's origin, are not rows)
     const routeMethods = methods.filter((method) => method.HttpMethod !== 'OPTIONS');
-    expect(routeMethods).toHaveLength(routesOfRows(Object.values(operations)).length + 1);
+    expect(routeMethods).toHaveLength(routesOfRows(operationList).length);
     expect(added).toMatchObject({ AuthorizationType: 'CUSTOM', OperationName: 'archiveProbeItem' });
     expect([...paths.values()]).toEqual(
       expect.arrayContaining(['/v2/probes', '/v2/probes/{probeId}', '/v2/probes/{probeId}/items']),

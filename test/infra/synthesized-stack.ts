@@ -7,8 +7,8 @@ import { App, type CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import type { Operation } from '../../lambdas/operations.js';
+import { methodsOfRow } from '../../lambdas/operations.js';
 import { AssetRegistryStack } from '../../lib/asset-registry-stack.js';
-import { methodsOfRow } from '../../lib/operation-routes.js';
 
 /** `GET /v2/categories`, `HEAD /v2/categories`, ...: the API Gateway methods the rows give. */
 export const routesOfRows = (rows: readonly Operation[]): string[] =>

@@ -143,16 +143,23 @@ describe('local gateway: HEAD on GET routes', () => {
 
   it('checks the key and the permission on HEAD as on GET', async () => {
     // Prepare
-    const { apiKey } = await issueApiKey('company', crypto.randomUUID(), []);
+    const companyId = crypto.randomUUID();
+    const { apiKey } = await issueApiKey('company', companyId, []);
+    const download = `${url}/v2/companies/${companyId}/files/${crypto.randomUUID()}`;
     // Act
-    const missing = await fetch(`${url}/v2/categories`, { method: 'HEAD' });
-    const forbidden = await fetch(`${url}/v2/categories`, {
-      method: 'HEAD',
-      headers: { 'X-API-Key': apiKey },
-    });
+    const missing = await fetch(download, { method: 'HEAD' });
+    const forbidden = await fetch(download, { method: 'HEAD', headers: { 'X-API-Key': apiKey } });
     // Assess
     expect(missing.status).toBe(401);
     expect(forbidden.status).toBe(403);
+  });
+
+  it('answers HEAD only on the GETs of documents and downloads, as the stack routes it', async () => {
+    // Act
+    const list = await fetch(`${url}/v2/categories`, { method: 'HEAD' });
+    // Assess: a list is no document, so its path has no HEAD method (API Gateway: no route).
+    expect(list.status).not.toBe(200);
+    expect(list.status).not.toBe(401);
   });
 
   it('answers HEAD on a path of no GET route with 404 ROUTE_NOT_FOUND', async () => {

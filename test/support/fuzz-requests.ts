@@ -261,7 +261,8 @@ function schemaValue(world: FuzzWorld, name: string, schema: JsonSchema): fc.Arb
       max: typeof schema.maximum === 'number' ? Math.min(schema.maximum, 10_000_000) : 1000,
     });
   } else if (schema.type === 'boolean') value = fc.boolean();
-  else if (schema.type === 'object')
+  // A nullable optional field's type is a list (`['object', 'null']`): still an object.
+  else if (schema.type === 'object' || (Array.isArray(schema.type) && schema.type.includes('object')))
     value = fc.dictionary(nastyText(10), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 5 });
   else if (schema.format === 'uuid')
     value = fc.oneof(fc.uuid(), fc.constantFrom(...knownIds(world, name), world.objectId));

@@ -31,7 +31,8 @@ import {
 import { nextTimestamp, nowIso } from '#shared/clock.js';
 import { NotFoundError } from '#shared/errors.js';
 import { retryLostRaces } from '#shared/lost-race-retry.js';
-import { type Page, type PageRequest, toPage } from '#shared/pagination.js';
+import { type CursorPage, pagePositionOf, toCursorPage } from '#shared/page-cursor.js';
+import type { PageRequest } from '#shared/pagination.js';
 import { openSecret } from '#shared/secret-box.js';
 import { isSuccess, postWebhook } from './delivery-transport.js';
 import { retryDelayMs, retrySchedule } from './retry-schedule.js';
@@ -192,16 +193,25 @@ export async function processDelivery(message: DeliveryMessage): Promise<Deliver
   return { outcome: 'retry', delayMs };
 }
 
-/** A window of a subscription's deliveries, newest first, each with its attempts. */
+/** A window of a subscription's deliveries, newest first, each with its attempts; by offset or by cursor. */
 export async function listWebhookDeliveries(
   companyId: string,
   webhookId: string,
-  page: PageRequest,
+  page: PageRequest & { cursor?: string },
   deadLettersOnly = false,
-): Promise<Page<DeliveryView>> {
+): Promise<CursorPage<DeliveryView>> {
   const webhook = await findCompanyWebhook(companyId, webhookId);
-  const { records, total } = await listDeliveryRecords(companyId, webhook.id, { ...page, deadLettersOnly });
-  return toPage(records.map(toDeliveryView), page, total);
+  const pageScope = {
+    tenantId: companyId,
+    list: `${deadLettersOnly ? 'dead-letters' : 'deliveries'}:${webhook.id}`,
+  };
+  const position = await pagePositionOf(page, pageScope);
+  const { records, total } = await listDeliveryRecords(companyId, webhook.id, {
+    limit: position.limit,
+    offset: position.offset,
+    deadLettersOnly,
+  });
+  return toCursorPage(records.map(toDeliveryView), position, total, pageScope);
 }
 
 /** Queues one more attempt of a delivery, whatever its state (202); the lane keeps its order. */

@@ -16,7 +16,7 @@ import {
 import { nextTimestamp, nowIso } from '#shared/clock.js';
 import { NotFoundError, ValidationError } from '#shared/errors.js';
 import { retryLostRaces } from '#shared/lost-race-retry.js';
-import { type Page, toPage } from '#shared/pagination.js';
+import { type CursorPage, pagePositionOf, toCursorPage } from '#shared/page-cursor.js';
 import type { Infer } from '#shared/schema.js';
 import { sealSecret } from '#shared/secret-box.js';
 import { allowedAddresses, checkedUrl, WebhookAddressError } from './webhook-address.js';
@@ -105,14 +105,13 @@ export async function getWebhook(companyId: string, webhookId: string): Promise<
   return toWebhookView(await findCompanyWebhook(companyId, webhookId));
 }
 
-/** The company's subscriptions, newest first. */
-export async function listWebhooks(companyId: string, query: PageInput): Promise<Page<WebhookView>> {
+/** The company's subscriptions, newest first, by offset or by cursor (the position of the next page). */
+export async function listWebhooks(companyId: string, query: PageInput): Promise<CursorPage<WebhookView>> {
+  const pageScope = { tenantId: companyId, list: 'webhooks' };
+  const position = await pagePositionOf(query, pageScope);
   const records = await listCompanyWebhooks(companyId);
-  return toPage(
-    records.slice(query.offset, query.offset + query.limit).map(toWebhookView),
-    query,
-    records.length,
-  );
+  const window = records.slice(position.offset, position.offset + position.limit).map(toWebhookView);
+  return toCursorPage(window, position, records.length, pageScope);
 }
 
 /** Applies the given fields; `status: active` also ends a `failing` state. */
