@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * List categories (spec 4.5)
-         * @description Needs a company key with `categories:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. `HEAD` is answered too: GET's status and headers, with no body.
+         * @description Needs a company key with `categories:read`; otherwise 403 `COMPANY_ACCESS_DENIED`.
          */
         get: operations["listCategories"];
         put?: never;
@@ -37,7 +37,7 @@ export interface paths {
         };
         /**
          * Get one category (extension: not shown in the spec)
-         * @description Needs a company key with `categories:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. `HEAD` is answered too: GET's status and headers, with no body. Extension: not in the interface specification.
+         * @description Needs a company key with `categories:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
          */
         get: operations["getCategory"];
         /**
@@ -81,7 +81,7 @@ export interface paths {
         };
         /**
          * Get a subcategory in detail (spec 4.9)
-         * @description Needs a company key with `categories:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. Another company's id in the path is refused with the same 403. `HEAD` is answered too: GET's status and headers, with no body.
+         * @description Needs a company key with `categories:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. Another company's id in the path is refused with the same 403.
          */
         get: operations["getSubcategory"];
         /**
@@ -105,7 +105,7 @@ export interface paths {
         };
         /**
          * List objects (spec 4.1)
-         * @description Needs a company key with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. `HEAD` is answered too: GET's status and headers, with no body.
+         * @description Needs a company key with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`.
          */
         get: operations["listObjects"];
         put?: never;
@@ -125,7 +125,7 @@ export interface paths {
         };
         /**
          * List the objects of a subcategory (spec 4.2)
-         * @description Needs a company key with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. `HEAD` is answered too: GET's status and headers, with no body.
+         * @description Needs a company key with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`.
          */
         get: operations["listSubcategoryObjects"];
         put?: never;
@@ -149,7 +149,7 @@ export interface paths {
         };
         /**
          * Get one object (extension)
-         * @description Needs a company key with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. `HEAD` is answered too: GET's status and headers, with no body. Extension: not in the interface specification.
+         * @description Needs a company key with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
          */
         get: operations["getObject"];
         /**
@@ -173,7 +173,7 @@ export interface paths {
         };
         /**
          * Get one object at its address under the company (the create operation's Location; extension)
-         * @description Needs a company key with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. Another company's id in the path is refused with the same 403. `HEAD` is answered too: GET's status and headers, with no body. Extension: not in the interface specification.
+         * @description Needs a company key with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. Another company's id in the path is refused with the same 403. Extension: not in the interface specification.
          */
         get: operations["getCompanyObject"];
         put?: never;
@@ -193,7 +193,7 @@ export interface paths {
         };
         /**
          * List an object's ledger events, oldest first (extension)
-         * @description Needs a company key with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. `HEAD` is answered too: GET's status and headers, with no body. Extension: not in the interface specification.
+         * @description Needs a company key with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
          */
         get: operations["listObjectEvents"];
         put?: never;
@@ -213,7 +213,7 @@ export interface paths {
         };
         /**
          * Recompute and check an object's ledger chain (extension)
-         * @description Needs a company key with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. `HEAD` is answered too: GET's status and headers, with no body. Extension: not in the interface specification.
+         * @description Needs a company key with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
          */
         get: operations["verifyObject"];
         put?: never;
@@ -233,7 +233,7 @@ export interface paths {
         };
         /**
          * List the App's wallets (spec 4.11)
-         * @description Needs an App key or one of the App's wallet sessions with `wallets:read`; otherwise 403 `APP_ACCESS_DENIED`. `HEAD` is answered too: GET's status and headers, with no body.
+         * @description Needs an App key or one of the App's wallet sessions with `wallets:read`; otherwise 403 `APP_ACCESS_DENIED`.
          */
         get: operations["listWallets"];
         put?: never;
@@ -277,7 +277,7 @@ export interface paths {
         };
         /**
          * Get one wallet with its stats (spec 4.13)
-         * @description Needs an App key or one of the App's wallet sessions with `wallets:read`; otherwise 403 `APP_ACCESS_DENIED`. `HEAD` is answered too: GET's status and headers, with no body.
+         * @description Needs an App key or one of the App's wallet sessions with `wallets:read`; otherwise 403 `APP_ACCESS_DENIED`.
          */
         get: operations["getWallet"];
         /**
@@ -305,7 +305,7 @@ export interface paths {
         };
         /**
          * List an object's files, newest first (extension)
-         * @description Needs a company key with `files:read`; otherwise 403 `FILE_ACCESS_DENIED`. Another company's id in the path is refused with the same 403. `HEAD` is answered too: GET's status and headers, with no body. Extension: not in the interface specification.
+         * @description Needs a company key with `files:read`; otherwise 403 `FILE_ACCESS_DENIED`. Another company's id in the path is refused with the same 403. Extension: not in the interface specification.
          */
         get: operations["listFiles"];
         put?: never;
@@ -393,7 +393,7 @@ export interface paths {
         };
         /**
          * List the company's webhook subscriptions, newest first (extension)
-         * @description Needs a company key with `webhooks:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. `HEAD` is answered too: GET's status and headers, with no body. Extension: not in the interface specification.
+         * @description Needs a company key with `webhooks:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
          */
         get: operations["listWebhooks"];
         put?: never;
@@ -417,7 +417,7 @@ export interface paths {
         };
         /**
          * Get one webhook subscription (extension)
-         * @description Needs a company key with `webhooks:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. `HEAD` is answered too: GET's status and headers, with no body. Extension: not in the interface specification.
+         * @description Needs a company key with `webhooks:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
          */
         get: operations["getWebhook"];
         /**
@@ -465,7 +465,7 @@ export interface paths {
         };
         /**
          * A webhook's deliveries, newest first, with every attempt (extension)
-         * @description Needs a company key with `webhooks:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. `HEAD` is answered too: GET's status and headers, with no body. Extension: not in the interface specification.
+         * @description Needs a company key with `webhooks:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -505,7 +505,7 @@ export interface paths {
         };
         /**
          * A webhook's dead-letter store: deliveries that failed for 24 h, newest first (extension)
-         * @description Needs a company key with `webhooks:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. `HEAD` is answered too: GET's status and headers, with no body. Extension: not in the interface specification.
+         * @description Needs a company key with `webhooks:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
          */
         get: operations["listWebhookDeadLetters"];
         put?: never;
@@ -605,7 +605,7 @@ export interface paths {
         };
         /**
          * The RFC 6962 consistency proof between two published tree sizes (extension)
-         * @description Needs a company key with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. `HEAD` is answered too: GET's status and headers, with no body. Extension: not in the interface specification.
+         * @description Needs a company key with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
          */
         get: operations["getLedgerConsistency"];
         put?: never;
@@ -625,7 +625,7 @@ export interface paths {
         };
         /**
          * The inclusion proof of an object's event in the log, JSON or C2SP tlog-proof (extension)
-         * @description Needs a company key with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. `HEAD` is answered too: GET's status and headers, with no body. Extension: not in the interface specification.
+         * @description Needs a company key with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
          */
         get: operations["getEventProof"];
         put?: never;
