@@ -15,6 +15,9 @@ import { createTableIfMissing } from '../../local/table-setup';
 
 export interface IsolatedLedger {
   signer: LogSigner;
+  /** The signer's origin and key file, for a sequencer in a child process (`signerFromEnvironment`). */
+  origin: string;
+  keyFile: string;
   restore(): void;
 }
 
@@ -37,6 +40,8 @@ export async function useIsolatedLedger(origin = 'test.example/ledger'): Promise
   const keyFile = join(mkdtempSync(join(tmpdir(), 'ledger-key-')), 'signing-key.pem');
   return {
     signer: localSigner(origin, keyFile),
+    origin,
+    keyFile,
     restore() {
       process.env.TABLE_NAME = previous.table;
       process.env.DIGEST_BUCKET_NAME = previous.bucket;
