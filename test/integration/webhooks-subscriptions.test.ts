@@ -186,6 +186,7 @@ describe('webhook subscriptions', () => {
     // Act
     const first = await listWebhooks(principal, { limit: '2' });
     const second = await listWebhooks(principal, { limit: '2', offset: '2' });
+    const byCursor = await listWebhooks(principal, { limit: '2', cursor: first.body.pagination.nextCursor });
     // Assess
     expect(first.body.data.map((webhook: { id: string }) => webhook.id)).toEqual([ids[2], ids[1]]);
     expect(first.body.pagination).toEqual({
@@ -194,8 +195,11 @@ describe('webhook subscriptions', () => {
       total: 3,
       hasNext: true,
       hasPrevious: false,
+      nextCursor: expect.any(String),
     });
     expect(second.body.data.map((webhook: { id: string }) => webhook.id)).toEqual([ids[0]]);
+    expect(byCursor.body.data.map((webhook: { id: string }) => webhook.id)).toEqual([ids[0]]);
+    expect(byCursor.body.pagination.nextCursor).toBeNull();
   });
 
   it("keeps companies apart: another company's webhook is 404 and never listed", async () => {
