@@ -13,6 +13,12 @@ export const DELIVERY_TIMEOUT_MS = 10_000;
 /** How much of an answer is kept with the attempt. */
 export const RESPONSE_EXCERPT_BYTES = 1024;
 
+/**
+ * The transport's settings: `timeoutMs` is {@link DELIVERY_TIMEOUT_MS}; only the tests shorten
+ * it, to see a receiver that hangs counted as a failure without waiting 10 s.
+ */
+export const transportSettings: { timeoutMs: number } = { timeoutMs: DELIVERY_TIMEOUT_MS };
+
 export interface TransportResult {
   statusCode: number | null;
   latencyMs: number;
@@ -107,10 +113,11 @@ export async function postWebhook(
         );
       },
     );
+    const { timeoutMs } = transportSettings;
     const timer = setTimeout(() => {
       outgoing.destroy();
-      settle({ statusCode: null, response: '', error: `No answer within ${DELIVERY_TIMEOUT_MS / 1000} s` });
-    }, DELIVERY_TIMEOUT_MS);
+      settle({ statusCode: null, response: '', error: `No answer within ${timeoutMs / 1000} s` });
+    }, timeoutMs);
     outgoing.on('error', (error: NodeJS.ErrnoException) =>
       settle({ statusCode: null, response: '', error: error.code ?? error.message }),
     );

@@ -88,6 +88,13 @@ export type HostResolver = (hostname: string) => Promise<string[]>;
 const systemResolver: HostResolver = async (hostname) =>
   (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
 
+/**
+ * The resolver used when none is given (creation, update and every delivery attempt): the
+ * system's. A seam for the tests, which answer DNS themselves to see a host change its answer
+ * between creation and delivery; nothing else replaces it.
+ */
+export const hostResolution: { resolve: HostResolver } = { resolve: systemResolver };
+
 /** A URL checked for shape: `https`, or `http` where loopback is allowed; no credentials. */
 export function checkedUrl(text: string): URL {
   let url: URL;
@@ -120,7 +127,10 @@ const bareHost = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, '$1');
  * @example
  * await allowedAddresses(new URL('https://hooks.example.com/in')) // ['93.184.215.14']
  */
-export async function allowedAddresses(url: URL, resolve: HostResolver = systemResolver): Promise<string[]> {
+export async function allowedAddresses(
+  url: URL,
+  resolve: HostResolver = hostResolution.resolve,
+): Promise<string[]> {
   const host = bareHost(url);
   let addresses: string[];
   try {
