@@ -6,7 +6,19 @@
  * through its environment variables.
  */
 import { readFileSync } from 'node:fs';
+import { type AddressInfo, createServer as createTcpServer } from 'node:net';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
+import {
+  DELIVERY_TIMEOUT_MS,
+  RESPONSE_EXCERPT_BYTES,
+  transportSettings,
+} from '../../lambdas/domain/webhooks/delivery-transport';
+import {
+  hostResolution,
+  LOCAL_WEBHOOKS_ALLOW_LOOPBACK_ENVIRONMENT,
+} from '../../lambdas/domain/webhooks/webhook-address';
+import { PREVIOUS_SECRET_VALIDITY_MS } from '../../lambdas/domain/webhooks/webhook-service';
+import { findWebhook, replaceWebhook } from '../../lambdas/repositories/webhook-repository';
 import type { StackEnvironment } from '../../local/embedded-stack';
 import { type LocalEventsOut, startLocalEventsOut } from '../../local/events-out';
 import { givenObject, givenSubcategoryPath } from '../support/fixtures';
@@ -21,6 +33,7 @@ import {
 } from '../support/webhook-receiver';
 import {
   createWebhookOk,
+  deleteWebhook,
   getWebhook,
   listDeadLetters,
   listDeliveries,
@@ -378,5 +391,181 @@ describe('webhook deliveries', () => {
       ['object.transferred', object.id],
       ['object.transferred', marker.id],
     ]);
+  });
+});
+
+interface ListedAttempt {
+  statusCode: number | null;
+  latencyMs: number;
+  response: string;
+  error: string | null;
+  manual: boolean;
+}
+interface ListedDelivery {
+  status: string;
+  nextAttemptAt: string | null;
+  attempts: ListedAttempt[];
+}
+
+/** A subscription's only delivery once it has been attempted at least once. */
+async function firstAttemptedDelivery(
+  principal: Parameters<typeof listDeliveries>[0],
+  webhookId: string,
+): Promise<ListedDelivery> {
+  let delivery: ListedDelivery | undefined;
+  const attempted = async () => {
+    delivery = (await listDeliveries(principal, webhookId)).body.data[0];
+    return (delivery?.attempts.length ?? 0) >= 1;
+  };
+  if (!(await eventually(attempted))) throw new Error(`No attempt of webhook ${webhookId}'s delivery`);
+  return delivery as ListedDelivery;
+}
+
+/** A TCP listener on loopback that only counts the connections it gets. */
+async function connectionCounter() {
+  let connections = 0;
+  const server = createTcpServer((socket) => {
+    connections++;
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  return {
+    port: (server.address() as AddressInfo).port,
+    connections: () => connections,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe('webhook deliveries: the guards of each attempt', () => {
+  it('refuses an attempt whose host, public at creation, now resolves to a private, loopback, link-local or metadata address', async () => {
+    // Prepare: DNS answers a public address for every host while the subscriptions are created.
+    const listener = await connectionCounter();
+    const atDelivery: Record<string, string[]> = {
+      'private.rebinding.test': ['10.0.0.7'],
+      'metadata.rebinding.test': ['169.254.169.254'],
+      'link-local.rebinding.test': ['fe80::1'],
+      'mixed.rebinding.test': ['93.184.215.14', '192.168.1.20'],
+      'loopback.rebinding.test': ['127.0.0.1'],
+    };
+    const urlOf = (host: string) =>
+      host === 'loopback.rebinding.test' ? `https://${host}:${listener.port}/in` : `https://${host}/in`;
+    let answering: 'creation' | 'delivery' = 'creation';
+    const resolvedAtDelivery: string[] = [];
+    const systemResolve = hostResolution.resolve;
+    const resolve = jest.spyOn(hostResolution, 'resolve').mockImplementation(async (host) => {
+      const later = atDelivery[host];
+      if (!later) return systemResolve(host);
+      if (answering === 'creation') return ['93.184.215.14'];
+      resolvedAtDelivery.push(host);
+      return later;
+    });
+    const principal = companyPrincipal();
+    const place = await givenSubcategoryPath(principal);
+    const webhooks = new Map<string, string>();
+    try {
+      for (const host of Object.keys(atDelivery)) {
+        webhooks.set(host, (await createWebhookOk(principal, { url: urlOf(host) })).id);
+      }
+      // As in AWS, where loopback is never allowed (local mode allows it for developers).
+      process.env[LOCAL_WEBHOOKS_ALLOW_LOOPBACK_ENVIRONMENT] = 'false';
+      answering = 'delivery';
+      // Act
+      await givenObject(principal, place);
+      // Assess
+      for (const [host, webhookId] of webhooks) {
+        const delivery = await firstAttemptedDelivery(principal, webhookId);
+        const refusedAddress = atDelivery[host]?.find((address) => address !== '93.184.215.14');
+        expect({ host, status: delivery.status, attempt: delivery.attempts[0] }).toEqual({
+          host,
+          status: 'pending',
+          attempt: expect.objectContaining({
+            statusCode: null,
+            response: '',
+            error: `The host ${host} resolves to an address that is not public (${refusedAddress})`,
+          }),
+        });
+      }
+      expect(new Set(resolvedAtDelivery)).toEqual(new Set(Object.keys(atDelivery)));
+      expect(listener.connections()).toBe(0);
+    } finally {
+      process.env[LOCAL_WEBHOOKS_ALLOW_LOOPBACK_ENVIRONMENT] = 'true';
+      for (const webhookId of webhooks.values()) await deleteWebhook(principal, webhookId);
+      resolve.mockRestore();
+      await listener.close();
+    }
+  });
+
+  it('signs with the new secret only once the 24 h of the previous one are over', async () => {
+    // Prepare
+    const target = await receiver();
+    const { principal, place, webhook } = await subscribedCompany(target.url);
+    const rotated = (await rotateSecret(principal, webhook.id)).body;
+    await givenObject(principal, place);
+    expect(await eventually(() => target.received.length >= 1)).toBe(true);
+    // Act: the stored rotation is moved 24 h into the past, as if a day had gone by.
+    const stored = await findWebhook(principal.tenantId, webhook.id);
+    if (!stored?.previousSecretExpiresAt) throw new Error('the rotation kept no previous secret');
+    await replaceWebhook(stored, {
+      ...stored,
+      previousSecretExpiresAt: new Date(
+        Date.parse(stored.previousSecretExpiresAt) - PREVIOUS_SECRET_VALIDITY_MS,
+      ).toISOString(),
+      version: stored.version + 1,
+    });
+    await givenObject(principal, place);
+    // Assess
+    expect(await eventually(() => target.received.length >= 2)).toBe(true);
+    const [withinTheDay, afterTheDay] = target.received as [ReceivedDelivery, ReceivedDelivery];
+    expect(Date.parse(rotated.previousSecretExpiresAt) - Date.now()).toBeGreaterThan(
+      PREVIOUS_SECRET_VALIDITY_MS - 60_000,
+    );
+    expect(withinTheDay.headers['webhook-signature']?.split(' ')).toHaveLength(2);
+    expect(afterTheDay.headers['webhook-signature']?.split(' ')).toHaveLength(1);
+    expect(() => verified(rotated.secret, afterTheDay)).not.toThrow();
+    expect(() => verified(webhook.secret, afterTheDay)).toThrow(WebhookVerificationError);
+  });
+
+  it("keeps only the first 1 KB of a receiver's longer answer in the deliveries list", async () => {
+    // Prepare
+    const answerBody = Array.from({ length: 800 }, (_, index) => `${index};`).join('');
+    const target = await receiver({ answerBody });
+    const { principal, place, webhook } = await subscribedCompany(target.url);
+    // Act
+    await givenObject(principal, place);
+    // Assess
+    const delivery = await firstAttemptedDelivery(principal, webhook.id);
+    expect(answerBody.length).toBeGreaterThan(3 * RESPONSE_EXCERPT_BYTES);
+    expect(RESPONSE_EXCERPT_BYTES).toBe(1024);
+    expect(delivery.status).toBe('succeeded');
+    expect(delivery.attempts[0]?.statusCode).toBe(200);
+    expect(delivery.attempts[0]?.response).toBe(answerBody.slice(0, 1024));
+  });
+
+  it('counts a receiver that does not answer within the timeout as a failed attempt, and retries it', async () => {
+    // Prepare: the 10 s timeout is shortened to keep the test short.
+    transportSettings.timeoutMs = 500;
+    const target = await receiver({ answer: 'hang' });
+    const { principal, place, webhook } = await subscribedCompany(target.url);
+    try {
+      // Act
+      await givenObject(principal, place);
+      // Assess
+      const delivery = await firstAttemptedDelivery(principal, webhook.id);
+      expect(target.received.length).toBeGreaterThanOrEqual(1);
+      expect(delivery.status).toBe('pending');
+      expect(delivery.nextAttemptAt).toEqual(expect.any(String));
+      expect(delivery.attempts[0]).toMatchObject({
+        statusCode: null,
+        response: '',
+        error: 'No answer within 0.5 s',
+        manual: false,
+      });
+      expect(delivery.attempts[0]?.latencyMs).toBeGreaterThanOrEqual(500);
+      expect(delivery.attempts[0]?.latencyMs).toBeLessThan(DELIVERY_TIMEOUT_MS);
+    } finally {
+      transportSettings.timeoutMs = DELIVERY_TIMEOUT_MS;
+      await deleteWebhook(principal, webhook.id);
+      await target.stop();
+    }
   });
 });

@@ -28,8 +28,13 @@ export interface WebhookReceiver {
   stop(): Promise<void>;
 }
 
-/** A receiver on a fixed free port, not yet listening unless `listening` is true. */
-export async function webhookReceiver(options: { listening?: boolean; answer?: ReceiverAnswer } = {}) {
+/**
+ * A receiver on a fixed free port, not yet listening unless `listening` is true. It answers
+ * `answerBody` when given, else `answer <status>`.
+ */
+export async function webhookReceiver(
+  options: { listening?: boolean; answer?: ReceiverAnswer; answerBody?: string } = {},
+) {
   const port = await freePort();
   let answer: ReceiverAnswer = options.answer ?? 200;
   let server: Server | undefined;
@@ -51,7 +56,7 @@ export async function webhookReceiver(options: { listening?: boolean; answer?: R
         return;
       }
       response.writeHead(answer, { 'content-type': 'text/plain' });
-      response.end(`answer ${answer}`);
+      response.end(options.answerBody ?? `answer ${answer}`);
     });
   };
   const receiver: WebhookReceiver = {
