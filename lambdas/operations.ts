@@ -10,6 +10,7 @@ import {
   listCategoriesQuery,
   updateCategoryBody,
 } from '#domain/categories/category-schemas.js';
+import { exportIdPath, exportObjectsQuery } from '#domain/exports/export-schemas.js';
 import {
   companyFilePath,
   createUploadSessionBody,
@@ -20,6 +21,15 @@ import {
   uploadFields,
   uploadSessionPath,
 } from '#domain/files/file-schemas.js';
+import {
+  createImportFields,
+  createImportQuery,
+  IMPORT_BODY_TYPES,
+  IMPORT_INLINE_MAX_BYTES,
+  importIdPath,
+  listImportErrorsQuery,
+  listImportsQuery,
+} from '#domain/imports/import-schemas.js';
 import {
   consistencyQuery,
   eventProofPath,
@@ -87,7 +97,13 @@ export interface Operation {
   query?: AnyObjectSchema;
   body?: AnyObjectSchema;
   /** A `multipart/form-data` body (also accepted as JSON without the file): its text fields and its file part. */
-  form?: { fields: AnyObjectSchema; fileField: string; maxFileBytes: number };
+  form?: {
+    fields: AnyObjectSchema;
+    fileField: string;
+    maxFileBytes: number;
+    /** Content types in which the file may also come as the whole body (then with no fields). */
+    rawTypes?: readonly string[];
+  };
   /**
    * A `multipart/form-data` upload read by the handler as a stream (never parsed whole here):
    * its text fields and file part, for the documentation; the local gateway streams it too.
@@ -692,6 +708,98 @@ export const operations = {
     permission: 'objects:read',
     pathParameters: eventProofPath,
     query: eventProofQuery,
+    successStatus: 200,
+  },
+  createImport: {
+    ...companyOperation,
+    method: 'POST',
+    path: '/v2/imports',
+    handler: 'imports/create-import',
+    access: { table: ['PutItem'], uploads: ['PutObject'] },
+    summary:
+      'Import objects from a CSV or JSON Lines file: in the request, or by presigned upload up to 50 MB (extension)',
+    permission: 'objects:write',
+    query: createImportQuery,
+    form: {
+      fields: createImportFields,
+      fileField: 'file',
+      maxFileBytes: IMPORT_INLINE_MAX_BYTES,
+      rawTypes: Object.keys(IMPORT_BODY_TYPES),
+    },
+    backgroundJobs: ['importObjects'],
+    successStatus: 202,
+  },
+  startImport: {
+    ...companyOperation,
+    method: 'POST',
+    path: '/v2/imports/{importId}/start',
+    handler: 'imports/start-import',
+    access: { table: ['GetItem', 'UpdateItem'], uploads: ['GetObject', 'ListBucket'] },
+    summary: 'Start an import whose file was sent to its presigned upload (extension)',
+    permission: 'objects:write',
+    pathParameters: importIdPath,
+    backgroundJobs: ['importObjects'],
+    successStatus: 202,
+  },
+  listImports: {
+    ...companyOperation,
+    method: 'GET',
+    path: '/v2/imports',
+    handler: 'imports/list-imports',
+    access: { table: ['Query'] },
+    summary: "The company's import jobs, newest first (extension)",
+    permission: 'objects:read',
+    query: listImportsQuery,
+    successStatus: 200,
+  },
+  getImport: {
+    ...companyOperation,
+    method: 'GET',
+    path: '/v2/imports/{importId}',
+    handler: 'imports/get-import',
+    access: { table: ['GetItem'] },
+    summary: "An import job's status and counts (extension)",
+    permission: 'objects:read',
+    pathParameters: importIdPath,
+    successStatus: 200,
+  },
+  listImportErrors: {
+    ...companyOperation,
+    method: 'GET',
+    path: '/v2/imports/{importId}/errors',
+    handler: 'imports/list-import-errors',
+    access: { table: ['GetItem', 'Query'] },
+    summary: "An import's reported rows (row, field, code, message), as JSON pages or one CSV (extension)",
+    permission: 'objects:read',
+    pathParameters: importIdPath,
+    query: listImportErrorsQuery,
+    successStatus: 200,
+  },
+  exportObjects: {
+    ...companyOperation,
+    method: 'GET',
+    path: '/v2/objects/export',
+    handler: 'objects/export-objects',
+    access: {
+      table: ['GetItem', 'Query', 'PutItem'],
+      indexes: ['gsi1', 'gsi2', 'gsi3', 'gsi4', 'gsi5', 'gsi6'],
+    },
+    summary:
+      'Every matching object as CSV or JSON Lines, with the filters and sort of 4.1; a large export becomes a job (extension)',
+    permission: 'objects:read',
+    query: exportObjectsQuery,
+    backgroundJobs: ['exportObjects'],
+    successStatus: 200,
+  },
+  getExport: {
+    ...companyOperation,
+    method: 'GET',
+    path: '/v2/exports/{exportId}',
+    handler: 'exports/get-export',
+    access: { table: ['GetItem'], uploads: ['GetObject'] },
+    summary: "An export job's status and, once done, a presigned link to its file (extension)",
+    permission: 'objects:read',
+    pathParameters: exportIdPath,
     successStatus: 200,
   },
   openapi: {

@@ -12,6 +12,7 @@ import { type EmbeddedStack, startEmbeddedStack } from './embedded-stack.js';
 import { type LocalEventsOut, startLocalEventsOut } from './events-out.js';
 import { type LocalGateway, startLocalGateway } from './local-gateway.js';
 import { type LocalSequencer, startLocalSequencer } from './local-sequencer.js';
+import { resumeImportJobs } from './resume-imports.js';
 import {
   dataDirectoryFromEnvironment,
   readStackState,
@@ -69,6 +70,8 @@ async function main(): Promise<void> {
     await stack.stop();
     throw error;
   }
+  const resumedImports = await resumeImportJobs();
+  if (resumedImports > 0) console.log(`Resumed ${resumedImports} import job(s) left running`);
   const gatewayUrl = `http://127.0.0.1:${port}`;
   writeStackState(dataDirectory, { pid: process.pid, gatewayUrl, environment: stack.environment });
   console.log(`Asset Registry API listening on ${gatewayUrl} (data in ${dataDirectory})`);

@@ -257,6 +257,8 @@ function requestBodyOf(row: Row): OpenApiOperation['requestBody'] {
       content: {
         'multipart/form-data': multipartOf(row.form, row, false),
         'application/json': { schema: row.form.fields.jsonSchema },
+        // The file as the whole body.
+        ...Object.fromEntries((row.form.rawTypes ?? []).map((type) => [type, { schema: BINARY }])),
       },
     };
   }
@@ -316,16 +318,22 @@ function responsesOf(row: Row): Record<string, OpenApiResponse> {
   } else if (documented.body === 'octets') {
     success.content = { 'application/octet-stream': { schema: BINARY } };
   } else if (documented.body === 'text') {
-    success.content = { 'text/plain': { schema: { type: 'string' } } };
+    const types = documented.textTypes ?? ['text/plain'];
+    success.content = Object.fromEntries(types.map((type) => [type, { schema: { type: 'string' } }]));
   } else if (documented.body !== null) {
     success.content = { 'application/json': { schema: schemaRef(documented.body) } };
     // The same answer as text when the request asks for it (`format=tlog-proof`).
     if (documented.textAlternative) success.content['text/plain'] = { schema: { type: 'string' } };
+    for (const type of documented.textTypes ?? []) success.content[type] = { schema: { type: 'string' } };
   } else success.description = 'Done; no body';
   if (!success.headers) delete success.headers;
   responses[String(row.successStatus)] = success;
   for (const [status, answer] of Object.entries(documented.otherAnswers ?? {})) {
-    responses[status] = { description: answer.description, headers: headersOf(answer.headers) };
+    responses[status] = {
+      description: answer.description,
+      headers: headersOf(answer.headers),
+      ...(answer.body ? { content: { 'application/json': { schema: schemaRef(answer.body) } } } : {}),
+    };
   }
   for (const [status, codes] of errorCodesOf(row)) {
     const description =

@@ -30,8 +30,13 @@ export interface OperationResponses {
   textAlternative?: boolean;
   /** Headers of the success answer. */
   headers?: Record<string, HeaderDoc>;
-  /** Non-error answers besides the row's `successStatus` (no body). */
-  otherAnswers?: Record<number, { description: string; headers?: Record<string, HeaderDoc> }>;
+  /** Text media types the success answer also comes in (or only, with `body: 'text'`). */
+  textTypes?: readonly string[];
+  /** Non-error answers besides the row's `successStatus` (no body unless `body` names one). */
+  otherAnswers?: Record<
+    number,
+    { description: string; headers?: Record<string, HeaderDoc>; body?: ResponseSchemaName }
+  >;
   /** Codes the domain throws, by status. */
   errors?: Partial<Record<DomainErrorStatus, readonly string[]>>;
   /** The kinds of file the row's `form` or `streamedBody` file part takes (`lambdas/shared/file-types.ts`). */
@@ -66,6 +71,7 @@ const location: Record<string, HeaderDoc> = {
 /** Any write made through `writeTransaction` can lose a race too often (`lambdas/repositories/transactions.ts`). */
 const CONCURRENT = 'CONCURRENT_MODIFICATION';
 const WEBHOOK_NOT_FOUND = 'WEBHOOK_NOT_FOUND';
+const IMPORT_NOT_FOUND = 'IMPORT_NOT_FOUND';
 
 export const operationResponses: Record<OperationId, OperationResponses> = {
   listCategories: { body: 'CategoryPage' },
@@ -213,6 +219,49 @@ export const operationResponses: Record<OperationId, OperationResponses> = {
     errors: { 404: ['RESOURCE_NOT_FOUND'] },
   },
   getLedgerConsistency: { body: 'ConsistencyProof', errors: { 404: ['CHECKPOINT_NOT_FOUND'] } },
+  createImport: {
+    body: 'ImportCreated',
+    headers: location,
+    errors: { 400: ['FILE_REQUIRED'], 413: ['FILE_TOO_LARGE'] },
+  },
+  startImport: {
+    body: 'Import',
+    headers: location,
+    errors: {
+      400: ['FILE_TOO_LARGE'],
+      404: [IMPORT_NOT_FOUND],
+      409: ['IMPORT_ALREADY_STARTED', 'UPLOAD_NOT_RECEIVED'],
+    },
+  },
+  listImports: { body: 'ImportPage' },
+  getImport: { body: 'Import', errors: { 404: [IMPORT_NOT_FOUND] } },
+  listImportErrors: {
+    body: 'ImportErrorPage',
+    textTypes: ['text/csv'],
+    headers: {
+      'Content-Type': { description: '`text/csv; charset=utf-8` with format=csv (every entry, RFC 4180)' },
+    },
+    errors: { 404: [IMPORT_NOT_FOUND] },
+  },
+  exportObjects: {
+    body: 'text',
+    textTypes: ['text/csv', 'application/x-ndjson'],
+    headers: {
+      'Content-Type': {
+        description:
+          '`text/csv; charset=utf-8` (format=csv) or `application/x-ndjson; charset=utf-8` (format=jsonl)',
+      },
+      'Content-Disposition': { description: '`attachment; filename="objects-<date>.<format>"`' },
+    },
+    otherAnswers: {
+      202: {
+        description: 'Too large for one answer: an export job writes the file; poll its Location',
+        headers: location,
+        body: 'ExportJob',
+      },
+    },
+  },
+  getExport: { body: 'ExportJob', errors: { 404: ['EXPORT_NOT_FOUND'] } },
   getEventProof: {
     body: 'EventProof',
     textAlternative: true,

@@ -11,6 +11,7 @@ import { SESSION_TOKEN_PATTERN } from '#domain/wallets/wallet-sessions.js';
 import { SUBCATEGORY_STATUSES } from '#repositories/subcategory-repository.js';
 import { SUPPORTED_TYPES } from '#shared/file-types.js';
 import type { JsonSchema } from '#shared/schema.js';
+import { type ImportResponseSchemaName, importResponseSchemas } from './import-response-schemas.js';
 import { type WebhookResponseSchemaName, webhookResponseSchemas } from './webhook-response-schemas.js';
 
 /** A reference to a schema of this file, as the document's `components.schemas` holds it. */
@@ -364,6 +365,7 @@ export const responseSchemas = {
   WalletLogin: walletLogin,
   OpenApiDocument: openApiDocument,
   ...webhookResponseSchemas,
+  ...importResponseSchemas,
   EventProof: eventProof,
   ConsistencyProof: consistencyProof,
 } satisfies Record<string, JsonSchema>;
@@ -391,6 +393,7 @@ export type ResponseSchemaName =
   | 'WalletLogin'
   | 'OpenApiDocument'
   | WebhookResponseSchemaName
+  | ImportResponseSchemaName
   | 'EventProof'
   | 'ConsistencyProof';
 

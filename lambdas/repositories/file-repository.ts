@@ -48,6 +48,12 @@ export const fileStorageKey = (companyId: string, fileId: string) => `companies/
  * presigned address can never replace a verified file.
  */
 export const uploadStagingKey = (companyId: string, uploadId: string) => `uploads/${companyId}/${uploadId}`;
+/** An import job's file, kept while the job runs (under the staging prefix, so it expires). */
+export const importSourceKey = (companyId: string, importId: string) =>
+  `uploads/${companyId}/imports/${importId}`;
+/** An export job's result, read through a presigned link (under the staging prefix, so it expires). */
+export const exportResultKey = (companyId: string, exportId: string) =>
+  `uploads/${companyId}/exports/${exportId}`;
 
 function toItem(record: FileRecord): Record<string, unknown> {
   return {

@@ -5,7 +5,7 @@
  * time or name (gsi1-gsi4), and per subcategory (gsi5) and per category (gsi6) by creation time.
  */
 
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '#shared/clients.js';
 import type { ItemKey, PagePosition } from '#shared/page-cursor.js';
 import type { Metadata } from '#shared/schema.js';
@@ -219,11 +219,21 @@ export async function listObjects(companyId: string, query: ObjectListQuery): Pr
   return { ...first, total: first.total ?? countObjects(counters, query) };
 }
 
-async function runListQuery(
+/** Which index partition a list reads, with what filter, and whether it sorts by name in memory. */
+interface ListPlan {
+  indexName: IndexName;
+  partitionKeyValue: string;
+  ascending: boolean;
+  filter?: ItemFilter;
+  /** A narrow partition (by creation time) listed by name: read whole and sorted here. */
+  sortInMemory: boolean;
+}
+
+function planListQuery(
   companyId: string,
-  query: ObjectListQuery,
+  query: Omit<ObjectListQuery, 'limit' | 'offset' | 'startAfter'>,
   excludedSubcategories: ReadonlySet<string>,
-): Promise<{ records: ObjectRecord[]; total?: number; lastKey?: ItemKey }> {
+): ListPlan {
   const conditions: string[] = [];
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
@@ -251,6 +261,7 @@ async function runListQuery(
   const ascending = query.sort.endsWith(':asc');
   let indexName: IndexName;
   let partitionKeyValue: string;
+  let sortInMemory = false;
   if (query.subcategoryId !== undefined || query.categoryId !== undefined) {
     // Narrow partitions sorted by creation time; the status filter and a name sort are applied
     // to the partition's items (read whole, since a filter needs the whole partition anyway).
@@ -266,7 +277,7 @@ async function runListQuery(
     if (query.status === 'inactive') addCondition('#a <> :v', 'status', 'active');
     // No counter covers these partitions with every filter: count by reading them whole.
     if (conditions.length === 0) addCondition('attribute_exists(#a)', 'pk', undefined);
-    if (byName) return listSortedInMemory(indexName, partitionKeyValue, conditions, names, values, query);
+    sortInMemory = byName;
   } else if (query.status === 'all') {
     indexName = byName ? 'gsi4' : 'gsi3';
     partitionKeyValue = allPartition(companyId);
@@ -274,19 +285,71 @@ async function runListQuery(
     indexName = byName ? 'gsi2' : 'gsi1';
     partitionKeyValue = bucketPartition(companyId, query.status);
   }
-
   const filter: ItemFilter | undefined =
     conditions.length > 0 ? { expression: conditions.join(' AND '), names, values } : undefined;
+  return { indexName, partitionKeyValue, ascending, filter, sortInMemory };
+}
+
+async function runListQuery(
+  companyId: string,
+  query: ObjectListQuery,
+  excludedSubcategories: ReadonlySet<string>,
+): Promise<{ records: ObjectRecord[]; total?: number; lastKey?: ItemKey }> {
+  const plan = planListQuery(companyId, query, excludedSubcategories);
+  if (plan.sortInMemory) return listSortedInMemory(plan, query);
   const window = await readIndexWindow({
-    indexName,
-    partitionKeyValue,
-    ascending,
+    indexName: plan.indexName,
+    partitionKeyValue: plan.partitionKeyValue,
+    ascending: plan.ascending,
     offset: query.offset,
     limit: query.limit,
     startAfter: query.startAfter,
-    filter,
+    filter: plan.filter,
   });
   return { records: window.items.map(fromItem), total: window.matchedTotal, lastKey: window.lastKey };
+}
+
+/**
+ * Every object that matches, in the list's order, one index page at a time (an export's walk):
+ * at most one page is in memory, nothing is counted, and each item is read once. A name sort
+ * within a category or subcategory walks the company's name index and keeps that category's.
+ */
+export async function* walkObjects(
+  companyId: string,
+  query: Omit<ObjectListQuery, 'limit' | 'offset' | 'startAfter'>,
+  pageItems = 200,
+): AsyncGenerator<ObjectRecord[]> {
+  const removing = removingSubcategoriesOf(await readCounters(companyId));
+  const narrowByName =
+    query.sort.startsWith('name:') && (query.categoryId !== undefined || query.subcategoryId !== undefined);
+  const plan = planListQuery(
+    companyId,
+    narrowByName ? { ...query, categoryId: undefined, subcategoryId: undefined } : query,
+    removing,
+  );
+  const kept = (record: ObjectRecord) =>
+    !narrowByName ||
+    ((query.categoryId === undefined || record.categoryId === query.categoryId) &&
+      (query.subcategoryId === undefined || record.subcategoryId === query.subcategoryId));
+  let exclusiveStartKey: ItemKey | undefined;
+  do {
+    const page = await dynamoDb.send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: plan.indexName,
+        KeyConditionExpression: '#pk = :pk',
+        FilterExpression: plan.filter?.expression,
+        ExpressionAttributeNames: { '#pk': `${plan.indexName}pk`, ...plan.filter?.names },
+        ExpressionAttributeValues: { ':pk': plan.partitionKeyValue, ...plan.filter?.values },
+        ScanIndexForward: plan.ascending,
+        ExclusiveStartKey: exclusiveStartKey,
+        Limit: pageItems,
+      }),
+    );
+    const records = (page.Items ?? []).map(fromItem).filter(kept);
+    if (records.length > 0) yield records;
+    exclusiveStartKey = page.LastEvaluatedKey;
+  } while (exclusiveStartKey);
 }
 
 /** Exact count of an unfiltered company-wide list, from the company's counters. */
@@ -308,22 +371,15 @@ export async function findVisibleObject(
   return record && !removingSubcategoriesOf(counters).has(record.subcategoryId) ? record : undefined;
 }
 
-async function listSortedInMemory(
-  indexName: IndexName,
-  partitionKeyValue: string,
-  conditions: string[],
-  names: Record<string, string>,
-  values: Record<string, unknown>,
-  query: ObjectListQuery,
-): Promise<ObjectListPage> {
+async function listSortedInMemory(plan: ListPlan, query: ObjectListQuery): Promise<ObjectListPage> {
   // Sorted here, so a cursor holds the offset only (the whole partition is read anyway).
   const everything = await readIndexWindow({
-    indexName,
-    partitionKeyValue,
+    indexName: plan.indexName,
+    partitionKeyValue: plan.partitionKeyValue,
     ascending: true,
     offset: 0,
     limit: Number.MAX_SAFE_INTEGER,
-    filter: { expression: conditions.join(' AND '), names, values },
+    filter: plan.filter,
   });
   const records = everything.items.map(fromItem);
   // UTF-8 byte order, as DynamoDB sorts the name index: the same order with and without filters.

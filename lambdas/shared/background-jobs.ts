@@ -11,20 +11,33 @@ export interface RemoveSubcategoryDataJob {
   subcategoryId: string;
 }
 
+/** An import or export job of a company (`lambdas/jobs/import-objects.ts`, `export-objects.ts`). */
+export interface CompanyJob {
+  companyId: string;
+  /** The import's or export's id. */
+  jobId: string;
+}
+
 export interface BackgroundJobs {
   removeSubcategoryData: RemoveSubcategoryDataJob;
+  importObjects: CompanyJob;
+  exportObjects: CompanyJob;
 }
 export type BackgroundJobName = keyof BackgroundJobs;
 
 /** Environment variable with the function name of each job in AWS. */
 export const JOB_FUNCTION_ENVIRONMENT: Record<BackgroundJobName, string> = {
   removeSubcategoryData: 'REMOVE_SUBCATEGORY_DATA_FUNCTION_NAME',
+  importObjects: 'IMPORT_OBJECTS_FUNCTION_NAME',
+  exportObjects: 'EXPORT_OBJECTS_FUNCTION_NAME',
 };
 
 const localJobs: {
   [name in BackgroundJobName]: () => Promise<(payload: BackgroundJobs[name]) => Promise<unknown>>;
 } = {
   removeSubcategoryData: () => import('../jobs/remove-subcategory-data.js').then((module) => module.handler),
+  importObjects: () => import('../jobs/import-objects.js').then((module) => module.handler),
+  exportObjects: () => import('../jobs/export-objects.js').then((module) => module.handler),
 };
 
 let lambda: LambdaClient | undefined;

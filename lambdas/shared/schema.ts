@@ -150,13 +150,20 @@ export function boolean(options: { fromQueryString?: boolean } = {}): Schema<boo
  * A whole number from `min` to `max`. With `fromQueryString` it is read from its decimal
  * text (query strings carry only strings); `'1.5'`, `'abc'`, `''` and `'1e3'` are refused.
  */
-export function integer(options: { min?: number; max?: number; fromQueryString?: boolean }): Schema<number> {
-  const { min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER, fromQueryString = false } = options;
+export function integer(options: {
+  min?: number;
+  max?: number;
+  fromQueryString?: boolean;
+  /** A JSON number, or its decimal text (form fields that come as JSON or as multipart text). */
+  fromJsonOrText?: boolean;
+}): Schema<number> {
+  const { min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER, fromJsonOrText = false } = options;
+  const fromText = options.fromQueryString === true || fromJsonOrText;
   return {
     read(input, field, issues) {
       let value: number | undefined;
-      if (typeof input === 'number' && !fromQueryString) value = input;
-      else if (typeof input === 'string' && fromQueryString && /^[+-]?\d{1,16}$/.test(input.trim())) {
+      if (typeof input === 'number' && (!fromText || fromJsonOrText)) value = input;
+      else if (typeof input === 'string' && fromText && /^[+-]?\d{1,16}$/.test(input.trim())) {
         value = Number(input.trim());
       }
       if (value === undefined || !Number.isInteger(value)) {

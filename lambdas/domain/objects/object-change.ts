@@ -61,6 +61,12 @@ function statusCountItems(before: ObjectRecord, after: ObjectRecord): TransactIt
   return [moveObjectStatusItem(after.companyId, after.categoryId, after.subcategoryId, isActive ? 1 : -1)];
 }
 
+/** An item of a caller's written with the change, whose failed condition means `whenTaken()`. */
+export interface ObjectClaim {
+  item: TransactItem;
+  whenTaken(): Error;
+}
+
 export interface ObjectChange {
   action: string;
   eventDescription?: string | null;
@@ -71,6 +77,8 @@ export interface ObjectChange {
   changes?(before: ObjectRecord, after: ObjectRecord): FieldChanges;
   /** Items written in the same transaction (their conditions failing counts as a lost race). */
   extraItems?(after: ObjectRecord): TransactItem[];
+  /** Written too; its condition failing is not a lost race (an import row written already). */
+  claim?: ObjectClaim;
 }
 
 class LostRaceError extends Error {}
@@ -113,14 +121,17 @@ export async function changeObject(
         timestamp,
       });
       const after: ObjectRecord = { ...draft, lastTxId: event.hash };
-      await writeTransaction(
-        [
-          ...replaceObjectItems(before, after),
-          ...statusCountItems(before, after),
-          ...(change.extraItems?.(after) ?? []),
-          ...appendEventItems(objectChain(after), event),
-        ],
-        () => new LostRaceError(),
+      const items = [
+        ...replaceObjectItems(before, after),
+        ...statusCountItems(before, after),
+        ...(change.extraItems?.(after) ?? []),
+        ...appendEventItems(objectChain(after), event),
+      ];
+      const claimIndex = change.claim ? items.push(change.claim.item) - 1 : -1;
+      await writeTransaction(items, (_failedIndex, reasons) =>
+        change.claim && reasons[claimIndex]?.Code === 'ConditionalCheckFailed'
+          ? change.claim.whenTaken()
+          : new LostRaceError(),
       );
       return after;
     },

@@ -35,7 +35,13 @@ import { type Infer, METADATA_MAX_BYTES, type Metadata } from '#shared/schema.js
 import { type ChainVerification, verifyChain } from '../ledger/chain-verification.js';
 import { type LedgerEventView, toEventView } from '../ledger/event-view.js';
 import { nextLink, sealEvent } from '../ledger/ledger-event.js';
-import { changeObject, fieldChanges, objectChain, objectNotFound } from './object-change.js';
+import {
+  changeObject,
+  fieldChanges,
+  type ObjectClaim,
+  objectChain,
+  objectNotFound,
+} from './object-change.js';
 import { statusAfter } from './object-lifecycle.js';
 import type {
   createObjectBody,
@@ -50,6 +56,17 @@ type CreateObjectInput = Infer<typeof createObjectBody.shape>;
 type UpdateObjectInput = Infer<typeof updateObjectBody.shape>;
 type ListObjectsInput = Infer<typeof listObjectsQuery.shape>;
 type PageInput = Infer<typeof listSubcategoryObjectsQuery.shape> & Infer<typeof listObjectEventsQuery.shape>;
+
+/**
+ * What a caller other than the API adds to a creation (an import row): the event's description
+ * and performer, and an item written in the same transaction whose failed condition means
+ * `whenTaken()` (the row was written already), not a conflict of the object's.
+ */
+export interface CreationOptions {
+  eventDescription?: string | null;
+  performedBy?: string | null;
+  claim?: ObjectClaim;
+}
 
 const subcategoryNotFound = (subcategoryId: string) =>
   new NotFoundError('SUBCATEGORY_NOT_FOUND', `No subcategory ${subcategoryId} in this category`);
@@ -71,6 +88,7 @@ export async function createObject(
   categoryId: string,
   subcategoryId: string,
   input: CreateObjectInput,
+  options: CreationOptions = {},
 ): Promise<ObjectView> {
   const companyId = principal.tenantId;
   // No read first: the subcategory's counter item in the transaction refuses a missing, removed
@@ -100,44 +118,44 @@ export async function createObject(
     ...nextLink(undefined),
     action: 'create',
     changes: fieldChanges({}, draft),
-    eventDescription: null,
-    performedBy: null,
+    eventDescription: options.eventDescription ?? null,
+    performedBy: options.performedBy ?? null,
     principal: actorOf(principal),
     timestamp: createdAt,
   });
   const record: ObjectRecord = { ...draft, txId: event.hash, lastTxId: event.hash };
   const objectItems = insertObjectItems(record);
   const subcategoryIndex = objectItems.length;
-  await writeTransaction(
-    [
-      ...objectItems,
-      countObjectCreatedItem(companyId, categoryId, subcategoryId, createdAt),
-      adjustCategoryStatisticsItem(companyId, categoryId, { objectCount: 1 }),
-      ...appendEventItems(objectChain(record), event),
-    ],
-    async (failedIndex, reasons) => {
-      const failed = (index: number) => reasons[index]?.Code === 'ConditionalCheckFailed';
-      // Where the object would go is answered before what it collides with (as a read first would).
-      if (failed(subcategoryIndex)) {
-        const status = await refusedSubcategoryStatus(reasons[subcategoryIndex], {
-          companyId,
-          categoryId,
-          subcategoryId,
-        });
-        return status === undefined || status === 'removed'
-          ? subcategoryNotFound(subcategoryId)
-          : subcategoryNotActive(subcategoryId);
-      }
-      if (failed(subcategoryIndex + 1)) return subcategoryNotFound(subcategoryId);
-      if (failedIndex === 1) {
-        return new ConflictError(
-          'EXTERNAL_ID_EXISTS',
-          `An object with externalId "${input.externalId}" already exists in this company`,
-        );
-      }
-      return subcategoryNotFound(subcategoryId);
-    },
-  );
+  const items = [
+    ...objectItems,
+    countObjectCreatedItem(companyId, categoryId, subcategoryId, createdAt),
+    adjustCategoryStatisticsItem(companyId, categoryId, { objectCount: 1 }),
+    ...appendEventItems(objectChain(record), event),
+  ];
+  const claimIndex = options.claim ? items.push(options.claim.item) - 1 : -1;
+  await writeTransaction(items, async (failedIndex, reasons) => {
+    const failed = (index: number) => reasons[index]?.Code === 'ConditionalCheckFailed';
+    if (failed(claimIndex) && options.claim) return options.claim.whenTaken();
+    // Where the object would go is answered before what it collides with (as a read first would).
+    if (failed(subcategoryIndex)) {
+      const status = await refusedSubcategoryStatus(reasons[subcategoryIndex], {
+        companyId,
+        categoryId,
+        subcategoryId,
+      });
+      return status === undefined || status === 'removed'
+        ? subcategoryNotFound(subcategoryId)
+        : subcategoryNotActive(subcategoryId);
+    }
+    if (failed(subcategoryIndex + 1)) return subcategoryNotFound(subcategoryId);
+    if (failedIndex === 1) {
+      return new ConflictError(
+        'EXTERNAL_ID_EXISTS',
+        `An object with externalId "${input.externalId}" already exists in this company`,
+      );
+    }
+    return subcategoryNotFound(subcategoryId);
+  });
   return toObjectView(record);
 }
 
@@ -161,6 +179,19 @@ function mergeMetadata(stored: Metadata, patch: Metadata | undefined): Metadata 
   return merged;
 }
 
+/** The object's fields after an action (spec 4.4): given fields changed, metadata merged, status moved. */
+export function updatedFields(before: ObjectRecord, input: UpdateObjectInput): ObjectRecord {
+  return {
+    ...before,
+    name: input.name ?? before.name,
+    description: input.description ?? before.description,
+    summary: input.summary ?? before.summary,
+    owner: input.owner ?? before.owner,
+    metadata: mergeMetadata(before.metadata, input.metadata),
+    status: statusAfter(input.action, before.status),
+  };
+}
+
 /**
  * Applies an action (spec 4.4): changes the given fields, merges metadata, sets the status the
  * action leads to, and appends one ledger event (eventCount + 1, new lastTxId, txId kept).
@@ -174,15 +205,7 @@ export async function updateObject(
     action: input.action,
     eventDescription: input.eventDescription,
     performedBy: input.performedBy,
-    apply: (before) => ({
-      ...before,
-      name: input.name ?? before.name,
-      description: input.description ?? before.description,
-      summary: input.summary ?? before.summary,
-      owner: input.owner ?? before.owner,
-      metadata: mergeMetadata(before.metadata, input.metadata),
-      status: statusAfter(input.action, before.status),
-    }),
+    apply: (before) => updatedFields(before, input),
   });
   return toObjectView(after);
 }
@@ -194,7 +217,11 @@ export async function getObject(companyId: string, objectId: string): Promise<Ob
   return toObjectView(record);
 }
 
-function matchesFilters(record: ObjectRecord, query: ListObjectsInput): boolean {
+/** Whether an object passes the filters of spec 4.1 (status, name, owner, category, subcategory). */
+export function matchesFilters(
+  record: ObjectRecord,
+  query: Omit<ListObjectsInput, 'limit' | 'offset' | 'sort'>,
+): boolean {
   const contains = (text: string, needle: string | undefined) =>
     needle === undefined ||
     text.normalize('NFC').toLowerCase().includes(needle.normalize('NFC').toLowerCase());

@@ -1,0 +1,14 @@
+/** Request shapes of the export operations (extension). */
+import { defaulted, object, oneOf, required, string } from '#shared/schema.js';
+import { listObjectsQuery } from '../objects/object-schemas.js';
+import { EXPORT_FORMATS } from './export-format.js';
+
+const { limit: _limit, offset: _offset, cursor: _cursor, ...listFilters } = listObjectsQuery.shape;
+
+/** The filters and sort of spec 4.1, and the format. */
+export const exportObjectsQuery = object({
+  ...listFilters,
+  format: defaulted(oneOf(EXPORT_FORMATS), 'csv', 'csv (RFC 4180) or jsonl (JSON Lines)'),
+});
+
+export const exportIdPath = object({ exportId: required(string({ format: 'uuid' })) });

@@ -1,0 +1,225 @@
+/**
+ * Export of a company's objects (extension): `GET /v2/objects/export?format=csv|jsonl` with the
+ * filters and sort of spec 4.1 walks the list's index one page at a time (`walkObjects`), so
+ * memory stays bounded whatever the count. An export that fits a Lambda answer is the answer
+ * itself; a larger one becomes a background job that streams the file into S3, and
+ * `GET /v2/exports/{id}` gives its presigned link when it is done.
+ */
+import { once } from 'node:events';
+import { PassThrough } from 'node:stream';
+import {
+  type ExportJobRecord,
+  findExportJob,
+  finishExportJob,
+  insertExportJob,
+} from '#repositories/export-repository.js';
+import { exportResultKey } from '#repositories/file-repository.js';
+import { presignedDownloadUrl, streamFileBytes } from '#repositories/file-store.js';
+import { findObjectByExternalId, walkObjects } from '#repositories/object-repository.js';
+import { findCategoryWithSubcategories } from '#repositories/subcategory-repository.js';
+import { startBackgroundJob } from '#shared/background-jobs.js';
+import { nowIso } from '#shared/clock.js';
+import { NotFoundError } from '#shared/errors.js';
+import type { Infer } from '#shared/schema.js';
+import { timeOrderedId } from '#shared/time-ordered-id.js';
+import { matchesFilters } from '../objects/object-service.js';
+import { toObjectView } from '../objects/object-view.js';
+import { EXPORT_CONTENT_TYPES, type ExportedObject, exportHeader, exportLines } from './export-format.js';
+import type { exportObjectsQuery } from './export-schemas.js';
+
+export type ExportQuery = Infer<typeof exportObjectsQuery.shape>;
+
+/**
+ * The largest export answered in the request: Lambda answers at most 6 MB, and the bytes go
+ * base64-encoded through API Gateway. `EXPORT_INLINE_MAX_BYTES` lowers it (tests).
+ */
+export const EXPORT_INLINE_MAX_BYTES = 4 * 1024 * 1024;
+/** How long an export's presigned link stays valid. */
+export const EXPORT_LINK_SECONDS = 900;
+
+const inlineMaxBytes = () => Number(process.env.EXPORT_INLINE_MAX_BYTES ?? EXPORT_INLINE_MAX_BYTES);
+
+export interface ExportView {
+  id: string;
+  status: ExportJobRecord['status'];
+  format: ExportJobRecord['format'];
+  parameters: Record<string, string>;
+  rowCount: number | null;
+  size: number | null;
+  error: string | null;
+  createdAt: string;
+  completedAt: string | null;
+  /** A presigned GET of the file, once completed; valid until `urlExpiresAt`. */
+  url: string | null;
+  urlExpiresAt: string | null;
+}
+
+/** The filters and sort as text, the way a job keeps them. */
+function parametersOf(query: ExportQuery): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(query)
+      .filter(([, value]) => value !== undefined)
+      .map(([name, value]) => [name, String(value)]),
+  );
+}
+
+/** The matching objects page by page, with their category's and subcategory's names. */
+async function* exportedPages(companyId: string, query: ExportQuery): AsyncGenerator<ExportedObject[]> {
+  const names = new Map<string, string>();
+  const withNames = async (records: Awaited<ReturnType<typeof findObjectByExternalId>>[]) => {
+    const objects: ExportedObject[] = [];
+    for (const record of records) {
+      if (!record) continue;
+      if (!names.has(record.categoryId)) {
+        const { category, subcategories } = await findCategoryWithSubcategories(companyId, record.categoryId);
+        if (category) names.set(category.id, category.name);
+        for (const subcategory of subcategories) names.set(subcategory.id, subcategory.name);
+      }
+      objects.push({
+        ...toObjectView(record),
+        category: names.get(record.categoryId) ?? null,
+        subcategory: names.get(record.subcategoryId) ?? null,
+      });
+    }
+    return objects;
+  };
+  if (query.externalId !== undefined) {
+    // Exact externalId: one marker lookup, as in the list.
+    const record = await findObjectByExternalId(companyId, query.externalId);
+    if (record && matchesFilters(record, query)) yield await withNames([record]);
+    return;
+  }
+  for await (const records of walkObjects(companyId, {
+    status: query.status,
+    nameContains: query.name,
+    ownerContains: query.owner,
+    categoryId: query.categoryId,
+    subcategoryId: query.subcategoryId,
+    sort: query.sort,
+  })) {
+    yield await withNames(records);
+  }
+}
+
+export type ExportAnswer =
+  | { file: Buffer; contentType: string; fileName: string }
+  | { job: ExportView; location: string };
+
+const fileNameOf = (format: ExportQuery['format'], at: string) => `objects-${at.slice(0, 10)}.${format}`;
+
+/** The export itself when it fits an answer; else the background job that writes it. */
+export async function exportObjects(
+  companyId: string,
+  query: ExportQuery,
+  pathPrefix: string,
+): Promise<ExportAnswer> {
+  const parts = [Buffer.from(exportHeader(query.format), 'utf8')];
+  let size = parts[0]!.length;
+  for await (const objects of exportedPages(companyId, query)) {
+    const bytes = Buffer.from(exportLines(query.format, objects), 'utf8');
+    size += bytes.length;
+    if (size > inlineMaxBytes()) return startExport(companyId, query, pathPrefix);
+    parts.push(bytes);
+  }
+  return {
+    file: Buffer.concat(parts),
+    contentType: EXPORT_CONTENT_TYPES[query.format],
+    fileName: fileNameOf(query.format, nowIso()),
+  };
+}
+
+async function startExport(companyId: string, query: ExportQuery, pathPrefix: string): Promise<ExportAnswer> {
+  const id = timeOrderedId();
+  const record: ExportJobRecord = {
+    id,
+    companyId,
+    status: 'running',
+    format: query.format,
+    parameters: parametersOf(query),
+    resultKey: exportResultKey(companyId, id),
+    rowCount: null,
+    size: null,
+    error: null,
+    createdAt: nowIso(),
+    completedAt: null,
+  };
+  await insertExportJob(record);
+  await startBackgroundJob('exportObjects', { companyId, jobId: id });
+  return { job: await toExportView(record), location: `${pathPrefix}/v2/exports/${id}` };
+}
+
+/** The background job: streams the whole export into S3 (5 MB parts), then records it done. */
+export async function runExport(companyId: string, exportId: string): Promise<void> {
+  const record = await findExportJob(companyId, exportId);
+  if (record?.status !== 'running') return;
+  const query = { ...record.parameters } as unknown as ExportQuery;
+  const body = new PassThrough();
+  const upload = streamFileBytes(record.resultKey, body, EXPORT_CONTENT_TYPES[record.format]);
+  let rowCount = 0;
+  let size = 0;
+  const write = async (text: string) => {
+    size += Buffer.byteLength(text, 'utf8');
+    if (!body.write(text)) await once(body, 'drain');
+  };
+  try {
+    await write(exportHeader(record.format));
+    for await (const objects of exportedPages(companyId, query)) {
+      rowCount += objects.length;
+      await write(exportLines(record.format, objects));
+    }
+    body.end();
+    await upload.done;
+  } catch (error) {
+    body.destroy();
+    await upload.abort().catch(() => undefined);
+    await finishExportJob(companyId, exportId, {
+      status: 'failed',
+      rowCount: null,
+      size: null,
+      error: error instanceof Error ? error.message : String(error),
+      completedAt: nowIso(),
+    });
+    throw error;
+  }
+  await finishExportJob(companyId, exportId, {
+    status: 'completed',
+    rowCount,
+    size,
+    error: null,
+    completedAt: nowIso(),
+  });
+}
+
+async function toExportView(record: ExportJobRecord): Promise<ExportView> {
+  const done = record.status === 'completed';
+  return {
+    id: record.id,
+    status: record.status,
+    format: record.format,
+    parameters: record.parameters,
+    rowCount: record.rowCount,
+    size: record.size,
+    error: record.error,
+    createdAt: record.createdAt,
+    completedAt: record.completedAt,
+    url: done
+      ? await presignedDownloadUrl(
+          record.resultKey,
+          {
+            contentType: EXPORT_CONTENT_TYPES[record.format],
+            contentDisposition: `attachment; filename="${fileNameOf(record.format, record.createdAt)}"`,
+            cacheControl: 'private, no-store',
+          },
+          EXPORT_LINK_SECONDS,
+        )
+      : null,
+    urlExpiresAt: done ? new Date(Date.now() + EXPORT_LINK_SECONDS * 1000).toISOString() : null,
+  };
+}
+
+/** An export job of the company; 404 `EXPORT_NOT_FOUND` for unknown and other companies' ids. */
+export async function getExport(companyId: string, exportId: string): Promise<ExportView> {
+  const record = await findExportJob(companyId, exportId);
+  if (!record) throw new NotFoundError('EXPORT_NOT_FOUND', `No export ${exportId} in this company`);
+  return toExportView(record);
+}

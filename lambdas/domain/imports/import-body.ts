@@ -1,0 +1,21 @@
+/**
+ * The body of `POST /v2/imports`: a multipart form (a `file` part and option fields), a JSON
+ * object of options (a presigned upload when it gives `size`), or the file itself as the whole
+ * body, typed `text/csv` or as JSON Lines.
+ */
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { type FormBody, type FormOptions, readFormBody } from '#shared/form-body.js';
+import { bodyBytes, headerValue } from '#shared/http-request.js';
+import { IMPORT_BODY_TYPES } from './import-schemas.js';
+
+export async function readImportBody(event: APIGatewayProxyEvent, options: FormOptions): Promise<FormBody> {
+  const contentType = headerValue(event.headers, 'content-type') ?? '';
+  const mediaType = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
+  if (mediaType in IMPORT_BODY_TYPES) {
+    return {
+      fields: {},
+      file: { fieldName: options.fileField, fileName: '', mimeType: mediaType, content: bodyBytes(event) },
+    };
+  }
+  return readFormBody(event, options);
+}

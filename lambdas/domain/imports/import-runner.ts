@@ -1,0 +1,310 @@
+/**
+ * Runs an import job: reads the file once to count its rows and find externalIds given twice,
+ * then writes its rows in chunks. Each row is written through the objects' own domain code
+ * (`createObject`, `changeObject`), so it gets its ledger event, and leaves one trace in the
+ * same transaction (see `import-repository.ts`); a chunk is counted once, when the job's
+ * progress moves past it. A run that is killed, or stops at its time budget, is taken over by
+ * the next run, which skips the rows with a trace: no row is lost or written twice.
+ */
+import type { Readable } from 'node:stream';
+import {
+  advanceImportJob,
+  findImportJob,
+  type ImportErrorRecord,
+  type ImportJobRecord,
+  type RowOutcome,
+  readRowTraces,
+  rowDoneItem,
+  rowErrorItems,
+  updateImportJob,
+} from '#repositories/import-repository.js';
+import { findObjectByExternalId } from '#repositories/object-repository.js';
+import { writeTransaction } from '#repositories/transactions.js';
+import { nowIso } from '#shared/clock.js';
+import { ApiError, type FieldIssue, ValidationError } from '#shared/errors.js';
+import type { Principal } from '#shared/principal.js';
+import { changeObject, fieldChanges } from '../objects/object-change.js';
+import { createObject, updatedFields } from '../objects/object-service.js';
+import { ImportFileError, type ImportRecord, importRecords } from './import-records.js';
+import { isKnownColumn, type ObjectInput, toImportRow } from './import-row.js';
+import { ImportTargets, type ResolvedTarget } from './import-targets.js';
+
+/** Rows counted together: the unit of progress. */
+export const IMPORT_CHUNK_ROWS = 100;
+/** Rows of a chunk written at the same time. */
+const ROWS_IN_FLIGHT = 16;
+
+export interface ImportRunResult {
+  /** False when the run stopped at its budget and the job goes on in another run. */
+  finished: boolean;
+}
+
+interface RowResult {
+  outcome: RowOutcome;
+  errorCount: number;
+}
+
+/** The row was written by an earlier run of the job (its trace exists). */
+class RowTakenError extends Error {}
+
+const principalOf = (job: ImportJobRecord): Principal => ({
+  type: job.principal.type,
+  tenantId: job.companyId,
+  keyId: job.principal.keyId,
+  permissions: new Set(job.principal.permissions),
+});
+
+interface FileSurvey {
+  total: number;
+  ignoredColumns: string[];
+  /** The first row of each externalId given on later rows too, by the later rows' indexes. */
+  firstRowOfRepeats: Map<number, number>;
+}
+
+/** First pass: how many rows, which columns go unread, which externalIds come twice. */
+async function surveyFile(source: Readable, job: ImportJobRecord): Promise<FileSurvey> {
+  const firstRow = new Map<string, number>();
+  const firstRowOfRepeats = new Map<number, number>();
+  const ignored = new Set<string>();
+  let total = 0;
+  for await (const record of importRecords(source, job.format)) {
+    total += 1;
+    if (!record.values) continue;
+    for (const column of Object.keys(record.values)) if (!isKnownColumn(column)) ignored.add(column);
+    const externalId = record.values.externalId;
+    if (typeof externalId !== 'string' || externalId === '') continue;
+    const first = firstRow.get(externalId);
+    if (first === undefined) firstRow.set(externalId, record.row);
+    else firstRowOfRepeats.set(record.index, first);
+  }
+  return { total, ignoredColumns: [...ignored].sort(), firstRowOfRepeats };
+}
+
+class JobRun {
+  private readonly principal: Principal;
+  private readonly eventDescription: string;
+
+  constructor(
+    private readonly job: ImportJobRecord,
+    private readonly targets: ImportTargets,
+    private readonly survey: FileSurvey,
+  ) {
+    this.principal = principalOf(job);
+    this.eventDescription = `Import ${job.id}`;
+  }
+
+  /** Records a reported row: its error entries, all at once. */
+  private async report(
+    record: ImportRecord,
+    issues: FieldIssue[],
+    outcome: 'failed' | 'skipped',
+  ): Promise<RowResult> {
+    const errors: ImportErrorRecord[] = issues.map((issue) => ({ ...issue, row: record.row, outcome }));
+    const items = rowErrorItems(this.job.companyId, this.job.id, record.index, errors);
+    try {
+      await writeTransaction(items, () => new RowTakenError());
+    } catch (error) {
+      if (!(error instanceof RowTakenError)) throw error;
+    }
+    return { outcome, errorCount: items.length };
+  }
+
+  private async traceOf(index: number): Promise<RowResult> {
+    const trace = (await readRowTraces(this.job.companyId, this.job.id, index, index + 1)).get(index);
+    if (!trace) throw new Error(`Import ${this.job.id}: row ${index} was claimed but has no trace`);
+    return trace;
+  }
+
+  private claim(index: number, outcome: 'created' | 'updated') {
+    return {
+      item: rowDoneItem(this.job.companyId, this.job.id, index, outcome),
+      whenTaken: () => new RowTakenError(),
+    };
+  }
+
+  private async create(record: ImportRecord, input: ObjectInput, target: ResolvedTarget): Promise<RowResult> {
+    await createObject(this.principal, target.categoryId, target.subcategoryId, input, {
+      eventDescription: `${this.eventDescription}, row ${record.row}`,
+      performedBy: this.job.performedBy,
+      claim: this.claim(record.index, 'created'),
+    });
+    return { outcome: 'created', errorCount: 0 };
+  }
+
+  private async upsert(record: ImportRecord, input: ObjectInput, target: ResolvedTarget): Promise<RowResult> {
+    const existing = await findObjectByExternalId(this.job.companyId, input.externalId);
+    if (!existing) return this.create(record, input, target);
+    if (existing.subcategoryId !== target.subcategoryId) {
+      return this.report(
+        record,
+        [
+          {
+            field: 'subcategoryId',
+            code: 'SUBCATEGORY_MISMATCH',
+            message: `object ${existing.id} with externalId "${input.externalId}" is in subcategory ${existing.subcategoryId}; an import does not move objects`,
+          },
+        ],
+        'failed',
+      );
+    }
+    const update = {
+      action: 'update' as const,
+      name: input.name,
+      description: input.description,
+      summary: input.summary,
+      owner: input.owner,
+      metadata: input.metadata,
+    };
+    // Nothing to change: no event, so that running the same file again writes nothing.
+    if (Object.keys(fieldChanges(existing, updatedFields(existing, update))).length === 0) {
+      return { outcome: 'skipped', errorCount: 0 };
+    }
+    await changeObject(
+      this.principal,
+      existing.id,
+      {
+        action: 'update',
+        eventDescription: `${this.eventDescription}, row ${record.row}`,
+        performedBy: this.job.performedBy,
+        apply: (before) => updatedFields(before, update),
+        claim: this.claim(record.index, 'updated'),
+      },
+      existing,
+    );
+    return { outcome: 'updated', errorCount: 0 };
+  }
+
+  /** Writes or reports one row; every path leaves its trace. */
+  async row(record: ImportRecord): Promise<RowResult> {
+    if (record.issue || !record.values)
+      return this.report(record, record.issue ? [record.issue] : [], 'failed');
+    const row = toImportRow(record.values, this.job.format);
+    if (!row.input) return this.report(record, row.issues, 'failed');
+    const firstRow = this.survey.firstRowOfRepeats.get(record.index);
+    if (firstRow !== undefined) {
+      return this.report(
+        record,
+        [
+          {
+            field: 'externalId',
+            code: 'DUPLICATE_EXTERNAL_ID',
+            message: `externalId "${row.input.externalId}" is given on row ${firstRow} already`,
+          },
+        ],
+        'failed',
+      );
+    }
+    const resolution = await this.targets.resolve(row.target);
+    if ('issues' in resolution) return this.report(record, resolution.issues, 'failed');
+    try {
+      return this.job.mode === 'upsert'
+        ? await this.upsert(record, row.input, resolution.target)
+        : await this.create(record, row.input, resolution.target);
+    } catch (error) {
+      if (error instanceof RowTakenError) return this.traceOf(record.index);
+      if (error instanceof ValidationError) return this.report(record, error.issues, 'failed');
+      if (error instanceof ApiError) {
+        const field = error.code === 'EXTERNAL_ID_EXISTS' ? 'externalId' : 'subcategoryId';
+        const issue = { field, code: error.code, message: error.message };
+        return this.report(record, [issue], error.code === 'EXTERNAL_ID_EXISTS' ? 'skipped' : 'failed');
+      }
+      throw error;
+    }
+  }
+}
+
+async function inBatches<T, R>(items: T[], size: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  for (let start = 0; start < items.length; start += size) {
+    results.push(...(await Promise.all(items.slice(start, start + size).map(work))));
+  }
+  return results;
+}
+
+/**
+ * Runs (or resumes) the job until it is done or `deadline` (epoch ms) passes; `openSource`
+ * reads the job's file from its start.
+ */
+export async function runImport(
+  companyId: string,
+  importId: string,
+  openSource: (job: ImportJobRecord) => Promise<Readable>,
+  deadline = Number.POSITIVE_INFINITY,
+): Promise<ImportRunResult> {
+  let job = await findImportJob(companyId, importId);
+  if (job?.status !== 'running') return { finished: true };
+  let survey: FileSurvey;
+  try {
+    survey = await surveyFile(await openSource(job), job);
+  } catch (error) {
+    if (!(error instanceof ImportFileError)) throw error;
+    await updateImportJob(companyId, importId, {
+      status: 'failed',
+      error: { code: error.code, message: error.message },
+      completedAt: nowIso(),
+      updatedAt: nowIso(),
+    });
+    return { finished: true };
+  }
+  if (job.startedAt === null || job.counts.total !== survey.total) {
+    const startedAt = job.startedAt ?? nowIso();
+    await updateImportJob(companyId, importId, {
+      total: survey.total,
+      ignoredColumns: survey.ignoredColumns,
+      startedAt,
+      updatedAt: nowIso(),
+    });
+  }
+  const run = new JobRun(
+    job,
+    await ImportTargets.load(principalOf(job), {
+      createMissing: job.createMissing,
+      defaults: {
+        categoryId: job.defaultCategoryId ?? undefined,
+        subcategoryId: job.defaultSubcategoryId ?? undefined,
+      },
+    }),
+    survey,
+  );
+
+  let chunk: ImportRecord[] = [];
+  const writeChunk = async (): Promise<boolean> => {
+    const from = chunk[0]!.index;
+    const to = from + chunk.length;
+    const traces = await readRowTraces(companyId, importId, from, to);
+    const results = await inBatches(chunk, ROWS_IN_FLIGHT, (record) => {
+      const trace = traces.get(record.index);
+      return trace ? Promise.resolve(trace) : run.row(record);
+    });
+    const counts = { created: 0, updated: 0, skipped: 0, failed: 0 };
+    let errorCount = 0;
+    for (const result of results) {
+      counts[result.outcome] += 1;
+      errorCount += result.errorCount;
+    }
+    chunk = [];
+    // False: another run counted these rows first; it carries the job on.
+    return advanceImportJob(companyId, importId, from, to, { counts, errorCount, updatedAt: nowIso() });
+  };
+
+  for await (const record of importRecords(await openSource(job), job.format)) {
+    if (record.index < job.nextIndex) continue;
+    chunk.push(record);
+    if (chunk.length < IMPORT_CHUNK_ROWS) continue;
+    if (!(await writeChunk())) return { finished: true };
+    if (Date.now() > deadline) return { finished: false };
+  }
+  if (chunk.length > 0 && !(await writeChunk())) return { finished: true };
+  job = await findImportJob(companyId, importId);
+  if (job?.status === 'running') {
+    await updateImportJob(
+      companyId,
+      importId,
+      { status: 'completed', completedAt: nowIso(), updatedAt: nowIso() },
+      { status: 'running' },
+    ).catch((error: unknown) => {
+      if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
+    });
+  }
+  return { finished: true };
+}

@@ -1,0 +1,8 @@
+import { getExport } from '#domain/exports/export-service.js';
+import { httpHandler } from '#shared/http-handler.js';
+import { operations } from '../../operations.js';
+
+export const handler = httpHandler(operations.getExport, async ({ principal, path }) => ({
+  body: await getExport(principal.tenantId, path.exportId),
+  headers: { 'Cache-Control': 'private, no-store' },
+}));

@@ -1,0 +1,16 @@
+import { importErrorsCsv, listImportErrors } from '#domain/imports/import-service.js';
+import { httpHandler } from '#shared/http-handler.js';
+import { operations } from '../../operations.js';
+
+export const handler = httpHandler(operations.listImportErrors, async ({ principal, path, query }) => {
+  if (query.format === 'csv') {
+    return {
+      rawBody: await importErrorsCsv(principal.tenantId, path.importId),
+      headers: {
+        'Content-Type': 'text/csv; charset=utf-8',
+        'Content-Disposition': `attachment; filename="import-${path.importId}-errors.csv"`,
+      },
+    };
+  }
+  return { body: await listImportErrors(principal.tenantId, path.importId, query) };
+});

@@ -1,0 +1,7 @@
+import { listImports } from '#domain/imports/import-service.js';
+import { httpHandler, resourceLocation } from '#shared/http-handler.js';
+import { operations } from '../../operations.js';
+
+export const handler = httpHandler(operations.listImports, async ({ principal, query, event }) => ({
+  body: await listImports(principal.tenantId, query, resourceLocation(event, '')),
+}));

@@ -1,0 +1,19 @@
+import { exportObjects } from '#domain/exports/export-service.js';
+import { type HttpResult, httpHandler, resourceLocation } from '#shared/http-handler.js';
+import { operations } from '../../operations.js';
+
+export const handler = httpHandler(
+  operations.exportObjects,
+  async ({ principal, query, event }): Promise<HttpResult> => {
+    const answer = await exportObjects(principal.tenantId, query, resourceLocation(event, ''));
+    if ('job' in answer) return { statusCode: 202, body: answer.job, headers: { Location: answer.location } };
+    return {
+      rawBody: answer.file,
+      headers: {
+        'Content-Type': answer.contentType,
+        'Content-Disposition': `attachment; filename="${answer.fileName}"`,
+        'Cache-Control': 'private, no-store',
+      },
+    };
+  },
+);

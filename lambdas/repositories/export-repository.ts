@@ -1,0 +1,74 @@
+/**
+ * Export jobs: the exports too large to answer in the request, written to S3 in the background.
+ * One item each in the company's exports partition (`T#<company>#EXPORTS`, `EXPORT#<id>`).
+ */
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamoDb, tableName } from '#shared/clients.js';
+import { tenantPartition } from './tenant-keys.js';
+
+export interface ExportJobRecord {
+  id: string;
+  companyId: string;
+  status: 'running' | 'completed' | 'failed';
+  format: 'csv' | 'jsonl';
+  /** The filters and sort of spec 4.1, as asked. */
+  parameters: Record<string, string>;
+  resultKey: string;
+  rowCount: number | null;
+  size: number | null;
+  error: string | null;
+  createdAt: string;
+  completedAt: string | null;
+}
+
+const exportKey = (companyId: string, exportId: string) => ({
+  pk: `${tenantPartition(companyId)}#EXPORTS`,
+  sk: `EXPORT#${exportId}`,
+});
+
+export async function insertExportJob(record: ExportJobRecord): Promise<void> {
+  await dynamoDb.send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...exportKey(record.companyId, record.id), entity: 'export', ...record },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+}
+
+export async function findExportJob(
+  companyId: string,
+  exportId: string,
+): Promise<ExportJobRecord | undefined> {
+  const { Item } = await dynamoDb.send(
+    new GetCommand({ TableName: tableName(), Key: exportKey(companyId, exportId), ConsistentRead: true }),
+  );
+  if (!Item) return undefined;
+  const { pk: _pk, sk: _sk, entity: _entity, ...record } = Item;
+  return record as ExportJobRecord;
+}
+
+/** Records how the job ended. */
+export async function finishExportJob(
+  companyId: string,
+  exportId: string,
+  outcome: Pick<ExportJobRecord, 'status' | 'rowCount' | 'size' | 'error' | 'completedAt'>,
+): Promise<void> {
+  await dynamoDb.send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: exportKey(companyId, exportId),
+      UpdateExpression:
+        'SET #status = :status, rowCount = :rows, size = :size, #error = :error, completedAt = :at',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
+      ExpressionAttributeValues: {
+        ':status': outcome.status,
+        ':rows': outcome.rowCount,
+        ':size': outcome.size,
+        ':error': outcome.error,
+        ':at': outcome.completedAt,
+      },
+    }),
+  );
+}

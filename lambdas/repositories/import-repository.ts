@@ -1,0 +1,379 @@
+/**
+ * Import jobs and what they recorded of each row. A job is one item in its company's imports
+ * partition (`T#<company>#IMPORTS`, `IMPORT#<id>`; ids are UUIDv7, so the partition sorts by
+ * creation time). Each row leaves exactly one trace in the job's own partition
+ * (`T#<company>#IMPORT#<id>`): `DONE#<index>` for a row written, in the same transaction as its
+ * object, or its `ERROR#<index>#<n>` items for a row reported. A run that resumes reads these
+ * traces and never writes a row twice.
+ */
+import {
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  type QueryCommandInput,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { dynamoDb, tableName } from '#shared/clients.js';
+import type { FieldIssue } from '#shared/errors.js';
+import type { ItemKey } from '#shared/page-cursor.js';
+import type { Permission, PrincipalType } from '#shared/principal.js';
+import { queryAllPages } from './query-pages.js';
+import { TIME_TO_LIVE_ATTRIBUTE } from './table-definition.js';
+import { tenantPartition } from './tenant-keys.js';
+import type { TransactItem } from './transactions.js';
+
+export const IMPORT_STATUSES = ['pending', 'running', 'completed', 'failed'] as const;
+export type ImportStatus = (typeof IMPORT_STATUSES)[number];
+export const IMPORT_MODES = ['create', 'upsert'] as const;
+export type ImportMode = (typeof IMPORT_MODES)[number];
+/** What became of a row. */
+export type RowOutcome = 'created' | 'updated' | 'skipped' | 'failed';
+export const ROW_OUTCOMES: readonly RowOutcome[] = ['created', 'updated', 'skipped', 'failed'];
+
+export type ImportCounts = Record<'total' | RowOutcome, number>;
+
+export interface ImportJobRecord {
+  id: string;
+  companyId: string;
+  status: ImportStatus;
+  format: 'csv' | 'jsonl';
+  mode: ImportMode;
+  fileName: string | null;
+  /** Where the file is kept while the job runs (the files bucket's staging prefix). */
+  sourceKey: string;
+  /** Target of rows that name none. */
+  defaultCategoryId: string | null;
+  defaultSubcategoryId: string | null;
+  /** Create categories and subcategories named by rows that do not exist yet. */
+  createMissing: boolean;
+  performedBy: string | null;
+  /** The caller that created the job: the actor of every ledger event it writes. */
+  principal: { type: PrincipalType; keyId: string; permissions: Permission[] };
+  counts: ImportCounts;
+  /** Number of error entries (`GET .../errors`). */
+  errorCount: number;
+  /** Rows before this index are done and counted. */
+  nextIndex: number;
+  /** Columns of the file that the import does not read. */
+  ignoredColumns: string[];
+  error: { code: string; message: string } | null;
+  createdAt: string;
+  updatedAt: string;
+  startedAt: string | null;
+  completedAt: string | null;
+  /** A presigned upload's deadline (jobs waiting for their file). */
+  uploadExpiresAt: string | null;
+}
+
+/** One error entry: a reported row's issue. */
+export interface ImportErrorRecord extends FieldIssue {
+  row: number;
+  /** `failed`, or `skipped` (create mode: the externalId exists). */
+  outcome: 'failed' | 'skipped';
+}
+
+/** Markers of written rows are needed only while a job may resume. */
+const DONE_MARKER_DAYS = 30;
+/** Reported issues per row at the most (no row of spec 4.3 has this many fields). */
+export const ROW_ISSUES_MAX = 20;
+
+const jobsPartition = (companyId: string) => `${tenantPartition(companyId)}#IMPORTS`;
+const jobKey = (companyId: string, importId: string) => ({
+  pk: jobsPartition(companyId),
+  sk: `IMPORT#${importId}`,
+});
+const rowsPartition = (companyId: string, importId: string) =>
+  `${tenantPartition(companyId)}#IMPORT#${importId}`;
+const indexText = (index: number) => String(index).padStart(9, '0');
+const doneKey = (companyId: string, importId: string, index: number) => ({
+  pk: rowsPartition(companyId, importId),
+  sk: `DONE#${indexText(index)}`,
+});
+const errorKey = (companyId: string, importId: string, index: number, issue: number) => ({
+  pk: rowsPartition(companyId, importId),
+  sk: `ERROR#${indexText(index)}#${String(issue).padStart(2, '0')}`,
+});
+
+const COUNT_ATTRIBUTES = {
+  total: 'totalCount',
+  created: 'createdCount',
+  updated: 'updatedCount',
+  skipped: 'skippedCount',
+  failed: 'failedCount',
+} as const;
+
+function toItem(record: ImportJobRecord): Record<string, unknown> {
+  const { counts, ...plain } = record;
+  return {
+    ...jobKey(record.companyId, record.id),
+    entity: 'import',
+    ...plain,
+    ...Object.fromEntries(
+      Object.entries(COUNT_ATTRIBUTES).map(([name, attribute]) => [
+        attribute,
+        counts[name as keyof ImportCounts],
+      ]),
+    ),
+  };
+}
+
+function fromItem(item: Record<string, unknown>): ImportJobRecord {
+  const { pk: _pk, sk: _sk, entity: _entity, ...plain } = item;
+  for (const attribute of Object.values(COUNT_ATTRIBUTES)) delete plain[attribute];
+  return {
+    ...(plain as Omit<ImportJobRecord, 'counts'>),
+    counts: Object.fromEntries(
+      Object.entries(COUNT_ATTRIBUTES).map(([name, attribute]) => [name, Number(item[attribute] ?? 0)]),
+    ) as ImportCounts,
+  };
+}
+
+export async function insertImportJob(record: ImportJobRecord): Promise<void> {
+  await dynamoDb.send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: toItem(record),
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+}
+
+export async function findImportJob(
+  companyId: string,
+  importId: string,
+): Promise<ImportJobRecord | undefined> {
+  const { Item } = await dynamoDb.send(
+    new GetCommand({ TableName: tableName(), Key: jobKey(companyId, importId), ConsistentRead: true }),
+  );
+  return Item ? fromItem(Item) : undefined;
+}
+
+/** Sets the given fields of a job (status moves, the total, the failure). */
+export async function updateImportJob(
+  companyId: string,
+  importId: string,
+  fields: Partial<Omit<ImportJobRecord, 'id' | 'companyId' | 'counts'>> & { total?: number },
+  condition?: { status: ImportStatus },
+): Promise<void> {
+  const { total, ...plain } = fields;
+  const entries = Object.entries({
+    ...plain,
+    ...(total === undefined ? {} : { [COUNT_ATTRIBUTES.total]: total }),
+  });
+  await dynamoDb.send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: jobKey(companyId, importId),
+      UpdateExpression: `SET ${entries.map((_, at) => `#f${at} = :f${at}`).join(', ')}`,
+      ConditionExpression: condition
+        ? 'attribute_exists(pk) AND #status = :expected'
+        : 'attribute_exists(pk)',
+      ExpressionAttributeNames: {
+        ...Object.fromEntries(entries.map(([name], at) => [`#f${at}`, name])),
+        ...(condition ? { '#status': 'status' } : {}),
+      },
+      ExpressionAttributeValues: {
+        ...Object.fromEntries(entries.map(([, value], at) => [`:f${at}`, value])),
+        ...(condition ? { ':expected': condition.status } : {}),
+      },
+    }),
+  );
+}
+
+/**
+ * Counts the rows `[from, to)` and moves the job's progress past them, once: the condition on
+ * `nextIndex` makes a second run that counted the same rows a no-op (false).
+ */
+export async function advanceImportJob(
+  companyId: string,
+  importId: string,
+  from: number,
+  to: number,
+  added: { counts: Omit<ImportCounts, 'total'>; errorCount: number; updatedAt: string },
+): Promise<boolean> {
+  try {
+    await dynamoDb.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: jobKey(companyId, importId),
+        UpdateExpression:
+          'SET nextIndex = :to, updatedAt = :now ADD createdCount :created, updatedCount :updated, skippedCount :skipped, failedCount :failed, errorCount :errors',
+        ConditionExpression: 'nextIndex = :from',
+        ExpressionAttributeValues: {
+          ':from': from,
+          ':to': to,
+          ':now': added.updatedAt,
+          ':created': added.counts.created,
+          ':updated': added.counts.updated,
+          ':skipped': added.counts.skipped,
+          ':failed': added.counts.failed,
+          ':errors': added.errorCount,
+        },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
+}
+
+/** The marker of a written row: put in the transaction that writes the row's object. */
+export function rowDoneItem(
+  companyId: string,
+  importId: string,
+  index: number,
+  outcome: 'created' | 'updated',
+): TransactItem {
+  return {
+    Put: {
+      TableName: tableName(),
+      Item: {
+        ...doneKey(companyId, importId, index),
+        entity: 'importRow',
+        outcome,
+        [TIME_TO_LIVE_ATTRIBUTE]: Math.floor(Date.now() / 1000) + DONE_MARKER_DAYS * 86_400,
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
+}
+
+/** The error entries of a reported row, all or none (one transaction). */
+export function rowErrorItems(
+  companyId: string,
+  importId: string,
+  index: number,
+  errors: ImportErrorRecord[],
+): TransactItem[] {
+  return errors.slice(0, ROW_ISSUES_MAX).map((error, issue) => ({
+    Put: {
+      TableName: tableName(),
+      Item: { ...errorKey(companyId, importId, index, issue), entity: 'importError', index, ...error },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  }));
+}
+
+/** What runs before left of the rows `[from, to)`: each row's outcome and its error entries. */
+export async function readRowTraces(
+  companyId: string,
+  importId: string,
+  from: number,
+  to: number,
+): Promise<Map<number, { outcome: RowOutcome; errorCount: number }>> {
+  const range = (prefix: string) =>
+    queryAllPages({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+      ExpressionAttributeValues: {
+        ':pk': rowsPartition(companyId, importId),
+        ':from': `${prefix}#${indexText(from)}`,
+        ':to': `${prefix}#${indexText(to - 1)}~`,
+      },
+      ConsistentRead: true,
+    });
+  const [done, errors] = await Promise.all([range('DONE'), range('ERROR')]);
+  const traces = new Map<number, { outcome: RowOutcome; errorCount: number }>();
+  for (const item of done) {
+    traces.set(Number((item.sk as string).slice(5)), { outcome: item.outcome as RowOutcome, errorCount: 0 });
+  }
+  for (const item of errors) {
+    const index = item.index as number;
+    const known = traces.get(index);
+    traces.set(index, { outcome: item.outcome as RowOutcome, errorCount: (known?.errorCount ?? 0) + 1 });
+  }
+  return traces;
+}
+
+/** One window of a partition's items under a sort-key prefix, by offset or after a key. */
+async function readTableWindow(
+  input: Pick<QueryCommandInput, 'KeyConditionExpression' | 'ExpressionAttributeValues'> & {
+    ascending: boolean;
+  },
+  window: { offset: number; limit: number; startAfter?: ItemKey },
+): Promise<{ items: Record<string, unknown>[]; lastKey?: ItemKey }> {
+  const skip = window.startAfter ? 0 : window.offset;
+  const wanted = skip + window.limit;
+  const items: Record<string, unknown>[] = [];
+  let exclusiveStartKey: ItemKey | undefined = window.startAfter;
+  do {
+    const page = await dynamoDb.send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: input.KeyConditionExpression,
+        ExpressionAttributeValues: input.ExpressionAttributeValues,
+        ScanIndexForward: input.ascending,
+        ConsistentRead: true,
+        Limit: Math.min(1000, wanted - items.length),
+        ExclusiveStartKey: exclusiveStartKey,
+      }),
+    );
+    items.push(...(page.Items ?? []));
+    exclusiveStartKey = page.LastEvaluatedKey;
+  } while (exclusiveStartKey && items.length < wanted);
+  const windowItems = items.slice(skip, wanted);
+  const last = windowItems.at(-1);
+  return { items: windowItems, lastKey: last ? { pk: last.pk, sk: last.sk } : undefined };
+}
+
+/** A page of the company's import jobs, newest first, and how many there are. */
+export async function listImportJobs(
+  companyId: string,
+  window: { offset: number; limit: number; startAfter?: ItemKey },
+): Promise<{ records: ImportJobRecord[]; total: number; lastKey?: ItemKey }> {
+  const keyCondition = {
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': jobsPartition(companyId), ':prefix': 'IMPORT#' },
+  };
+  const [page, total] = await Promise.all([
+    readTableWindow({ ...keyCondition, ascending: false }, window),
+    countItems(keyCondition),
+  ]);
+  return { records: page.items.map(fromItem), total, lastKey: page.lastKey };
+}
+
+async function countItems(
+  input: Pick<QueryCommandInput, 'KeyConditionExpression' | 'ExpressionAttributeValues'>,
+): Promise<number> {
+  let count = 0;
+  let exclusiveStartKey: ItemKey | undefined;
+  do {
+    const page = await dynamoDb.send(
+      new QueryCommand({
+        TableName: tableName(),
+        ...input,
+        Select: 'COUNT',
+        ExclusiveStartKey: exclusiveStartKey,
+      }),
+    );
+    count += page.Count ?? 0;
+    exclusiveStartKey = page.LastEvaluatedKey;
+  } while (exclusiveStartKey);
+  return count;
+}
+
+const errorEntryOf = (item: Record<string, unknown>): ImportErrorRecord => ({
+  row: item.row as number,
+  field: item.field as string,
+  code: item.code as string,
+  message: item.message as string,
+  outcome: item.outcome as ImportErrorRecord['outcome'],
+});
+
+/** A page of a job's error entries in row order. */
+export async function listImportErrors(
+  companyId: string,
+  importId: string,
+  window: { offset: number; limit: number; startAfter?: ItemKey },
+): Promise<{ records: ImportErrorRecord[]; lastKey?: ItemKey }> {
+  const page = await readTableWindow(
+    {
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': rowsPartition(companyId, importId), ':prefix': 'ERROR#' },
+      ascending: true,
+    },
+    window,
+  );
+  return { records: page.items.map(errorEntryOf), lastKey: page.lastKey };
+}
