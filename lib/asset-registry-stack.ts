@@ -62,10 +62,11 @@ export class AssetRegistryStack extends Stack {
     Aspects.of(this).add(new LedgerProtection(this.dataStore.table));
 
     // The authorizer throws "Unauthorized" for every refused key, which Lambda counts as an
-    // error: it is on the dashboard, and its real failures show as API 5xx instead.
-    const alarmedFunctions = new Map<string, NodejsFunction>([
+    // error: it is on the dashboard, and its real failures show as API 5xx instead. Jobs are
+    // named `<job>Job`: a job may share its name with the operation that starts it (exportObjects).
+    const alarmedFunctions = uniqueNames([
       ...this.api.operationFunctions,
-      ...this.backgroundJobs.functions,
+      ...[...this.backgroundJobs.functions].map(([job, jobFunction]) => [`${job}Job`, jobFunction] as const),
       ['sequenceLedger', this.ledgerLog.sequencerFunction],
       ['publishLedgerEvents', this.eventsOut.publisherFunction],
       ['deliverWebhooks', this.eventsOut.deliveryFunction],
@@ -117,6 +118,18 @@ export class AssetRegistryStack extends Stack {
     });
     new CfnOutput(this, 'EventBusArn', { value: this.eventsOut.eventBus.eventBusArn });
   }
+}
+
+/** The functions by name; a name given twice would lose a function's alarm, so it throws. */
+function uniqueNames(
+  entries: ReadonlyArray<readonly [string, NodejsFunction]>,
+): ReadonlyMap<string, NodejsFunction> {
+  const byName = new Map<string, NodejsFunction>();
+  for (const [name, lambdaFunction] of entries) {
+    if (byName.has(name)) throw new Error(`Two functions are named ${name} for their alarms`);
+    byName.set(name, lambdaFunction);
+  }
+  return byName;
 }
 
 function numberContext(scope: Construct, key: string): number | undefined {

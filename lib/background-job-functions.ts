@@ -1,7 +1,7 @@
 /**
- * One Lambda function per background job (see `lambdas/shared/background-jobs.ts`). A job may
- * start another run of itself, so each has a fixed name its own environment can carry without
- * a circular reference.
+ * One Lambda function per background job (see `lambdas/shared/background-jobs.ts`). A job that
+ * starts another run of itself (the subcategory removal, the import) has a fixed name its own
+ * environment and policy can carry without a circular reference.
  */
 import { ArnFormat, Duration, Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
@@ -27,6 +27,41 @@ export const REMOVE_SUBCATEGORY_DATA_ACCESS: DataAccess = {
   files: ['DeleteObject', 'DeleteObjectVersion'],
 };
 
+/**
+ * What the import job calls (`lambdas/jobs/import-objects.ts`, `lambdas/domain/imports/*`,
+ * `import-repository.ts`): the job item and the rows' traces (GetItem, Query of its own
+ * partitions), the company's categories (`listCategories` of every status by creation time:
+ * gsi3, and the company's counters) and each category's subcategories (Query); objects,
+ * categories and subcategories created or updated through the domain code, with their ledger
+ * events, name markers and counters, and the rows' traces, in transactions (PutItem,
+ * UpdateItem); the job's progress (UpdateItem); and the file, read from
+ * `uploads/<company>/imports/<id>` (GetObject). It deletes nothing.
+ */
+export const IMPORT_OBJECTS_ACCESS: DataAccess = {
+  table: ['GetItem', 'Query', 'PutItem', 'UpdateItem'],
+  indexes: ['gsi3'],
+  uploads: ['GetObject'],
+};
+
+/**
+ * What the export job calls (`lambdas/jobs/export-objects.ts`, `lambdas/domain/exports/*`,
+ * `export-repository.ts`, `walkObjects`): the job item, the company's counters, an object by
+ * externalId (GetItem), the list's index for the export's filters and sort (any of gsi1-gsi6,
+ * as the object list) and each category's partition for the names (Query), the job's end
+ * (UpdateItem), and the file, streamed by a multipart upload to `uploads/<company>/exports/<id>`
+ * (PutObject covers the parts and their completion; AbortMultipartUpload when it fails).
+ */
+export const EXPORT_OBJECTS_ACCESS: DataAccess = {
+  table: ['GetItem', 'Query', 'UpdateItem'],
+  indexes: ['gsi1', 'gsi2', 'gsi3', 'gsi4', 'gsi5', 'gsi6'],
+  uploads: ['PutObject', 'AbortMultipartUpload'],
+};
+
+/** The import's runs hand over after 10 minutes; 15 (Lambda's most) covers the last chunk. */
+export const IMPORT_OBJECTS_TIMEOUT = Duration.minutes(15);
+/** An export streams the whole list in one run. */
+export const EXPORT_OBJECTS_TIMEOUT = Duration.minutes(15);
+
 export interface BackgroundJobFunctionsProps {
   table: ITable;
   filesBucket: IBucket;
@@ -38,35 +73,69 @@ export class BackgroundJobFunctions extends Construct {
   constructor(scope: Construct, id: string, props: BackgroundJobFunctionsProps) {
     super(scope, id);
     const stackName = Stack.of(this).stackName;
+    const stores = { table: props.table, filesBucket: props.filesBucket };
+    const baseEnvironment = {
+      TABLE_NAME: props.table.tableName,
+      FILES_BUCKET_NAME: props.filesBucket.bucketName,
+    };
+
     const removeName = `${stackName}-remove-subcategory-data`.slice(0, 64);
     const remove = bundledFunction(this, 'RemoveSubcategoryDataFunction', {
       entry: jobEntry('remove-subcategory-data'),
       description: "Removes a removed subcategory's objects and images in bounded batches",
-      environment: {
-        TABLE_NAME: props.table.tableName,
-        FILES_BUCKET_NAME: props.filesBucket.bucketName,
-        [JOB_FUNCTION_ENVIRONMENT.removeSubcategoryData]: removeName,
-      },
+      environment: { ...baseEnvironment, [JOB_FUNCTION_ENVIRONMENT.removeSubcategoryData]: removeName },
       functionName: removeName,
       // Each run stops starting batches after 60 s and hands over; 5 minutes covers the last batch.
       timeout: Duration.minutes(5),
     });
-    grantDataAccess(remove, REMOVE_SUBCATEGORY_DATA_ACCESS, props);
-    // By name, not by reference: a function whose policy names its own ARN is a circular dependency.
-    remove.addToRolePolicy(
+    grantDataAccess(remove, REMOVE_SUBCATEGORY_DATA_ACCESS, stores);
+    this.allowSelfStart(remove, removeName);
+
+    const importName = `${stackName}-import-objects`.slice(0, 64);
+    const importObjects = bundledFunction(this, 'ImportObjectsFunction', {
+      entry: jobEntry('import-objects'),
+      description:
+        "Writes an import job's rows as objects, in chunks; hands over to a new run before its time is up",
+      environment: { ...baseEnvironment, [JOB_FUNCTION_ENVIRONMENT.importObjects]: importName },
+      functionName: importName,
+      timeout: IMPORT_OBJECTS_TIMEOUT,
+    });
+    grantDataAccess(importObjects, IMPORT_OBJECTS_ACCESS, stores);
+    this.allowSelfStart(importObjects, importName);
+
+    const exportObjects = bundledFunction(this, 'ExportObjectsFunction', {
+      entry: jobEntry('export-objects'),
+      description: 'Streams an export too large for an answer into the files bucket',
+      environment: baseEnvironment,
+      timeout: EXPORT_OBJECTS_TIMEOUT,
+    });
+    grantDataAccess(exportObjects, EXPORT_OBJECTS_ACCESS, stores);
+
+    this.functions = new Map<BackgroundJobName, NodejsFunction>([
+      ['removeSubcategoryData', remove],
+      ['importObjects', importObjects],
+      ['exportObjects', exportObjects],
+    ]);
+  }
+
+  /**
+   * Lets a job start another run of itself: by name, not by reference (a function whose policy
+   * names its own ARN is a circular dependency).
+   */
+  private allowSelfStart(job: NodejsFunction, functionName: string): void {
+    job.addToRolePolicy(
       new PolicyStatement({
         actions: ['lambda:InvokeFunction'],
         resources: [
           Stack.of(this).formatArn({
             service: 'lambda',
             resource: 'function',
-            resourceName: removeName,
+            resourceName: functionName,
             arnFormat: ArnFormat.COLON_RESOURCE_NAME,
           }),
         ],
       }),
     );
-    this.functions = new Map([['removeSubcategoryData', remove]]);
   }
 
   /** Lets an operation's function start the given jobs. */

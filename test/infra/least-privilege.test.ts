@@ -8,20 +8,32 @@
 import { DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { mockClient } from 'aws-sdk-client-mock';
+import { ImportTargets } from '../../lambdas/domain/imports/import-targets.js';
 import { type OperationId, operationList } from '../../lambdas/operations.js';
-import { fileStorageKey, uploadStagingKey } from '../../lambdas/repositories/file-repository.js';
+import {
+  exportResultKey,
+  fileStorageKey,
+  importSourceKey,
+  uploadStagingKey,
+} from '../../lambdas/repositories/file-repository.js';
 import { subcategoryImageKey } from '../../lambdas/repositories/file-store.js';
 import { idempotencyStore } from '../../lambdas/repositories/idempotency-store.js';
 import { findApiKey } from '../../lambdas/repositories/identity-repository.js';
 import { outboxItem, readOutbox } from '../../lambdas/repositories/log-outbox.js';
 import { readLogState, writePositions } from '../../lambdas/repositories/log-state-repository.js';
+import { walkObjects } from '../../lambdas/repositories/object-repository.js';
 import { findSession } from '../../lambdas/repositories/wallet-session-repository.js';
+import { JOB_FUNCTION_ENVIRONMENT } from '../../lambdas/shared/background-jobs.js';
 import {
   API_KEY_ITEM_PARTITIONS,
   WALLET_ITEM_PARTITIONS,
   WALLET_SESSION_ITEM_PARTITIONS,
 } from '../../lib/api-key-authorizer.js';
-import { REMOVE_SUBCATEGORY_DATA_ACCESS } from '../../lib/background-job-functions.js';
+import {
+  EXPORT_OBJECTS_ACCESS,
+  IMPORT_OBJECTS_ACCESS,
+  REMOVE_SUBCATEGORY_DATA_ACCESS,
+} from '../../lib/background-job-functions.js';
 import { UPLOAD_STAGING_PREFIX } from '../../lib/data-store.js';
 import { OUTBOX_PARTITIONS, POSITION_PARTITIONS, SEQUENCER_STATE_PARTITION } from '../../lib/ledger-log.js';
 import {
@@ -75,7 +87,10 @@ const WRITE_ACTIONS = [
   's3:AbortMultipartUpload',
 ];
 
-/** Rows that store, read or delete file bytes (object files and subcategory images). */
+/**
+ * Rows that store, read or delete file bytes (object files and subcategory images), and the
+ * import and export rows that presign or check their files under the staging prefix.
+ */
 const FILE_OPERATIONS: OperationId[] = [
   'createSubcategory',
   'updateSubcategory',
@@ -84,7 +99,13 @@ const FILE_OPERATIONS: OperationId[] = [
   'deleteFile',
   'createUploadSession',
   'completeUploadSession',
+  'createImport',
+  'startImport',
+  'getExport',
 ];
+
+/** A GET that may start a background job (a large export) records the job's item, and writes nothing else. */
+const JOB_RECORD_WRITES = ['dynamodb:PutItem'];
 
 const json = (value: unknown): string => JSON.stringify(value);
 /** `{"Fn::Join":["",[<bucket arn>,"/companies/*"]]}`, as synthesized for an ARN under a bucket. */
@@ -250,12 +271,14 @@ describe('the operation table declares every operation’s data access', () => {
   );
 
   it.each(operationList.filter((operation) => operation.method === 'GET'))(
-    'lets $id (GET) write nothing',
-    ({ id }) => {
+    'lets $id (GET) write nothing (one that starts a job: its job item only)',
+    ({ id, backgroundJobs }) => {
       // Act
       const actions = allows(statementsOfRole(template, roleOf(id))).flatMap(actionsOf);
       // Assess
-      expect(actions.filter((action) => WRITE_ACTIONS.includes(action))).toEqual([]);
+      expect(actions.filter((action) => WRITE_ACTIONS.includes(action))).toEqual(
+        backgroundJobs ? JOB_RECORD_WRITES : [],
+      );
     },
   );
 
@@ -429,41 +452,140 @@ describe('the job functions', () => {
     ]);
   });
 
-  it('lets the removal job do what it declares, and start itself by name', () => {
+  it.each([
+    { job: 'removeSubcategoryData', access: REMOVE_SUBCATEGORY_DATA_ACCESS, startsItself: true },
+    { job: 'importObjects', access: IMPORT_OBJECTS_ACCESS, startsItself: true },
+    { job: 'exportObjects', access: EXPORT_OBJECTS_ACCESS, startsItself: false },
+  ] as const)(
+    'lets the $job job do what it declares, and start itself by name: $startsItself',
+    ({ job, access, startsItself }) => {
+      // Prepare
+      const jobFunction = synthesized.stack.backgroundJobs.functions.get(job)!;
+      const statements = statementsOfRole(template, synthesized.logicalIdOf(jobFunction.role!));
+      const variables = template.toJSON().Resources[synthesized.logicalIdOf(jobFunction)].Properties
+        .Environment.Variables as Record<string, unknown>;
+      // Act
+      const observed = observedAccess(statements);
+      const invoke = allows(statements).filter((statement) =>
+        actionsOf(statement).includes('lambda:InvokeFunction'),
+      );
+      // Assess
+      expect(sorted(observed.table)).toEqual(sorted(access.table));
+      expect(sorted(observed.indexes)).toEqual(sorted(access.indexes));
+      expect(sorted(observed.files)).toEqual(sorted(access.files));
+      expect(sorted(observed.uploads)).toEqual(sorted(access.uploads));
+      expect(observed.listBucket).toBe(false);
+      expect([...observed.secrets, ...observed.deliveryQueue, ...observed.log]).toEqual([]);
+      expect(observed.conditioned).toEqual([]);
+      expect(observed.other).toEqual([]);
+      expect(invoke).toHaveLength(startsItself ? 1 : 0);
+      if (startsItself) {
+        // Its own name, in its environment and in the ARN it may invoke (no `*`, no other function).
+        const name = variables[JOB_FUNCTION_ENVIRONMENT[job]];
+        expect(typeof name).toBe('string');
+        expect(
+          template.toJSON().Resources[synthesized.logicalIdOf(jobFunction)].Properties.FunctionName,
+        ).toBe(name);
+        expect(json(invoke[0]?.Resource)).toContain(`:function:${name}"`);
+        expect(json(invoke[0]?.Resource)).not.toContain('*');
+      } else {
+        expect(variables).not.toHaveProperty(JOB_FUNCTION_ENVIRONMENT[job]);
+      }
+    },
+  );
+
+  it.each(operationList)(
+    'lets $id start exactly the background jobs its row names, without versions or aliases',
+    ({ id, backgroundJobs }) => {
+      // Prepare
+      const jobs = backgroundJobs ?? [];
+      const operationFunction = synthesized.stack.api.operationFunctions.get(id)!;
+      const variables = template.toJSON().Resources[synthesized.logicalIdOf(operationFunction)].Properties
+        .Environment.Variables as Record<string, unknown>;
+      // Act
+      const invoke = allows(statementsOfRole(template, roleOf(id))).filter((statement) =>
+        actionsOf(statement).includes('lambda:InvokeFunction'),
+      );
+      // Assess
+      expect(invoke).toEqual(
+        jobs.map((job) => ({
+          Effect: 'Allow',
+          Action: 'lambda:InvokeFunction',
+          Resource: {
+            'Fn::GetAtt': [
+              synthesized.logicalIdOf(synthesized.stack.backgroundJobs.functions.get(job)!),
+              'Arn',
+            ],
+          },
+        })),
+      );
+      for (const job of jobs) {
+        expect(variables[JOB_FUNCTION_ENVIRONMENT[job]]).toEqual({
+          Ref: synthesized.logicalIdOf(synthesized.stack.backgroundJobs.functions.get(job)!),
+        });
+      }
+    },
+  );
+
+  it('has the subcategory update start the removal job, and the import and export rows theirs', () => {
+    // Assess: the rows above are not vacuous.
+    const starters = Object.fromEntries(
+      operationList.filter((row) => row.backgroundJobs).map((row) => [row.id, row.backgroundJobs]),
+    );
+    expect(starters).toEqual({
+      updateSubcategory: ['removeSubcategoryData'],
+      createImport: ['importObjects'],
+      startImport: ['importObjects'],
+      exportObjects: ['exportObjects'],
+    });
+  });
+});
+
+describe('the indexes the import and export jobs query', () => {
+  const documentClient = mockClient(DynamoDBDocumentClient);
+  const indexesQueried = (): string[] =>
+    documentClient
+      .commandCalls(QueryCommand)
+      .map((call) => call.args[0].input.IndexName)
+      .filter((indexName): indexName is string => indexName !== undefined);
+
+  beforeAll(() => {
+    process.env.TABLE_NAME = 'table-under-test';
+  });
+  beforeEach(() => {
     // Prepare
-    const job = synthesized.stack.backgroundJobs.functions.get('removeSubcategoryData')!;
-    const statements = statementsOfRole(template, synthesized.logicalIdOf(job.role!));
+    documentClient.reset();
+    documentClient.on(GetCommand).resolves({});
+    documentClient.on(QueryCommand).resolves({ Items: [] });
+  });
+  afterAll(() => documentClient.restore());
+
+  it('are, for the import, the categories of every status by creation time (gsi3) only', async () => {
     // Act
-    const observed = observedAccess(statements);
-    const invoke = allows(statements).filter((statement) =>
-      actionsOf(statement).includes('lambda:InvokeFunction'),
+    await ImportTargets.load(
+      { type: 'company', tenantId: 'c', keyId: 'k', permissions: new Set() },
+      { createMissing: true, defaults: {} },
     );
     // Assess
-    expect(sorted(observed.table)).toEqual(sorted(REMOVE_SUBCATEGORY_DATA_ACCESS.table));
-    expect(sorted(observed.indexes)).toEqual(sorted(REMOVE_SUBCATEGORY_DATA_ACCESS.indexes));
-    expect(sorted(observed.files)).toEqual(sorted(REMOVE_SUBCATEGORY_DATA_ACCESS.files));
-    expect(sorted(observed.uploads)).toEqual([]);
-    expect(observed.conditioned).toEqual([]);
-    expect(invoke).toHaveLength(1);
-    expect(json(invoke[0]?.Resource)).toContain(':function:');
-    expect(json(invoke[0]?.Resource)).not.toContain('*');
+    expect(indexesQueried().length).toBeGreaterThan(0);
+    expect(sorted(indexesQueried())).toEqual(sorted(IMPORT_OBJECTS_ACCESS.indexes));
   });
 
-  it('lets the subcategory update start the removal job, without versions or aliases', () => {
+  it("are, for the export, the object list's indexes, every one of them for some filter and sort", async () => {
     // Prepare
-    const job = synthesized.stack.backgroundJobs.functions.get('removeSubcategoryData')!;
+    const places = [{}, { categoryId: 'k' }, { subcategoryId: 's' }, { categoryId: 'k', subcategoryId: 's' }];
+    const pages: unknown[] = [];
     // Act
-    const invoke = allows(statementsOfRole(template, roleOf('updateSubcategory'))).filter((statement) =>
-      actionsOf(statement).includes('lambda:InvokeFunction'),
-    );
+    for (const sort of ['createdAt:desc', 'createdAt:asc', 'name:asc', 'name:desc'] as const) {
+      for (const status of ['active', 'inactive', 'all'] as const) {
+        for (const place of places) {
+          for await (const page of walkObjects('c', { sort, status, ...place })) pages.push(page);
+        }
+      }
+    }
     // Assess
-    expect(invoke).toEqual([
-      {
-        Effect: 'Allow',
-        Action: 'lambda:InvokeFunction',
-        Resource: { 'Fn::GetAtt': [synthesized.logicalIdOf(job), 'Arn'] },
-      },
-    ]);
+    expect(pages).toEqual([]);
+    expect(sorted(indexesQueried())).toEqual(sorted(EXPORT_OBJECTS_ACCESS.indexes));
   });
 });
 
@@ -514,6 +636,17 @@ describe('partition patterns of IAM conditions', () => {
     expect(String(outboxItem(event).Put?.Item?.pk)).toMatch(likePattern(OUTBOX_PARTITIONS));
     expect(writePositions).toBeDefined();
     expect('LOG_POSITION#object:c:o').toMatch(likePattern(POSITION_PARTITIONS));
+  });
+
+  it('match the import files and export results the jobs read and write (staging keys)', () => {
+    // Prepare
+    const [companyId, id] = ['7f1c1e88-2f0e-4c55-9d0e-0a3b1c2d3e4f', '0190f5a2-8b7c-7def-8123-456789abcdef'];
+    // Assess
+    for (const key of [importSourceKey(companyId, id), exportResultKey(companyId, id)]) {
+      expect(key).toMatch(likePattern(UPLOAD_KEY_PATTERN));
+      expect(key.startsWith(UPLOAD_STAGING_PREFIX)).toBe(true);
+      expect(key).not.toMatch(likePattern(FILE_KEY_PATTERN));
+    }
   });
 
   it('match the file, image and staging keys the file store uses', () => {

@@ -69,35 +69,39 @@ describe('Lambda functions', () => {
     );
 
     // Assess
-    // The authorizer, the ledger sequencer, the subcategory-removal job, the ledger event
-    // publisher and the webhook delivery function.
-    template.resourceCountIs('AWS::Lambda::Function', operationList.length + 5);
+    // The authorizer, the ledger sequencer, the three background jobs (subcategory removal,
+    // import, export), the ledger event publisher and the webhook delivery function.
+    template.resourceCountIs('AWS::Lambda::Function', operationList.length + 7);
     expect(synthesized.stack.api.operationFunctions.size).toBe(operationList.length);
     expect(resourceTypes.filter((type) => type.startsWith('Custom::'))).toEqual([]);
     expect(resourceTypes).not.toContain('AWS::CloudFormation::CustomResource');
   });
 
   // Node.js 24 since issue 7: cdk-nag's AwsSolutions-L1 wants the newest runtime.
-  it('runs every function on Node.js 24, arm64, 1024 MB, with source maps; API functions stop at 29 s, jobs at 300 s', () => {
+  it('runs every function on Node.js 24, arm64, 1024 MB, with source maps; API functions stop at 29 s, the sequencer and the removal job at 300 s, the import and export jobs at 900 s', () => {
     // Prepare
     const functions = template.findResources('AWS::Lambda::Function') as Record<string, CfnResource>;
-    const jobIds = new Set([
-      synthesized.logicalIdOf(synthesized.stack.ledgerLog.sequencerFunction),
-      ...[...synthesized.stack.backgroundJobs.functions.values()].map((job) => synthesized.logicalIdOf(job)),
-    ]);
-    // Events out: the publisher takes a batch of 100 events; a delivery waits 10 s at most.
-    const eventsOutTimeouts = new Map([
+    const jobs = synthesized.stack.backgroundJobs.functions;
+    const idOf = (job: NodejsFunction | undefined) => synthesized.logicalIdOf(job!);
+    const longTimeouts = new Map([
+      [synthesized.logicalIdOf(synthesized.stack.ledgerLog.sequencerFunction), 300],
+      [idOf(jobs.get('removeSubcategoryData')), 300],
+      // An import run hands over after 10 minutes; an export streams the whole list in one run.
+      [idOf(jobs.get('importObjects')), 900],
+      [idOf(jobs.get('exportObjects')), 900],
+      // Events out: the publisher takes a batch of 100 events; a delivery waits 10 s at most.
       [synthesized.logicalIdOf(synthesized.stack.eventsOut.publisherFunction), 60],
       [synthesized.logicalIdOf(synthesized.stack.eventsOut.deliveryFunction), 30],
     ]);
 
     // Assess
+    expect(jobs.size).toBe(3);
     for (const [logicalId, lambdaFunction] of Object.entries(functions)) {
       expect(lambdaFunction.Properties).toMatchObject({
         Runtime: 'nodejs24.x',
         Architectures: ['arm64'],
         MemorySize: 1024,
-        Timeout: eventsOutTimeouts.get(logicalId) ?? (jobIds.has(logicalId) ? 300 : 29),
+        Timeout: longTimeouts.get(logicalId) ?? 29,
         Handler: 'index.handler',
         Environment: { Variables: { NODE_OPTIONS: '--enable-source-maps' } },
       });
