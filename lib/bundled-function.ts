@@ -5,7 +5,7 @@
  * but writing to that log group: every data permission is granted by the caller, action by
  * action.
  */
-import { Duration, Stack, Validations } from 'aws-cdk-lib';
+import { Duration, Validations } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -13,6 +13,7 @@ import type { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { retainedLogGroup } from './log-retention.js';
 import { lockFilePath, projectRoot } from './project-paths.js';
+import { serviceStackOf } from './service-stack.js';
 
 export interface BundledFunctionProps {
   /** The TypeScript file that exports `handler`. */
@@ -63,7 +64,7 @@ export function bundledFunction(scope: Construct, id: string, props: BundledFunc
   // which may create log groups and write to every log group of the account.
   const role = new Role(scope, `${id}Role`, {
     assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
-    description: `Role of ${Stack.of(scope).stackName} ${id}`.slice(0, 1000),
+    description: `Role of ${serviceStackOf(scope).stackName} ${id}`.slice(0, 1000),
   });
   logGroup.grantWrite(role);
   // Tracing.ACTIVE adds xray:PutTraceSegments and xray:PutTelemetryRecords on `*`.
@@ -92,8 +93,9 @@ export function bundledFunction(scope: Construct, id: string, props: BundledFunc
     environment: {
       ...props.environment,
       NODE_OPTIONS: '--enable-source-maps',
-      // Powertools: copies deployed under other stack names are told apart in logs and metrics.
-      POWERTOOLS_SERVICE_NAME: Stack.of(scope).stackName,
+      // Powertools: copies deployed under other stack names are told apart in logs and metrics (the
+      // root stack's name, also for functions in nested stacks).
+      POWERTOOLS_SERVICE_NAME: serviceStackOf(scope).stackName,
       POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
     },
     bundling: {

@@ -2,7 +2,9 @@
  * What an on-call engineer watches: alarms (API 5xx rate, API throttles, Lambda errors per
  * function, DynamoDB system errors) that notify one SNS topic, and one CloudWatch dashboard
  * with the API, the functions and the table side by side. Thresholds are constants here and
- * documented in the README.
+ * documented in the README. A function's errors alarm is made in the function's own stack (the
+ * operations' nested stacks, see `operation-functions-stack.ts`), so that alarms grow with
+ * those stacks and not with the root stack and its cap of 500 resources.
  */
 import { Aws, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
@@ -164,13 +166,25 @@ export class Monitoring extends Construct {
     );
 
     const functionErrorAlarms = new Map<string, Alarm>();
+    // In the root stack, the alarms stay under this construct; in a nested stack, under one
+    // construct of the same name there.
+    const alarmScopes = new Map<Stack, Construct>([[Stack.of(this), this]]);
+    const alarmScopeOf = (lambdaFunction: NodejsFunction): Construct => {
+      const stack = Stack.of(lambdaFunction);
+      let alarmScope = alarmScopes.get(stack);
+      if (!alarmScope) {
+        alarmScope = new Construct(stack, id);
+        alarmScopes.set(stack, alarmScope);
+      }
+      return alarmScope;
+    };
     for (const [name, lambdaFunction] of props.alarmedFunctions) {
       functionErrorAlarms.set(
         name,
         withActions(
           lambdaFunction
             .metricErrors({ period: ALARM_PERIOD, statistic: 'Sum' })
-            .createAlarm(this, `${name}ErrorsAlarm`, {
+            .createAlarm(alarmScopeOf(lambdaFunction), `${name}ErrorsAlarm`, {
               alarmDescription: `${name}: at least ${LAMBDA_ERRORS_ALARM.threshold} invocation error (crash, timeout, out of memory) in 5 minutes.`,
               threshold: LAMBDA_ERRORS_ALARM.threshold,
               comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,

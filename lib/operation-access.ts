@@ -118,14 +118,18 @@ export function idempotencyStatement(table: ITable): PolicyStatement {
 }
 
 /**
- * cdk-nag reports an ARN built from a bucket's ARN as `<LogicalId.Arn>/suffix`; the finding id
- * of such a resource, for a resource-level acknowledgement.
+ * cdk-nag reports an ARN built from a bucket's ARN as `<LogicalId.Arn>/suffix`, or, in a nested
+ * stack that has the bucket's ARN as a parameter, `<ParameterName>/suffix`; the finding id of
+ * such a resource, for a resource-level acknowledgement.
  */
 export function wildcardResourceFinding(bucket: IBucket, suffix: string): string {
-  const resolved = Stack.of(bucket).resolve(bucket.bucketArn) as { 'Fn::GetAtt'?: [string, string] };
-  const logicalId = resolved['Fn::GetAtt']?.[0];
-  if (!logicalId) throw new Error(`Cannot name the ARN of ${bucket.node.path} for cdk-nag`);
-  return `AwsSolutions-IAM5[Resource::<${logicalId}.Arn>/${suffix}]`;
+  const resolved = Stack.of(bucket).resolve(bucket.bucketArn) as {
+    'Fn::GetAtt'?: [string, string];
+    Ref?: string;
+  };
+  const reference = resolved['Fn::GetAtt'] ? `${resolved['Fn::GetAtt'][0]}.Arn` : resolved.Ref;
+  if (!reference) throw new Error(`Cannot name the ARN of ${bucket.node.path} for cdk-nag`);
+  return `AwsSolutions-IAM5[Resource::<${reference}>/${suffix}]`;
 }
 
 /** The one wildcard of log access: tile and checkpoint names follow the log's size. */

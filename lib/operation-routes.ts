@@ -1,7 +1,9 @@
 /**
  * Every row of the operation table becomes one Lambda function and one API Gateway method on
  * the row's path, and the function gets exactly the data access the row declares. Adding a row
- * adds all three; nothing here names an operation.
+ * adds all three; nothing here names an operation. The functions live in nested stacks, one per
+ * folder of handlers (`operation-functions-stack.ts`); the methods, their Lambda permissions
+ * and the path resources stay with the API in the root stack.
  */
 import { Validations } from 'aws-cdk-lib';
 import { AuthorizationType, LambdaIntegration, type RestApi } from 'aws-cdk-lib/aws-apigateway';
@@ -14,6 +16,7 @@ import { CORS_ALLOWED_ORIGINS_ENVIRONMENT } from '../lambdas/shared/cors.js';
 import type { BackgroundJobFunctions } from './background-job-functions.js';
 import { bundledFunction } from './bundled-function.js';
 import { grantDataAccess } from './operation-access.js';
+import { functionGroupOf, functionStackId, OperationFunctionsStack } from './operation-functions-stack.js';
 import { PageCursorKey, takesCursor } from './page-cursor-key.js';
 import { handlerEntry } from './project-paths.js';
 
@@ -39,22 +42,38 @@ const describe = (operation: Operation): string =>
 export class OperationRoutes extends Construct {
   /** The function of each operation, by operation id. */
   readonly functions: ReadonlyMap<OperationId, NodejsFunction>;
+  /** The nested stack of each folder of handlers, by folder (`categories`, `objects`, ...). */
+  readonly functionStacks: ReadonlyMap<string, OperationFunctionsStack>;
 
   constructor(scope: Construct, id: string, props: OperationRoutesProps) {
     super(scope, id);
     const functions = new Map<OperationId, NodejsFunction>();
+    const functionStacks = new Map<string, OperationFunctionsStack>();
     const cursorKey = new PageCursorKey(this, 'PageCursorKey');
+    const stackFor = (operation: Operation): OperationFunctionsStack => {
+      const group = functionGroupOf(operation);
+      let stack = functionStacks.get(group);
+      if (!stack) {
+        stack = new OperationFunctionsStack(this, functionStackId(group), {
+          group,
+          stores: { table: props.table, filesBucket: props.filesBucket, logBucket: props.logBucket },
+        });
+        functionStacks.set(group, stack);
+      }
+      return stack;
+    };
 
     for (const operation of operationList) {
-      const operationFunction = bundledFunction(this, functionConstructId(operation.id), {
+      const functionStack = stackFor(operation);
+      const stores = functionStack.stores;
+      const readsLog = (operation.access?.log ?? []).length > 0;
+      const operationFunction = bundledFunction(functionStack, functionConstructId(operation.id), {
         entry: handlerEntry(operation.handler),
         description: describe(operation),
         environment: {
-          TABLE_NAME: props.table.tableName,
-          FILES_BUCKET_NAME: props.filesBucket.bucketName,
-          ...(operation.access?.log && props.logBucket
-            ? { DIGEST_BUCKET_NAME: props.logBucket.bucketName }
-            : {}),
+          TABLE_NAME: stores.table.tableName,
+          FILES_BUCKET_NAME: stores.filesBucket.bucketName,
+          ...(readsLog && stores.logBucket ? { DIGEST_BUCKET_NAME: stores.logBucket.bucketName } : {}),
           ...(props.corsAllowedOrigins.length > 0
             ? { [CORS_ALLOWED_ORIGINS_ENVIRONMENT]: props.corsAllowedOrigins.join(',') }
             : {}),
@@ -64,7 +83,11 @@ export class OperationRoutes extends Construct {
       grantDataAccess(
         operationFunction,
         operation.access ?? {},
-        { table: props.table, filesBucket: props.filesBucket, logBucket: props.logBucket },
+        {
+          table: stores.table,
+          filesBucket: stores.filesBucket,
+          logBucket: readsLog ? stores.logBucket : undefined,
+        },
         { idempotent: operation.idempotent },
       );
 
@@ -95,5 +118,6 @@ export class OperationRoutes extends Construct {
       functions.set(operation.id, operationFunction);
     }
     this.functions = functions;
+    this.functionStacks = functionStacks;
   }
 }

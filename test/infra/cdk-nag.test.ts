@@ -4,7 +4,7 @@
  * rule has findings, carries a written reason, and is on the list reviewed here. A new
  * acknowledgement therefore needs a change to this file.
  */
-import { App, Stack, Validations } from 'aws-cdk-lib';
+import { App, type CfnElement, NestedStack, Stack, Validations } from 'aws-cdk-lib';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
@@ -60,6 +60,16 @@ const REVIEWED = [
     id: /^AwsSolutions-IAM5\[Resource::<LedgerDigestsDigestBucket\w+\.Arn>\/log\/\*\]$/,
     where: /\/\w+Role$/,
   },
+  // The same buckets in the operations' nested stacks, whose parameters carry their ARNs (the
+  // parameters' values are checked below).
+  {
+    id: /^AwsSolutions-IAM5\[Resource::<FilesBucketArn>\/(companies|uploads)\/\*\]$/,
+    where: /\/Api\/Operations\/\w+Functions\/\w+Role$/,
+  },
+  {
+    id: /^AwsSolutions-IAM5\[Resource::<LogBucketArn>\/log\/\*\]$/,
+    where: /\/Api\/Operations\/\w+Functions\/\w+Role$/,
+  },
   { id: /^AwsSolutions-S1$/, where: /\/DataStore\/AccessLogsBucket$/ },
   { id: /^AwsSolutions-CFR[1-4]$/, where: /\/WebConsole\/Distribution$/ },
   { id: /^AwsSolutions-SMG4$/, where: /\/PageCursorKey\/Secret$/ },
@@ -87,6 +97,21 @@ describe('the checker itself', () => {
     const report = new AwsSolutionsChecks().validateScope(stack);
     // Assess
     expect(report.violations.map((violation) => violation.ruleName)).toContain('AwsSolutions-S1');
+  });
+
+  it("checks the resources of nested stacks too (the operations' functions live in them)", () => {
+    // Prepare
+    const app = new App();
+    const stack = new Stack(app, 'NagProbe');
+    new Bucket(new NestedStack(stack, 'Nested'), 'UnloggedBucket', { enforceSSL: true });
+    // Act
+    const report = new AwsSolutionsChecks().validateScope(stack);
+    // Assess
+    expect(
+      report.violations.flatMap((violation) =>
+        violation.violatingResources.map((each) => each.constructPath),
+      ),
+    ).toContain('NagProbe/Nested/UnloggedBucket/Resource');
   });
 });
 
@@ -151,6 +176,29 @@ describe.each([
         'xray:PutTelemetryRecords',
         'xray:PutTraceSegments',
       ]);
+    }
+  });
+
+  it("acknowledges object-key wildcards in nested stacks only where their bucket parameters carry those buckets' ARNs", () => {
+    // Prepare
+    const { stack, rootTemplate, logicalIdOf } = synthesized;
+    const bucketArns = {
+      FilesBucketArn: { 'Fn::GetAtt': [logicalIdOf(stack.dataStore.filesBucket), 'Arn'] },
+      LogBucketArn: { 'Fn::GetAtt': [logicalIdOf(stack.ledgerLog.bucket), 'Arn'] },
+    };
+    const nested = nagAcknowledgements(stack).filter((acknowledgement) =>
+      /^AwsSolutions-IAM5\[Resource::<(FilesBucketArn|LogBucketArn)>/.test(acknowledgement.id),
+    );
+    // Assess
+    expect(nested.length).toBeGreaterThan(0);
+    for (const { id, construct } of nested) {
+      const parameter = /<(\w+)>/.exec(id)![1] as keyof typeof bucketArns;
+      const nestedStack = Stack.of(construct) as NestedStack;
+      expect(nestedStack.nestedStackParent).toBe(stack);
+      const passed =
+        rootTemplate.toJSON().Resources[stack.getLogicalId(nestedStack.nestedStackResource as CfnElement)]
+          .Properties.Parameters;
+      expect(passed[parameter]).toEqual(bucketArns[parameter]);
     }
   });
 

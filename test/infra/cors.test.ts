@@ -8,7 +8,7 @@ import type { Template } from 'aws-cdk-lib/assertions';
 import { operationList } from '../../lambdas/operations.js';
 import { CORS_ALLOWED_ORIGINS_ENVIRONMENT } from '../../lambdas/shared/cors.js';
 import { functionConstructId } from '../../lib/operation-routes.js';
-import { synthesizeStack } from './synthesized-stack.js';
+import { type SynthesizedStack, synthesizeStack } from './synthesized-stack.js';
 
 const CONSOLE = 'https://console.example.com';
 const DEVELOPER = 'http://localhost:5173';
@@ -27,15 +27,21 @@ const gatewayResponseHeaders = (template: Template) =>
     (response) => response.Properties.ResponseParameters as Record<string, string>,
   );
 
-const operationEnvironments = (template: Template) =>
-  Object.entries(template.findResources('AWS::Lambda::Function') as Record<string, Resource>)
-    .filter(([logicalId]) =>
-      operationList.some((operation) => logicalId.includes(functionConstructId(operation.id))),
-    )
-    .map(([, fn]) => (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables);
+/** The environment of every operation's function, found by its own logical id (in its nested stack). */
+const operationEnvironments = ({ template, stack, logicalIdOf }: SynthesizedStack) => {
+  const functions = template.findResources('AWS::Lambda::Function') as Record<string, Resource>;
+  return operationList.map((operation) => {
+    const operationFunction = stack.api.operationFunctions.get(operation.id)!;
+    const logicalId = logicalIdOf(operationFunction);
+    // The construct id follows the row's id (the job that exports has a function of its own).
+    expect(logicalId.startsWith(functionConstructId(operation.id))).toBe(true);
+    return (functions[logicalId]!.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+  });
+};
 
 describe('CORS, with one allowed origin (the console)', () => {
-  const { template } = synthesizeStack({ corsAllowedOrigins: `${CONSOLE}/` });
+  const synthesized = synthesizeStack({ corsAllowedOrigins: `${CONSOLE}/` });
+  const { template } = synthesized;
 
   it('answers preflights on every resource with a mock: no authorizer, no key, the origin, methods and headers', () => {
     // Act
@@ -67,7 +73,7 @@ describe('CORS, with one allowed origin (the console)', () => {
 
   it('tells every operation function the allowed origins', () => {
     // Act
-    const environments = operationEnvironments(template);
+    const environments = operationEnvironments(synthesized);
     // Assess
     expect(environments).toHaveLength(operationList.length);
     for (const variables of environments) expect(variables[CORS_ALLOWED_ORIGINS_ENVIRONMENT]).toBe(CONSOLE);
@@ -75,11 +81,12 @@ describe('CORS, with one allowed origin (the console)', () => {
 });
 
 describe('CORS, with several allowed origins', () => {
-  const { template } = synthesizeStack({ corsAllowedOrigins: `${CONSOLE}, ${DEVELOPER}` });
+  const synthesized = synthesizeStack({ corsAllowedOrigins: `${CONSOLE}, ${DEVELOPER}` });
+  const { template } = synthesized;
 
   it('lets the functions pick the caller origin, and the gateway responses (errors only) allow any', () => {
     // Act / Assess
-    for (const variables of operationEnvironments(template)) {
+    for (const variables of operationEnvironments(synthesized)) {
       expect(variables[CORS_ALLOWED_ORIGINS_ENVIRONMENT]).toBe(`${CONSOLE},${DEVELOPER}`);
     }
     for (const headers of gatewayResponseHeaders(template)) {
@@ -89,7 +96,8 @@ describe('CORS, with several allowed origins', () => {
 });
 
 describe('with corsAllowedOrigins set to none (the default allows the web console)', () => {
-  const { template } = synthesizeStack({ corsAllowedOrigins: '' });
+  const synthesized = synthesizeStack({ corsAllowedOrigins: '' });
+  const { template } = synthesized;
 
   it('has no preflight, no CORS header and no origins in the functions', () => {
     // Act / Assess
@@ -97,7 +105,7 @@ describe('with corsAllowedOrigins set to none (the default allows the web consol
     for (const headers of gatewayResponseHeaders(template)) {
       expect(Object.keys(headers)).not.toContain('gatewayresponse.header.Access-Control-Allow-Origin');
     }
-    for (const variables of operationEnvironments(template)) {
+    for (const variables of operationEnvironments(synthesized)) {
       expect(variables).not.toHaveProperty(CORS_ALLOWED_ORIGINS_ENVIRONMENT);
     }
   });
