@@ -130,6 +130,8 @@ function mergedTemplate(stackTemplates: StackTemplate[]): TemplateJson {
   const merged: TemplateJson = { ...jsonOf(root!.stack), Resources: {} };
   for (const { stack } of stackTemplates) {
     for (const [logicalId, resource] of Object.entries(jsonOf(stack).Resources)) {
+      // The CDK's version metadata (with `aws:cdk:version-reporting`) is in every template: the root's is kept.
+      if (resource.Type === 'AWS::CDK::Metadata' && logicalId in merged.Resources) continue;
       if (logicalId in merged.Resources) {
         throw new Error(`Logical id ${logicalId} is used in two stacks (${stack.node.path})`);
       }
