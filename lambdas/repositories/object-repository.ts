@@ -117,6 +117,11 @@ function fromItem(item: Record<string, unknown>): ObjectRecord {
  * company's totals. Index 1 (the marker) fails when the externalId is taken.
  */
 export function insertObjectItems(record: ObjectRecord): TransactItem[] {
+  return [...newObjectItems(record), countNewObjectsItem(record.companyId, 1)];
+}
+
+/** The new object and its externalId marker (index 1 fails when the externalId is taken). */
+export function newObjectItems(record: ObjectRecord): TransactItem[] {
   const table = tableName();
   return [
     { Put: { TableName: table, Item: toItem(record), ConditionExpression: 'attribute_not_exists(pk)' } },
@@ -131,9 +136,12 @@ export function insertObjectItems(record: ObjectRecord): TransactItem[] {
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
-    adjustCountersItem(record.companyId, { [counterName(statusBucketOf(record.status))]: 1 }),
   ];
 }
+
+/** Counts `count` new (active) objects in the company's totals. */
+export const countNewObjectsItem = (companyId: string, count: number): TransactItem =>
+  adjustCountersItem(companyId, { [counterName('active')]: count });
 
 /**
  * Transaction items that replace an object read at `before`; the write's condition is that

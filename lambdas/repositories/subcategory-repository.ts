@@ -113,6 +113,7 @@ export function countObjectCreatedItem(
   categoryId: string,
   subcategoryId: string,
   createdAt: string,
+  count = 1,
 ): TransactItem {
   return {
     Update: {
@@ -121,7 +122,7 @@ export function countObjectCreatedItem(
       UpdateExpression: 'ADD objectCount :one, activeObjectCount :one SET lastObjectCreated = :createdAt',
       ConditionExpression: 'attribute_exists(pk) AND #status = :active',
       ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':one': 1, ':createdAt': createdAt, ':active': 'active' },
+      ExpressionAttributeValues: { ':one': count, ':createdAt': createdAt, ':active': 'active' },
       // A refusal carries the subcategory as it is: missing or removed (404) or delisted (409).
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     },

@@ -377,6 +377,8 @@ describe('import', () => {
       metadata: object.metadata,
     });
     expect(job.counts).toMatchObject({ total: 2, created: 2, failed: 0 });
-    expect((await allObjects(target)).map(fields)).toEqual((await allObjects(source)).map(fields));
+    const byExternalId = (objects: Record<string, unknown>[]) =>
+      objects.map(fields).sort((a, b) => String(a.externalId).localeCompare(String(b.externalId)));
+    expect(byExternalId(await allObjects(target))).toEqual(byExternalId(await allObjects(source)));
   });
 });

@@ -24,7 +24,13 @@ import { nowIso } from '#shared/clock.js';
 import { ApiError, type FieldIssue, ValidationError } from '#shared/errors.js';
 import type { Principal } from '#shared/principal.js';
 import { changeObject, fieldChanges } from '../objects/object-change.js';
-import { createObject, updatedFields } from '../objects/object-service.js';
+import {
+  CreatedTogetherRefusedError,
+  createObject,
+  createObjectsTogether,
+  OBJECTS_PER_TRANSACTION,
+  updatedFields,
+} from '../objects/object-service.js';
 import { ImportFileError, type ImportRecord, importRecords } from './import-records.js';
 import { isKnownColumn, type ObjectInput, toImportRow } from './import-row.js';
 import { ImportTargets, type ResolvedTarget } from './import-targets.js';
@@ -42,6 +48,13 @@ export interface ImportRunResult {
 interface RowResult {
   outcome: RowOutcome;
   errorCount: number;
+}
+
+/** A row read and placed, to be written. */
+interface ReadyRow {
+  record: ImportRecord;
+  input: ObjectInput;
+  target: ResolvedTarget;
 }
 
 /** The row was written by an earlier run of the job (its trace exists). */
@@ -174,8 +187,11 @@ class JobRun {
     return { outcome: 'updated', errorCount: 0 };
   }
 
-  /** Writes or reports one row; every path leaves its trace. */
-  async row(record: ImportRecord): Promise<RowResult> {
+  /**
+   * Reads a row and finds its target: what to write, or the row reported (every path that
+   * writes nothing leaves its error entries).
+   */
+  async prepare(record: ImportRecord): Promise<ReadyRow | RowResult> {
     if (record.issue || !record.values)
       return this.report(record, record.issue ? [record.issue] : [], 'failed');
     const row = toImportRow(record.values, this.job.format);
@@ -196,10 +212,16 @@ class JobRun {
     }
     const resolution = await this.targets.resolve(row.target);
     if ('issues' in resolution) return this.report(record, resolution.issues, 'failed');
+    return { record, input: row.input, target: resolution.target };
+  }
+
+  /** Writes one ready row on its own (upsert, or a create that could not go with others). */
+  async write(ready: ReadyRow): Promise<RowResult> {
+    const { record, input, target } = ready;
     try {
       return this.job.mode === 'upsert'
-        ? await this.upsert(record, row.input, resolution.target)
-        : await this.create(record, row.input, resolution.target);
+        ? await this.upsert(record, input, target)
+        : await this.create(record, input, target);
     } catch (error) {
       if (error instanceof RowTakenError) return this.traceOf(record.index);
       if (error instanceof ValidationError) return this.report(record, error.issues, 'failed');
@@ -210,6 +232,54 @@ class JobRun {
       }
       throw error;
     }
+  }
+
+  /**
+   * Creates ready rows several to a transaction (create mode: one transaction a row would
+   * serialize on the subcategory's and company's counters); a group that is refused as a whole
+   * (an externalId that exists, a subcategory delisted meanwhile) is written row by row, which
+   * reports exactly the rows at fault.
+   */
+  async createTogether(rows: ReadyRow[]): Promise<RowResult[]> {
+    try {
+      await createObjectsTogether(
+        this.principal,
+        rows.map(({ record, input, target }) => ({
+          ...target,
+          input,
+          options: {
+            eventDescription: `${this.eventDescription}, row ${record.row}`,
+            performedBy: this.job.performedBy,
+            claim: this.claim(record.index, 'created'),
+          },
+        })),
+      );
+      return rows.map(() => ({ outcome: 'created', errorCount: 0 }));
+    } catch (error) {
+      if (!(error instanceof CreatedTogetherRefusedError)) throw error;
+      return Promise.all(rows.map((row) => this.write(row)));
+    }
+  }
+
+  /** Writes or reports the rows of a chunk that have no trace yet, in order of their results. */
+  async rows(records: ImportRecord[]): Promise<RowResult[]> {
+    const prepared = await inBatches(records, ROWS_IN_FLIGHT, (record) => this.prepare(record));
+    const ready = prepared.filter((entry): entry is ReadyRow => 'record' in entry);
+    const written = new Map<ImportRecord, RowResult>();
+    if (this.job.mode === 'create') {
+      const groups: ReadyRow[][] = [];
+      for (let start = 0; start < ready.length; start += OBJECTS_PER_TRANSACTION) {
+        groups.push(ready.slice(start, start + OBJECTS_PER_TRANSACTION));
+      }
+      const results = await inBatches(groups, 2, (group) => this.createTogether(group));
+      groups.forEach((group, at) => {
+        group.forEach((row, position) => written.set(row.record, results[at]![position]!));
+      });
+    } else {
+      const results = await inBatches(ready, ROWS_IN_FLIGHT, (row) => this.write(row));
+      ready.forEach((row, at) => written.set(row.record, results[at]!));
+    }
+    return prepared.map((entry) => ('record' in entry ? written.get(entry.record)! : entry));
   }
 }
 
@@ -272,10 +342,9 @@ export async function runImport(
     const from = chunk[0]!.index;
     const to = from + chunk.length;
     const traces = await readRowTraces(companyId, importId, from, to);
-    const results = await inBatches(chunk, ROWS_IN_FLIGHT, (record) => {
-      const trace = traces.get(record.index);
-      return trace ? Promise.resolve(trace) : run.row(record);
-    });
+    const untraced = chunk.filter((record) => !traces.has(record.index));
+    const written = await run.rows(untraced);
+    const results = [...traces.values(), ...written];
     const counts = { created: 0, updated: 0, skipped: 0, failed: 0 };
     let errorCount = 0;
     for (const result of results) {

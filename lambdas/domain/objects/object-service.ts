@@ -13,11 +13,12 @@ import {
   readWholeChain,
 } from '#repositories/ledger-repository.js';
 import {
+  countNewObjectsItem,
   findObjectByExternalId,
   findVisibleObject,
-  insertObjectItems,
   listObjects as listObjectRecords,
   listSubcategoryObjects as listSubcategoryObjectRecords,
+  newObjectItems,
   type ObjectRecord,
   statusBucketOf,
 } from '#repositories/object-repository.js';
@@ -26,7 +27,7 @@ import {
   findSubcategory,
   refusedSubcategoryStatus,
 } from '#repositories/subcategory-repository.js';
-import { writeTransaction } from '#repositories/transactions.js';
+import { type TransactItem, writeTransaction } from '#repositories/transactions.js';
 import { nowIso } from '#shared/clock.js';
 import { ConflictError, NotFoundError, ValidationError } from '#shared/errors.js';
 import { type CursorPage, type PageScope, pagePositionOf, toCursorPage } from '#shared/page-cursor.js';
@@ -76,27 +77,18 @@ const subcategoryNotActive = (subcategoryId: string) =>
     `Subcategory ${subcategoryId} is delisted and accepts no new objects`,
   );
 
-/**
- * Creates an `active` object in an active subcategory, with its first ledger event.
- *
- * @example
- * const object = await createObject(principal, categoryId, subcategoryId, { externalId: 'VIN-1', name: 'Truck' });
- * object.blockchain.eventCount // 1
- */
-export async function createObject(
+/** A new object's record and the items only it writes (object, marker, first event). */
+function objectCreation(
   principal: Principal,
   categoryId: string,
   subcategoryId: string,
   input: CreateObjectInput,
-  options: CreationOptions = {},
-): Promise<ObjectView> {
-  const companyId = principal.tenantId;
-  // No read first: the subcategory's counter item in the transaction refuses a missing, removed
-  // or delisted subcategory, and its cancellation reason tells which.
+  options: CreationOptions,
+): { record: ObjectRecord; items: TransactItem[] } {
   const createdAt = nowIso();
   const draft: ObjectRecord = {
     id: randomUUID(),
-    companyId,
+    companyId: principal.tenantId,
     externalId: input.externalId,
     name: input.name,
     description: input.description ?? '',
@@ -124,16 +116,43 @@ export async function createObject(
     timestamp: createdAt,
   });
   const record: ObjectRecord = { ...draft, txId: event.hash, lastTxId: event.hash };
-  const objectItems = insertObjectItems(record);
-  const subcategoryIndex = objectItems.length;
+  return {
+    record,
+    items: [
+      ...newObjectItems(record),
+      ...appendEventItems(objectChain(record), event),
+      ...(options.claim ? [options.claim.item] : []),
+    ],
+  };
+}
+
+/**
+ * Creates an `active` object in an active subcategory, with its first ledger event.
+ *
+ * @example
+ * const object = await createObject(principal, categoryId, subcategoryId, { externalId: 'VIN-1', name: 'Truck' });
+ * object.blockchain.eventCount // 1
+ */
+export async function createObject(
+  principal: Principal,
+  categoryId: string,
+  subcategoryId: string,
+  input: CreateObjectInput,
+  options: CreationOptions = {},
+): Promise<ObjectView> {
+  const companyId = principal.tenantId;
+  // No read first: the subcategory's counter item in the transaction refuses a missing, removed
+  // or delisted subcategory, and its cancellation reason tells which.
+  const { record, items: ownItems } = objectCreation(principal, categoryId, subcategoryId, input, options);
   const items = [
-    ...objectItems,
-    countObjectCreatedItem(companyId, categoryId, subcategoryId, createdAt),
+    countObjectCreatedItem(companyId, categoryId, subcategoryId, record.createdAt),
     adjustCategoryStatisticsItem(companyId, categoryId, { objectCount: 1 }),
-    ...appendEventItems(objectChain(record), event),
+    countNewObjectsItem(companyId, 1),
+    ...ownItems,
   ];
-  const claimIndex = options.claim ? items.push(options.claim.item) - 1 : -1;
-  await writeTransaction(items, async (failedIndex, reasons) => {
+  const [subcategoryIndex, categoryIndex, markerIndex] = [0, 1, 4];
+  const claimIndex = options.claim ? items.length - 1 : -1;
+  await writeTransaction(items, async (_failedIndex, reasons) => {
     const failed = (index: number) => reasons[index]?.Code === 'ConditionalCheckFailed';
     if (failed(claimIndex) && options.claim) return options.claim.whenTaken();
     // Where the object would go is answered before what it collides with (as a read first would).
@@ -147,8 +166,8 @@ export async function createObject(
         ? subcategoryNotFound(subcategoryId)
         : subcategoryNotActive(subcategoryId);
     }
-    if (failed(subcategoryIndex + 1)) return subcategoryNotFound(subcategoryId);
-    if (failedIndex === 1) {
+    if (failed(categoryIndex)) return subcategoryNotFound(subcategoryId);
+    if (failed(markerIndex)) {
       return new ConflictError(
         'EXTERNAL_ID_EXISTS',
         `An object with externalId "${input.externalId}" already exists in this company`,
@@ -157,6 +176,63 @@ export async function createObject(
     return subcategoryNotFound(subcategoryId);
   });
   return toObjectView(record);
+}
+
+/** One object of {@link createObjectsTogether}. */
+export interface ObjectToCreate {
+  categoryId: string;
+  subcategoryId: string;
+  input: CreateObjectInput;
+  options: CreationOptions;
+}
+
+/** Objects per transaction: 6 items each (with a claim) and up to 2 counters each, within DynamoDB's 100. */
+export const OBJECTS_PER_TRANSACTION = 12;
+
+/** Any condition of a {@link createObjectsTogether} failed: create them one by one to learn which. */
+export class CreatedTogetherRefusedError extends Error {}
+
+/**
+ * Creates several objects in one transaction, exactly as {@link createObject} creates one (the
+ * same items each, and the counters moved once by their sum): bulk imports, where one
+ * transaction a row would serialize on the shared counters. All or none; any refusal throws
+ * {@link CreatedTogetherRefusedError}.
+ */
+export async function createObjectsTogether(
+  principal: Principal,
+  objects: readonly ObjectToCreate[],
+): Promise<ObjectView[]> {
+  if (objects.length > OBJECTS_PER_TRANSACTION)
+    throw new Error(`At most ${OBJECTS_PER_TRANSACTION} objects together`);
+  const companyId = principal.tenantId;
+  const created = objects.map((object) =>
+    objectCreation(principal, object.categoryId, object.subcategoryId, object.input, object.options),
+  );
+  const bySubcategory = new Map<string, { categoryId: string; count: number; lastCreated: string }>();
+  const byCategory = new Map<string, number>();
+  for (const { record } of created) {
+    const known = bySubcategory.get(record.subcategoryId);
+    bySubcategory.set(record.subcategoryId, {
+      categoryId: record.categoryId,
+      count: (known?.count ?? 0) + 1,
+      lastCreated: record.createdAt,
+    });
+    byCategory.set(record.categoryId, (byCategory.get(record.categoryId) ?? 0) + 1);
+  }
+  await writeTransaction(
+    [
+      ...[...bySubcategory].map(([subcategoryId, { categoryId, count, lastCreated }]) =>
+        countObjectCreatedItem(companyId, categoryId, subcategoryId, lastCreated, count),
+      ),
+      ...[...byCategory].map(([categoryId, count]) =>
+        adjustCategoryStatisticsItem(companyId, categoryId, { objectCount: count }),
+      ),
+      countNewObjectsItem(companyId, created.length),
+      ...created.flatMap(({ items }) => items),
+    ],
+    () => new CreatedTogetherRefusedError(),
+  );
+  return created.map(({ record }) => toObjectView(record));
 }
 
 function mergeMetadata(stored: Metadata, patch: Metadata | undefined): Metadata {
