@@ -343,6 +343,37 @@ describe('import', () => {
     expect(response.body.code).toBe('FILE_REQUIRED');
   });
 
+  it('places rows by names: unknown names are reported, and created with createMissing', async () => {
+    // Prepare
+    const principal = companyPrincipal();
+    const file = csv([
+      ['externalId', 'name', 'category', 'subcategory'],
+      ['N-1', 'Named', 'Vehicles', 'Trucks'],
+      ['N-2', 'Named too', 'vehicles', 'TRUCKS'],
+    ]);
+    // Act
+    const refused = await importAndWait(principal, file);
+    const refusedErrors = await allImportErrors(principal, refused.id);
+    const created = await importAndWait(principal, file, 'text/csv', { createMissing: 'true' });
+    const objects = await allObjects(principal);
+    // Assess
+    expect(refused.counts).toMatchObject({ created: 0, failed: 2 });
+    expect(refusedErrors.map((error) => [error.row, error.field, error.code])).toEqual([
+      [2, 'subcategory', 'SUBCATEGORY_NOT_FOUND'],
+      [3, 'subcategory', 'SUBCATEGORY_NOT_FOUND'],
+    ]);
+    expect(created.counts).toMatchObject({ created: 2, failed: 0 });
+    expect(new Set(objects.map((object) => object.subcategoryId)).size).toBe(1);
+  });
+
+  it('refuses a file in the request above 4 MiB with 413 FILE_TOO_LARGE', async () => {
+    // Act
+    const response = await postImportFile(companyPrincipal(), Buffer.alloc(4 * 1024 * 1024 + 1, 'a'));
+    // Assess
+    expect(response.statusCode).toBe(413);
+    expect(response.body.code).toBe('FILE_TOO_LARGE');
+  });
+
   it('round-trips: an export imports back into an empty company as the same objects', async () => {
     // Prepare
     const source = companyPrincipal();

@@ -4,6 +4,7 @@
  * body, typed `text/csv` or as JSON Lines.
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { PayloadTooLargeError } from '#shared/errors.js';
 import { type FormBody, type FormOptions, readFormBody } from '#shared/form-body.js';
 import { bodyBytes, headerValue } from '#shared/http-request.js';
 import { IMPORT_BODY_TYPES } from './import-schemas.js';
@@ -12,6 +13,13 @@ export async function readImportBody(event: APIGatewayProxyEvent, options: FormO
   const contentType = headerValue(event.headers, 'content-type') ?? '';
   const mediaType = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
   if (mediaType in IMPORT_BODY_TYPES) {
+    const content = bodyBytes(event);
+    if (content.length > options.maxFileBytes) {
+      throw new PayloadTooLargeError(
+        'FILE_TOO_LARGE',
+        `A file in the request may have ${options.maxFileBytes} bytes; send a larger one by presigned upload (give "size")`,
+      );
+    }
     return {
       fields: {},
       file: { fieldName: options.fileField, fileName: '', mimeType: mediaType, content: bodyBytes(event) },

@@ -306,7 +306,12 @@ export async function runImport(
   let survey: FileSurvey;
   try {
     survey = await surveyFile(await openSource(job), job);
-  } catch (error) {
+  } catch (caught) {
+    // The file outlived by the job (the staging prefix expires after a day): nothing to resume.
+    const error =
+      (caught as { name?: string }).name === 'NoSuchKey'
+        ? new ImportFileError('FILE_MISSING', 'The import file is no longer stored; import it again')
+        : caught;
     if (!(error instanceof ImportFileError)) throw error;
     await updateImportJob(companyId, importId, {
       status: 'failed',

@@ -151,17 +151,20 @@ export class ImportTargets {
   }
 
   private async create(categoryName: string, subcategoryName: string): Promise<Resolution> {
-    const issues: FieldIssue[] = [];
-    createCategoryBody.read({ name: categoryName }, 'category', issues);
-    createSubcategoryBody.read({ name: subcategoryName }, 'subcategory', issues);
-    if (issues.length > 0) {
-      return {
-        issues: issues.map((issue) => ({
-          ...issue,
-          field: issue.field === 'name' ? 'category' : issue.field,
-        })),
-      };
-    }
+    const nameIssues = (
+      schema: typeof createCategoryBody | typeof createSubcategoryBody,
+      name: string,
+      field: string,
+    ) => {
+      const found: FieldIssue[] = [];
+      schema.read({ name }, field, found);
+      return found.map((issue) => ({ ...issue, field, message: issue.message.replace(/^name/, field) }));
+    };
+    const issues = [
+      ...nameIssues(createCategoryBody, categoryName, 'category'),
+      ...nameIssues(createSubcategoryBody, subcategoryName, 'subcategory'),
+    ];
+    if (issues.length > 0) return { issues };
     const companyId = this.principal.tenantId;
     let category = this.categoriesByName.get(comparableName(categoryName));
     try {
