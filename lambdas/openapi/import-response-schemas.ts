@@ -1,28 +1,8 @@
 /** Response schemas of the import and export operations (extension), matching their views. */
 import { IMPORT_MODES, IMPORT_STATUSES } from '#repositories/import-repository.js';
 import type { JsonSchema } from '#shared/schema.js';
+import { closed, pageOf } from './schema-shapes.js';
 
-const closed = (
-  properties: Record<string, JsonSchema>,
-  description: string,
-  optional: string[] = [],
-): JsonSchema => ({
-  type: 'object',
-  description,
-  properties,
-  required: Object.keys(properties).filter((name) => !optional.includes(name)),
-  additionalProperties: false,
-});
-const pageOf = (name: string, description: string): JsonSchema => ({
-  type: 'object',
-  description,
-  properties: {
-    data: { type: 'array', items: { $ref: `#/components/schemas/${name}` } },
-    pagination: { $ref: '#/components/schemas/Pagination' },
-  },
-  required: ['data', 'pagination'],
-  additionalProperties: false,
-});
 const count = (description: string): JsonSchema => ({ type: 'integer', minimum: 0, description });
 const time: JsonSchema = { type: 'string', format: 'date-time' };
 const nullableTime: JsonSchema = { type: ['string', 'null'], format: 'date-time' };

@@ -8,31 +8,13 @@ import {
   WEBHOOK_VIEW_FIELDS,
 } from '#domain/webhooks/webhook-schemas.js';
 import type { JsonSchema } from '#shared/schema.js';
-
-const closed = (properties: Record<string, JsonSchema>, description: string): JsonSchema => ({
-  type: 'object',
-  description,
-  properties,
-  required: Object.keys(properties),
-  additionalProperties: false,
-});
+import { closed, pageOf } from './schema-shapes.js';
 
 const secret: JsonSchema = {
   type: 'string',
   pattern: '^whsec_[A-Za-z0-9+/]+={0,2}$',
   description: 'the Standard Webhooks signing secret; shown only in this answer',
 };
-
-const pageOf = (name: string, description: string): JsonSchema => ({
-  type: 'object',
-  description,
-  properties: {
-    data: { type: 'array', items: { $ref: `#/components/schemas/${name}` } },
-    pagination: { $ref: '#/components/schemas/Pagination' },
-  },
-  required: ['data', 'pagination'],
-  additionalProperties: false,
-});
 
 export const webhookResponseSchemas = {
   Webhook: closed(WEBHOOK_VIEW_FIELDS, 'Extension: a webhook subscription (never its secret)'),

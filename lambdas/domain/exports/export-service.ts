@@ -15,14 +15,14 @@ import {
 } from '#repositories/export-repository.js';
 import { exportResultKey } from '#repositories/file-repository.js';
 import { presignedDownloadUrl, streamFileBytes } from '#repositories/file-store.js';
-import { findObjectByExternalId, walkObjects } from '#repositories/object-repository.js';
+import type { ObjectRecord } from '#repositories/object-repository.js';
 import { findCategoryWithSubcategories } from '#repositories/subcategory-repository.js';
 import { startBackgroundJob } from '#shared/background-jobs.js';
 import { nowIso } from '#shared/clock.js';
 import { NotFoundError } from '#shared/errors.js';
 import type { Infer } from '#shared/schema.js';
 import { timeOrderedId } from '#shared/time-ordered-id.js';
-import { matchesFilters } from '../objects/object-service.js';
+import { matchingObjects } from '../objects/object-service.js';
 import { toObjectView } from '../objects/object-view.js';
 import { EXPORT_CONTENT_TYPES, type ExportedObject, exportHeader, exportLines } from './export-format.js';
 import type { exportObjectsQuery } from './export-schemas.js';
@@ -66,10 +66,9 @@ function parametersOf(query: ExportQuery): Record<string, string> {
 /** The matching objects page by page, with their category's and subcategory's names. */
 async function* exportedPages(companyId: string, query: ExportQuery): AsyncGenerator<ExportedObject[]> {
   const names = new Map<string, string>();
-  const withNames = async (records: Awaited<ReturnType<typeof findObjectByExternalId>>[]) => {
+  const withNames = async (records: ObjectRecord[]) => {
     const objects: ExportedObject[] = [];
     for (const record of records) {
-      if (!record) continue;
       if (!names.has(record.categoryId)) {
         const { category, subcategories } = await findCategoryWithSubcategories(companyId, record.categoryId);
         if (category) names.set(category.id, category.name);
@@ -83,22 +82,7 @@ async function* exportedPages(companyId: string, query: ExportQuery): AsyncGener
     }
     return objects;
   };
-  if (query.externalId !== undefined) {
-    // Exact externalId: one marker lookup, as in the list.
-    const record = await findObjectByExternalId(companyId, query.externalId);
-    if (record && matchesFilters(record, query)) yield await withNames([record]);
-    return;
-  }
-  for await (const records of walkObjects(companyId, {
-    status: query.status,
-    nameContains: query.name,
-    ownerContains: query.owner,
-    categoryId: query.categoryId,
-    subcategoryId: query.subcategoryId,
-    sort: query.sort,
-  })) {
-    yield await withNames(records);
-  }
+  for await (const records of matchingObjects(companyId, query)) yield await withNames(records);
 }
 
 export type ExportAnswer =

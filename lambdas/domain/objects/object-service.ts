@@ -21,6 +21,7 @@ import {
   newObjectItems,
   type ObjectRecord,
   statusBucketOf,
+  walkObjects,
 } from '#repositories/object-repository.js';
 import {
   countObjectCreatedItem,
@@ -56,6 +57,8 @@ import { type ObjectView, toObjectView } from './object-view.js';
 type CreateObjectInput = Infer<typeof createObjectBody.shape>;
 type UpdateObjectInput = Infer<typeof updateObjectBody.shape>;
 type ListObjectsInput = Infer<typeof listObjectsQuery.shape>;
+/** The filters and sort of spec 4.1, without the page. */
+export type ListFilters = Omit<ListObjectsInput, 'limit' | 'offset' | 'cursor'>;
 type PageInput = Infer<typeof listSubcategoryObjectsQuery.shape> & Infer<typeof listObjectEventsQuery.shape>;
 
 /**
@@ -293,11 +296,17 @@ export async function getObject(companyId: string, objectId: string): Promise<Ob
   return toObjectView(record);
 }
 
-/** Whether an object passes the filters of spec 4.1 (status, name, owner, category, subcategory). */
-export function matchesFilters(
-  record: ObjectRecord,
-  query: Omit<ListObjectsInput, 'limit' | 'offset' | 'sort'>,
-): boolean {
+/** The filters and sort of spec 4.1, as the repository reads them. */
+const recordQueryOf = (query: ListFilters) => ({
+  status: query.status,
+  nameContains: query.name,
+  ownerContains: query.owner,
+  categoryId: query.categoryId,
+  subcategoryId: query.subcategoryId,
+  sort: query.sort,
+});
+
+function matchesFilters(record: ObjectRecord, query: ListFilters): boolean {
   const contains = (text: string, needle: string | undefined) =>
     needle === undefined ||
     text.normalize('NFC').toLowerCase().includes(needle.normalize('NFC').toLowerCase());
@@ -326,15 +335,26 @@ export async function listObjects(
     return toCursorPage(page, position, matches.length, scope);
   }
   const { records, total, lastKey } = await listObjectRecords(companyId, {
-    status: query.status,
-    nameContains: query.name,
-    ownerContains: query.owner,
-    categoryId: query.categoryId,
-    subcategoryId: query.subcategoryId,
-    sort: query.sort,
+    ...recordQueryOf(query),
     ...position,
   });
   return toCursorPage(records.map(toObjectView), position, total, scope, lastKey);
+}
+
+/**
+ * Every object that matches the filters and sort of spec 4.1, one index page at a time, in
+ * the list's order (an export's walk: memory holds one page whatever the count).
+ */
+export async function* matchingObjects(
+  companyId: string,
+  query: ListFilters,
+): AsyncGenerator<ObjectRecord[]> {
+  if (query.externalId !== undefined) {
+    const record = await findObjectByExternalId(companyId, query.externalId);
+    if (record && matchesFilters(record, query)) yield [record];
+    return;
+  }
+  yield* walkObjects(companyId, recordQueryOf(query));
 }
 
 /** A page of one subcategory's objects, newest first (spec 4.2). */
