@@ -35,13 +35,15 @@ export interface ImportRecord {
   issue?: FieldIssue;
 }
 
-/** A file whose header cannot be used: the whole job fails with this. */
+/**
+ * A file the job cannot read at all (no header, an unusable one, gone): the job fails with its
+ * `{code, message}`, which the job's `error` shows (no HTTP answer carries it).
+ */
 export class ImportFileError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
+  readonly code: string;
+  constructor(failure: { code: string; message: string }) {
+    super(failure.message);
+    this.code = failure.code;
   }
 }
 
@@ -159,19 +161,22 @@ const encodingIssue = (field: string): FieldIssue => ({
 async function* csvImportRecords(stream: Readable): AsyncGenerator<ImportRecord> {
   const records = csvRecordsOf(linesOf(stream));
   const header = await records.next();
-  if (header.done) throw new ImportFileError('FILE_EMPTY', 'The file has no header row');
+  if (header.done) throw new ImportFileError({ code: 'FILE_EMPTY', message: 'The file has no header row' });
   if ('error' in header.value)
-    throw new ImportFileError('HEADER_INVALID', `The header row is not valid CSV: ${header.value.error}`);
+    throw new ImportFileError({
+      code: 'HEADER_INVALID',
+      message: `The header row is not valid CSV: ${header.value.error}`,
+    });
   const cells = header.value.cells;
   if (cells[0]?.subarray(0, 3).equals(UTF8_BOM)) cells[0] = cells[0].subarray(3);
   const columns = cells.map((cell) => utf8(cell)?.trim());
   if (columns.some((column) => column === undefined)) {
-    throw new ImportFileError('HEADER_INVALID', 'The header row is not valid UTF-8');
+    throw new ImportFileError({ code: 'HEADER_INVALID', message: 'The header row is not valid UTF-8' });
   }
   const names = columns as string[];
   const duplicate = names.find((name, at) => name !== '' && names.indexOf(name) !== at);
   if (duplicate !== undefined)
-    throw new ImportFileError('HEADER_INVALID', `The column "${duplicate}" appears twice`);
+    throw new ImportFileError({ code: 'HEADER_INVALID', message: `The column "${duplicate}" appears twice` });
   let index = 0;
   for await (const record of records) {
     const base = { index: index++, row: record.row };

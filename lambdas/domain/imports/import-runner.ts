@@ -310,7 +310,10 @@ export async function runImport(
     // The file outlived by the job (the staging prefix expires after a day): nothing to resume.
     const error =
       (caught as { name?: string }).name === 'NoSuchKey'
-        ? new ImportFileError('FILE_MISSING', 'The import file is no longer stored; import it again')
+        ? new ImportFileError({
+            code: 'FILE_MISSING',
+            message: 'The import file is no longer stored; import it again',
+          })
         : caught;
     if (!(error instanceof ImportFileError)) throw error;
     await updateImportJob(companyId, importId, {
