@@ -2,7 +2,8 @@
  * The ledger verifier: one module for the offline auditor (`npm run ledger -- verify-bundle`)
  * and the web console. No imports but its own files: it uses only Web Crypto (SHA-256,
  * Ed25519), TextEncoder and TextDecoder, so that Node runs it as is and a bundler ships it to
- * a browser.
+ * a browser. Where a browser's Web Crypto lacks Ed25519, the console sets a fallback
+ * (`setEd25519Fallback`, `@noble/ed25519`); the offline verifier never loads it.
  *
  * Shapes as agreed between #13 and #14, unchanged; additions: the formats' parsers and
  * formatters (checkpoint, signed note, tlog-proof) and the Merkle checks on bytes.
@@ -35,12 +36,14 @@ export {
   verifyInclusion,
 } from './merkle.js';
 export {
+  type Ed25519Verify,
   formatSignatureLine,
   formatVerifierKey,
   isValidKeyName,
   noteKeyId,
   openNote,
   parseVerifierKey,
+  setEd25519Fallback,
   splitNote,
   type VerifierKey,
   verifyEd25519,

@@ -79,7 +79,38 @@ export function splitNote(note: string): { text: string; signatures: NoteSignatu
   return { text, signatures };
 }
 
-/** Whether `signature` is a valid Ed25519 signature of `message` by `publicKey` (Web Crypto). */
+/** An Ed25519 check: whether `signature` is valid for `message` under the 32-byte `publicKey`. */
+export type Ed25519Verify = (
+  publicKey: Uint8Array,
+  message: Uint8Array,
+  signature: Uint8Array,
+) => Promise<boolean>;
+
+let ed25519Fallback: Ed25519Verify | undefined;
+
+/**
+ * Sets the Ed25519 check used where Web Crypto has no Ed25519 (its `importKey` throws: Chrome
+ * before 137, Firefox before 129, Safari before 17). The module itself imports nothing, so the
+ * offline verifier stays free of dependencies; the web console sets `@noble/ed25519` here
+ * (`console/src/ledger/ed25519-fallback.ts`). `undefined` removes it.
+ */
+export function setEd25519Fallback(verify: Ed25519Verify | undefined): void {
+  ed25519Fallback = verify;
+}
+
+/** Web Crypto here could not import an Ed25519 key (no Ed25519 in this browser). */
+class Ed25519Unsupported extends Error {
+  constructor(cause: unknown) {
+    super(
+      `this browser's Web Crypto has no Ed25519, so no signature can be checked (${cause instanceof Error ? cause.message : String(cause)})`,
+    );
+  }
+}
+
+/**
+ * Whether `signature` is a valid Ed25519 signature of `message` by `publicKey`: Web Crypto's
+ * Ed25519, or the fallback set with `setEd25519Fallback` when Web Crypto cannot import the key.
+ */
 export async function verifyEd25519(
   publicKey: Uint8Array,
   message: Uint8Array,
@@ -88,10 +119,15 @@ export async function verifyEd25519(
   if (signature.length !== 64) return false;
   // The DOM's Web Crypto types (the console's build) take views of an ArrayBuffer only.
   const view = (bytes: Uint8Array) => bytes as Uint8Array<ArrayBuffer>;
-  const key = await globalThis.crypto.subtle.importKey('raw', view(publicKey), { name: 'Ed25519' }, false, [
-    'verify',
-  ]);
-  return globalThis.crypto.subtle.verify({ name: 'Ed25519' }, key, view(signature), view(message));
+  const { subtle } = globalThis.crypto;
+  const key = await subtle
+    .importKey('raw', view(publicKey), { name: 'Ed25519' }, false, ['verify'])
+    .catch((error: unknown) => new Ed25519Unsupported(error));
+  if (key instanceof Ed25519Unsupported) {
+    if (ed25519Fallback) return ed25519Fallback(publicKey, message, signature);
+    throw key;
+  }
+  return subtle.verify({ name: 'Ed25519' }, key, view(signature), view(message));
 }
 
 /**

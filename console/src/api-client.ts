@@ -10,6 +10,8 @@ export interface PageInfo {
   total: number;
   hasNext: boolean;
   hasPrevious: boolean;
+  /** The next page's cursor (extension; null on the last page): send it back as `cursor`. */
+  nextCursor?: string | null;
 }
 export interface Page<T> {
   data: T[];

@@ -2,8 +2,10 @@
 import { render } from 'preact';
 import { App } from './app';
 import { loadConsoleConfig } from './config';
+import { installEd25519Fallback } from './ledger/ed25519-fallback';
 import './styles.css';
 
+installEd25519Fallback();
 const root = document.getElementById('app') as HTMLElement;
 loadConsoleConfig().then(
   (config) => render(<App apiBaseUrl={config.apiBaseUrl} />, root),

@@ -1,6 +1,6 @@
 /**
  * Hash routes (`#/objects/<id>?tab=...`): the static host needs no rewrite rules, and a route
- * never carries the key (only ids and filters).
+ * never carries the key (only ids, filters and the page's cursor).
  */
 import { useEffect, useState } from 'preact/hooks';
 

@@ -1,9 +1,17 @@
 /**
  * A company's key in the console: sign in, go from a category to its subcategory's objects,
- * find an object by externalId, and read its fields, metadata, files and event timeline.
+ * find an object by externalId, and read its fields, metadata, files and event timeline; page
+ * through lists by cursor.
  */
 import type { Browser, Page } from 'playwright-core';
-import { closePage, consoleServer, launchChromium, openPage, signIn } from '../support/browser';
+import {
+  closePage,
+  consoleServer,
+  launchChromium,
+  openPage,
+  seriousAccessibilityViolations,
+  signIn,
+} from '../support/browser';
 import { type SeededCompany, seedCompany } from '../support/console-seed';
 
 jest.setTimeout(120_000);
@@ -74,6 +82,83 @@ describe('browsing the registry in the console', () => {
     expect(await page.getByRole('link', { name: company.object.externalId }).count()).toBe(1);
     expect(page.url()).toContain('sort=name%3Aasc');
     expect(page.url()).not.toContain(company.apiKey);
+  });
+
+  it('pages objects and events by cursor: Next follows nextCursor, Previous goes back the way it came', async () => {
+    // Prepare: 21 objects in one subcategory, and an object of 21 events (two pages of 20 each)
+    const paging = await seedCompany(server, { label: 'Paging', updates: 19 });
+    for (let index = 2; index <= 21; index++) {
+      const response = await fetch(
+        `${server.baseUrl}/v2/categories/${paging.categoryId}/subcategories/${paging.subcategoryId}/objects`,
+        {
+          method: 'POST',
+          headers: { 'X-API-Key': paging.apiKey, 'Content-Type': 'application/json' },
+          body: JSON.stringify({
+            externalId: `Paging-VIN-${String(index).padStart(4, '0')}`,
+            name: `Paging truck ${index}`,
+            owner: 'Alice',
+          }),
+        },
+      );
+      if (!response.ok) throw new Error(`object ${index}: ${response.status} ${await response.text()}`);
+    }
+    const listed: URL[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (/^\/v2\/objects(\/[^/]+\/events)?$/.test(url.pathname)) listed.push(url);
+    });
+    const objectsPages = page.getByRole('navigation', { name: 'Objects pages' });
+    const eventsPages = page.getByRole('navigation', { name: 'Events pages' });
+    // Act: the subcategory's objects, page 2 (by the keyboard), then back
+    await page.goto(server.consoleUrl);
+    await page.getByLabel('API key').fill(paging.apiKey);
+    await page.getByLabel(/Stay signed in/).check(); // so that the reload below keeps the key
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('link', { name: paging.subcategoryName }).click();
+    await objectsPages.getByText('1–20 of 21').waitFor();
+    await objectsPages.getByRole('button', { name: 'Next page' }).focus();
+    await page.keyboard.press('Enter');
+    await objectsPages.getByText('21–21 of 21').waitFor();
+    const secondPage = { url: page.url(), request: listed.at(-1) };
+    const violations = await seriousAccessibilityViolations(page);
+    const nextOnLastPage = await objectsPages.getByRole('button', { name: 'Next page' }).isDisabled();
+    await objectsPages.getByRole('button', { name: 'Previous page' }).click();
+    await objectsPages.getByText('1–20 of 21').waitFor();
+    const backOnFirst = { url: page.url(), request: listed.at(-1) };
+    // Act: after a reload of page 2, the way back is no longer known: Previous asks by offset
+    await objectsPages.getByRole('button', { name: 'Next page' }).click();
+    await objectsPages.getByText('21–21 of 21').waitFor();
+    await page.reload();
+    await objectsPages.getByText('21–21 of 21').waitFor();
+    await objectsPages.getByRole('button', { name: 'Previous page' }).click();
+    await objectsPages.getByText('1–20 of 21').waitFor();
+    // Act: the object's event timeline, pages of 20 (the object is the oldest: on page 2)
+    await objectsPages.getByRole('button', { name: 'Next page' }).click();
+    await page.getByRole('link', { name: paging.object.externalId }).click();
+    await eventsPages.getByText('1–20 of 21').waitFor();
+    await eventsPages.getByRole('button', { name: 'Next page' }).click();
+    await eventsPages.getByText('21–21 of 21').waitFor();
+    const eventsSecondPage = listed.at(-1);
+    const eventsOnSecondPage = await page.locator('ol.timeline > li').count();
+    await page.keyboard.press('Shift+Tab'); // from Next page, which keeps the focus
+    await page.keyboard.press('Enter');
+    await eventsPages.getByText('1–20 of 21').waitFor();
+    // Assess
+    expect(secondPage.url).toMatch(/[?&]cursor=[\w.-]+/);
+    expect(secondPage.url).not.toContain('offset=');
+    expect(secondPage.request?.searchParams.get('cursor')).toBeTruthy();
+    expect(secondPage.request?.searchParams.has('offset')).toBe(false);
+    expect(secondPage.request?.searchParams.get('subcategoryId')).toBe(paging.subcategoryId);
+    expect(violations).toEqual([]);
+    expect(nextOnLastPage).toBe(true);
+    expect(backOnFirst.url).not.toMatch(/cursor=|offset=/);
+    expect(backOnFirst.request?.searchParams.has('cursor')).toBe(false);
+    expect(backOnFirst.request?.searchParams.has('offset')).toBe(false);
+    expect(eventsSecondPage?.pathname).toBe(`/v2/objects/${paging.object.id}/events`);
+    expect(eventsSecondPage?.searchParams.get('cursor')).toBeTruthy();
+    expect(eventsSecondPage?.searchParams.has('offset')).toBe(false);
+    expect(eventsOnSecondPage).toBe(1);
+    expect(page.url()).not.toContain(paging.apiKey);
   });
 
   it('keeps the key out of URLs and localStorage, and in sessionStorage only when asked', async () => {

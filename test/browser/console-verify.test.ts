@@ -2,7 +2,8 @@
  * Verification in the browser: every event green against the signed log; one event changed
  * directly in DynamoDB Local is red with its reason, and only it; a key the visitor enters is
  * the one used; the bundle the page offers verifies offline; a pinned checkpoint warns loudly
- * once the log no longer extends it.
+ * once the log no longer extends it; the events are walked by cursor, and a browser whose Web
+ * Crypto lacks Ed25519 verifies with the console's fallback.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -76,6 +77,50 @@ describe('verifying an object in the browser', () => {
     const bundle = JSON.parse(text) as LedgerBundle;
     expect(bundle.format).toBe('asset-registry-ledger-bundle@v1');
     expect((await verifyBundle(bundle, serverKey)).ok).toBe(true);
+  });
+
+  it('walks the events by cursor, page after page, to the end', async () => {
+    // Prepare: pages of 2 events instead of 100 (the API takes any limit with a cursor)
+    const company = await seedCompany(server, { label: 'Walking', updates: 3 });
+    const walked: URL[] = [];
+    await page.route(`**/v2/objects/${company.object.id}/events?*`, (route) => {
+      const url = new URL(route.request().url());
+      if (url.searchParams.get('limit') === '100') url.searchParams.set('limit', '2');
+      walked.push(url);
+      return route.continue({ url: url.toString() });
+    });
+    // Act
+    await openVerify(company);
+    // Assess: 5 events in pages of 2, 2 and 1; after page 1, each by the cursor before it
+    expect(await page.locator('[data-verdict]').innerText()).toBe('✔ All 5 events verified');
+    const walk = walked.filter((url) => url.searchParams.get('limit') === '2');
+    expect(walk).toHaveLength(3);
+    expect(walk[0]?.searchParams.has('cursor')).toBe(false);
+    expect(walk.slice(1).every((url) => url.searchParams.get('cursor'))).toBe(true);
+    expect(walk.some((url) => url.searchParams.has('offset'))).toBe(false);
+  });
+
+  it('verifies with @noble/ed25519 where Web Crypto has no Ed25519 (Chrome < 137, Firefox < 129, Safari < 17)', async () => {
+    // Prepare: Web Crypto refuses Ed25519 keys, as in those browsers
+    const company = await seedCompany(server, { label: 'Fallback', updates: 1 });
+    await page.addInitScript(`(() => {
+      const importKey = crypto.subtle.importKey.bind(crypto.subtle);
+      window.ed25519Refusals = 0;
+      crypto.subtle.importKey = (format, keyData, algorithm, ...rest) => {
+        if ((algorithm?.name ?? algorithm) === 'Ed25519') {
+          window.ed25519Refusals++;
+          return Promise.reject(new DOMException('Unrecognized algorithm name', 'NotSupportedError'));
+        }
+        return importKey(format, keyData, algorithm, ...rest);
+      };
+    })()`);
+    // Act
+    await openVerify(company);
+    // Assess
+    expect(await page.locator('[data-verdict]').innerText()).toBe('✔ All 3 events verified');
+    expect(await page.evaluate<number>('window.ed25519Refusals')).toBeGreaterThan(0);
+    await page.getByRole('link', { name: 'Log', exact: true }).click();
+    await page.getByText('✔ Signature verified in this browser').waitFor();
   });
 
   it('shows exactly the event changed in DynamoDB red, with its reason', async () => {

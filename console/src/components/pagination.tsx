@@ -1,32 +1,66 @@
-/** Previous / next for a spec 4.1 page (`limit`, `offset`, `total`, `hasNext`, `hasPrevious`). */
-import type { PageInfo } from '../api-client';
+/**
+ * Previous / next for a list page (spec 4.1's `limit`, `offset`, `total`, `hasNext`,
+ * `hasPrevious`, and the extension's `nextCursor`). "Next page" follows `nextCursor`; "Previous
+ * page" goes back through the cursors the visitor came through. The range shown is the API's
+ * own `offset`, which it answers for a page reached by cursor as well.
+ */
+import { useState } from 'preact/hooks';
+import { ApiError, type PageInfo } from '../api-client';
 
 export function Pagination({
   page,
-  onOffset,
+  onNext,
+  onPrevious,
   label,
 }: {
   page: PageInfo;
-  onOffset: (offset: number) => void;
+  onNext: (nextCursor: string) => void;
+  onPrevious: (page: PageInfo) => void;
   label: string;
 }) {
   const first = page.total === 0 ? 0 : page.offset + 1;
   const last = Math.min(page.offset + page.limit, page.total);
+  const nextCursor = page.hasNext ? page.nextCursor : undefined;
   return (
     <nav class="pagination" aria-label={`${label} pages`}>
-      <button
-        type="button"
-        disabled={!page.hasPrevious}
-        onClick={() => onOffset(Math.max(0, page.offset - page.limit))}
-      >
+      <button type="button" disabled={!page.hasPrevious} onClick={() => onPrevious(page)}>
         Previous page
       </button>
       <span aria-live="polite">
         {first}–{last} of {page.total}
       </span>
-      <button type="button" disabled={!page.hasNext} onClick={() => onOffset(page.offset + page.limit)}>
+      <button type="button" disabled={!nextCursor} onClick={() => nextCursor && onNext(nextCursor)}>
         Next page
       </button>
     </nav>
   );
+}
+
+/**
+ * The page of a list kept in a view's own state (not in the route): the cursors it came
+ * through, the last one being the page shown (page 1: none).
+ */
+export function useCursorStack(): { cursor?: string; next: (cursor: string) => void; previous: () => void } {
+  const [stack, setStack] = useState<string[]>([]);
+  return {
+    cursor: stack.at(-1),
+    next: (cursor) => setStack((cursors) => [...cursors, cursor]),
+    previous: () => setStack((cursors) => cursors.slice(0, -1)),
+  };
+}
+
+/**
+ * A way back to page 1 when the API refused the page's cursor (a link kept from before the
+ * stack's cursor key changed, or another tenant's link): 400 `VALIDATION_ERROR` on `cursor`.
+ */
+export function CursorRefused({ error, firstPageHref }: { error: unknown; firstPageHref: string }) {
+  const refused =
+    error instanceof ApiError &&
+    error.status === 400 &&
+    error.validationErrors.some((issue) => issue.field === 'cursor');
+  return refused ? (
+    <p>
+      This page's cursor is no longer valid. <a href={firstPageHref}>Start again from the first page</a>
+    </p>
+  ) : null;
 }

@@ -3,7 +3,7 @@ import type { Page } from '../api-client';
 import { useClient } from '../components/client-context';
 import { ErrorNotice } from '../components/error-notice';
 import { ACTIVE_INACTIVE_ALL, CREATED_NAME_SORTS, FilterForm } from '../components/filter-form';
-import { Pagination } from '../components/pagination';
+import { CursorRefused, Pagination } from '../components/pagination';
 import type { Route } from '../router';
 import { routeHref } from '../router';
 import { useRequest } from '../use-request';
@@ -27,11 +27,8 @@ interface Category {
 export function CategoriesView({ route }: { route: Route }) {
   const client = useClient();
   const list = listRoute(route, { status: 'active', name: '', sort: 'createdAt:desc' });
-  const query = JSON.stringify([list.values, list.offset]);
-  const categories = useRequest(
-    () => client.get<Page<Category>>('v2/categories', { ...list.values, offset: list.offset, limit: 20 }),
-    [query],
-  );
+  const query = list.key;
+  const categories = useRequest(() => client.get<Page<Category>>('v2/categories', list.query(20)), [query]);
   return (
     <main id="main">
       <h1>Categories</h1>
@@ -46,6 +43,7 @@ export function CategoriesView({ route }: { route: Route }) {
         ]}
       />
       <ErrorNotice error={categories.error} />
+      <CursorRefused error={categories.error} firstPageHref={list.firstPageHref} />
       {categories.data && (
         <>
           {categories.data.data.length === 0 && <p>No category matches.</p>}
@@ -83,7 +81,12 @@ export function CategoriesView({ route }: { route: Route }) {
               </li>
             ))}
           </ul>
-          <Pagination label="Categories" page={categories.data.pagination} onOffset={list.goToOffset} />
+          <Pagination
+            label="Categories"
+            page={categories.data.pagination}
+            onNext={list.goToNext}
+            onPrevious={list.goToPrevious}
+          />
         </>
       )}
     </main>

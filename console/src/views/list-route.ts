@@ -1,22 +1,72 @@
-/** A list view's filters and offset, read from and written to the route's query. */
-import { navigate, type Route } from '../router';
+/**
+ * A list view's filters and page, read from and written to the route's query. Pages are walked
+ * by cursor (`pagination.nextCursor`, README "Cursor pagination"): a page reached by cursor costs
+ * the API what page 1 costs, where `offset` reads every item it skips.
+ */
+import type { PageInfo } from '../api-client';
+import { navigate, type Route, routeHref } from '../router';
+
+/** Where a page starts: page 1 (neither), a cursor the API answered, or an offset. */
+interface PagePlace {
+  cursor?: string;
+  offset?: number;
+}
+
+/**
+ * The page each cursor was reached from, for "Previous": a stack of the cursors the visitor came
+ * through, kept as links so that the browser's own back and forward keep it right. In memory
+ * only; after a reload the console no longer knows them (see `goToPrevious`).
+ */
+const cameFrom = new Map<string, PagePlace>();
+
+/** The route parameters that place the page rather than filter the list. */
+const PLACE_PARAMETERS = new Set(['cursor', 'offset']);
 
 export interface ListRoute {
   values: Record<string, string>;
-  offset: number;
+  /** The cursor of the page shown (none on page 1). */
+  cursor?: string;
+  /** The offset of the page shown, when it was reached by offset (an older link, or see `goToPrevious`). */
+  offset?: number;
+  /** What tells this page from another: filters and place (a dependency of the request). */
+  key: string;
+  /** The query for the API: filters, and the cursor or the offset. */
+  query: (limit: number) => Record<string, string | number | undefined>;
+  /** The first page with the same filters. */
+  firstPageHref: string;
   /** Applies new filters (back to the first page). */
   applyFilters: (values: Record<string, string>) => void;
-  goToOffset: (offset: number) => void;
+  /** Goes to the next page, by the cursor the API answered with this page. */
+  goToNext: (nextCursor: string) => void;
+  /**
+   * Goes back to the page this one was reached from, by its cursor (page 1: none). When that is
+   * not known (a reload, or a link), goes to the page before by offset, the spec's way.
+   */
+  goToPrevious: (page: PageInfo) => void;
 }
 
 export function listRoute(route: Route, defaults: Record<string, string>): ListRoute {
   const values = { ...defaults };
-  for (const [name, value] of route.params) if (name !== 'offset') values[name] = value;
-  const offset = Number(route.params.get('offset') ?? 0) || 0;
+  for (const [name, value] of route.params) if (!PLACE_PARAMETERS.has(name)) values[name] = value;
+  const cursor = route.params.get('cursor') || undefined;
+  const offset = cursor ? undefined : Number(route.params.get('offset') ?? 0) || undefined;
+  const goTo = (place: PagePlace) => navigate(route.segments, { ...values, ...place });
   return {
     values,
+    cursor,
     offset,
+    key: JSON.stringify([values, cursor, offset]),
+    query: (limit) => ({ ...values, cursor, offset, limit }),
+    firstPageHref: routeHref(route.segments, values),
     applyFilters: (next) => navigate(route.segments, { ...next }),
-    goToOffset: (next) => navigate(route.segments, { ...values, offset: next || undefined }),
+    goToNext: (nextCursor) => {
+      cameFrom.set(nextCursor, { cursor, offset });
+      goTo({ cursor: nextCursor });
+    },
+    goToPrevious: (page) => {
+      const previous = cursor === undefined ? undefined : cameFrom.get(cursor);
+      const offsetBefore = Math.max(0, page.offset - page.limit);
+      goTo(previous ?? { offset: offsetBefore || undefined });
+    },
   };
 }

@@ -1,9 +1,8 @@
 /** One object: its fields and metadata, its files (with download), and its event timeline. */
-import { useState } from 'preact/hooks';
 import type { Page } from '../api-client';
 import { useClient } from '../components/client-context';
 import { ErrorNotice } from '../components/error-notice';
-import { Pagination } from '../components/pagination';
+import { Pagination, useCursorStack } from '../components/pagination';
 import { routeHref } from '../router';
 import { useRequest } from '../use-request';
 import { EventTimeline } from './event-timeline';
@@ -23,8 +22,8 @@ export function ObjectDetailView({ objectId }: { objectId: string }) {
       </p>
       <ErrorNotice error={object.error} />
       {object.data && <ObjectSummary object={object.data} />}
-      {object.data && <ObjectFiles objectId={objectId} />}
-      {object.data && <ObjectEvents objectId={objectId} />}
+      {object.data && <ObjectFiles key={objectId} objectId={objectId} />}
+      {object.data && <ObjectEvents key={objectId} objectId={objectId} />}
     </main>
   );
 }
@@ -69,14 +68,14 @@ function ObjectSummary({ object }: { object: RegistryObject }) {
 
 function ObjectEvents({ objectId }: { objectId: string }) {
   const client = useClient();
-  const [offset, setOffset] = useState(0);
+  const pages = useCursorStack();
   const events = useRequest(
     () =>
       client.get<Page<LedgerEvent>>(`v2/objects/${encodeURIComponent(objectId)}/events`, {
         limit: 20,
-        offset,
+        cursor: pages.cursor,
       }),
-    [objectId, offset],
+    [objectId, pages.cursor],
   );
   return (
     <section aria-labelledby="events-title">
@@ -85,7 +84,12 @@ function ObjectEvents({ objectId }: { objectId: string }) {
       {events.data && (
         <>
           <EventTimeline events={events.data.data} />
-          <Pagination label="Events" page={events.data.pagination} onOffset={setOffset} />
+          <Pagination
+            label="Events"
+            page={events.data.pagination}
+            onNext={pages.next}
+            onPrevious={pages.previous}
+          />
         </>
       )}
     </section>

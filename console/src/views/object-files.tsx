@@ -3,24 +3,24 @@ import { useState } from 'preact/hooks';
 import type { Page } from '../api-client';
 import { useClient } from '../components/client-context';
 import { ErrorNotice } from '../components/error-notice';
-import { Pagination } from '../components/pagination';
+import { Pagination, useCursorStack } from '../components/pagination';
 import { useRequest } from '../use-request';
 import type { FileRecord } from './object-types';
 
 export function ObjectFiles({ objectId }: { objectId: string }) {
   const client = useClient();
   const companyId = client.session.companyId;
-  const [offset, setOffset] = useState(0);
+  const pages = useCursorStack();
   const [downloadError, setDownloadError] = useState<unknown>();
   const files = useRequest(
     async () =>
       companyId
         ? client.get<Page<FileRecord>>(
             `v2/companies/${encodeURIComponent(companyId)}/objects/${encodeURIComponent(objectId)}/files`,
-            { limit: 20, offset },
+            { limit: 20, cursor: pages.cursor },
           )
         : undefined,
-    [objectId, offset, companyId],
+    [objectId, pages.cursor, companyId],
   );
   const download = async (file: FileRecord) => {
     setDownloadError(undefined);
@@ -79,7 +79,12 @@ export function ObjectFiles({ objectId }: { objectId: string }) {
               ))}
             </tbody>
           </table>
-          <Pagination label="Files" page={files.data.pagination} onOffset={setOffset} />
+          <Pagination
+            label="Files"
+            page={files.data.pagination}
+            onNext={pages.next}
+            onPrevious={pages.previous}
+          />
         </>
       )}
     </section>

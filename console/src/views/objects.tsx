@@ -3,7 +3,7 @@ import type { Page } from '../api-client';
 import { useClient } from '../components/client-context';
 import { ErrorNotice } from '../components/error-notice';
 import { ACTIVE_INACTIVE_ALL, CREATED_NAME_SORTS, FilterForm } from '../components/filter-form';
-import { Pagination } from '../components/pagination';
+import { CursorRefused, Pagination } from '../components/pagination';
 import type { Route } from '../router';
 import { routeHref } from '../router';
 import { useRequest } from '../use-request';
@@ -21,11 +21,8 @@ export function ObjectsView({ route }: { route: Route }) {
     subcategoryId: '',
     sort: 'createdAt:desc',
   });
-  const query = JSON.stringify([list.values, list.offset]);
-  const objects = useRequest(
-    () => client.get<Page<RegistryObject>>('v2/objects', { ...list.values, offset: list.offset, limit: 20 }),
-    [query],
-  );
+  const query = list.key;
+  const objects = useRequest(() => client.get<Page<RegistryObject>>('v2/objects', list.query(20)), [query]);
   return (
     <main id="main">
       <h1>Objects</h1>
@@ -44,6 +41,7 @@ export function ObjectsView({ route }: { route: Route }) {
         ]}
       />
       <ErrorNotice error={objects.error} />
+      <CursorRefused error={objects.error} firstPageHref={list.firstPageHref} />
       {objects.data && (
         <>
           <table>
@@ -74,7 +72,12 @@ export function ObjectsView({ route }: { route: Route }) {
             </tbody>
           </table>
           {objects.data.data.length === 0 && <p>No object matches.</p>}
-          <Pagination label="Objects" page={objects.data.pagination} onOffset={list.goToOffset} />
+          <Pagination
+            label="Objects"
+            page={objects.data.pagination}
+            onNext={list.goToNext}
+            onPrevious={list.goToPrevious}
+          />
         </>
       )}
     </main>

@@ -4,7 +4,7 @@ import type { Page } from '../api-client';
 import { useClient } from '../components/client-context';
 import { ErrorNotice } from '../components/error-notice';
 import { FilterForm } from '../components/filter-form';
-import { Pagination } from '../components/pagination';
+import { CursorRefused, Pagination } from '../components/pagination';
 import type { Route } from '../router';
 import { navigate, routeHref, setFlash, takeFlash } from '../router';
 import { useRequest } from '../use-request';
@@ -25,11 +25,8 @@ export interface Wallet {
 export function WalletsView({ route }: { route: Route }) {
   const client = useClient();
   const list = listRoute(route, { status: 'active', username: '', sort: 'createdAt:desc' });
-  const query = JSON.stringify([list.values, list.offset]);
-  const wallets = useRequest(
-    () => client.get<Page<Wallet>>('v2/wallets', { ...list.values, offset: list.offset, limit: 20 }),
-    [query],
-  );
+  const query = list.key;
+  const wallets = useRequest(() => client.get<Page<Wallet>>('v2/wallets', list.query(20)), [query]);
   const [flash] = useState(takeFlash);
   return (
     <main id="main">
@@ -62,6 +59,7 @@ export function WalletsView({ route }: { route: Route }) {
         ]}
       />
       <ErrorNotice error={wallets.error} />
+      <CursorRefused error={wallets.error} firstPageHref={list.firstPageHref} />
       {wallets.data && (
         <>
           <table>
@@ -88,7 +86,12 @@ export function WalletsView({ route }: { route: Route }) {
             </tbody>
           </table>
           {wallets.data.data.length === 0 && <p>No wallet matches.</p>}
-          <Pagination label="Wallets" page={wallets.data.pagination} onOffset={list.goToOffset} />
+          <Pagination
+            label="Wallets"
+            page={wallets.data.pagination}
+            onNext={list.goToNext}
+            onPrevious={list.goToPrevious}
+          />
         </>
       )}
     </main>
