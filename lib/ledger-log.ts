@@ -19,6 +19,11 @@ import {
   ObjectLockRetention,
 } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import {
+  DEFAULT_CHECKPOINT_SECONDS,
+  SCHEDULE_PERIOD_SECONDS,
+  sequencerTiming,
+} from '../lambdas/domain/ledger/sequencer-timing.js';
 import { bundledFunction } from './bundled-function.js';
 import { acknowledgeLogKeys, LOG_KEY_PATTERN, logReadStatements } from './operation-access.js';
 import { jobEntry } from './project-paths.js';
@@ -26,7 +31,7 @@ import { jobEntry } from './project-paths.js';
 /** How long a log file cannot be changed or deleted (context `digestRetentionDays` overrides). */
 export const DEFAULT_LOG_RETENTION_DAYS = 365;
 /** The longest wait from commit to checkpoint, in seconds (context `ledgerCheckpointSeconds`). */
-export const DEFAULT_CHECKPOINT_SECONDS = 60;
+export { DEFAULT_CHECKPOINT_SECONDS };
 
 /** Partition keys the sequencer writes: its state, the outbox and the position items. */
 export const SEQUENCER_STATE_PARTITION = 'LOG';
@@ -72,10 +77,12 @@ export class LedgerLog extends Construct {
       removalPolicy: RemovalPolicy.RETAIN,
     });
 
+    // Started every minute (EventBridge's shortest rate); each run lasts the minute and an
+    // overlap with the next, polls every half of the bound (at most 20 s), and hands the lease
+    // over to the next run (lambdas/domain/ledger/sequencer-timing.ts). A bound it cannot keep
+    // (under 10 s) is refused here, at synth.
     const checkpointSeconds = props.checkpointSeconds ?? DEFAULT_CHECKPOINT_SECONDS;
-    // Started every minute (EventBridge's shortest rate); within a run it polls the outbox
-    // every `checkpointSeconds / 2` (at most 20 s), so an event waits less than the bound.
-    const pollSeconds = Math.max(1, Math.min(20, Math.floor(checkpointSeconds / 2)));
+    const timing = sequencerTiming(checkpointSeconds);
     this.sequencerFunction = bundledFunction(this, 'SequencerFunction', {
       entry: jobEntry('sequence-ledger'),
       description: 'Integrates committed ledger events into the transparency log and signs a checkpoint',
@@ -84,12 +91,15 @@ export class LedgerLog extends Construct {
         DIGEST_BUCKET_NAME: this.bucket.bucketName,
         LEDGER_SIGNING_KEY_ID: this.signingKey.keyArn,
         LEDGER_LOG_ORIGIN: props.origin,
-        SEQUENCER_POLL_SECONDS: String(pollSeconds),
-        SEQUENCER_RUN_SECONDS: '50',
+        SEQUENCER_POLL_SECONDS: String(timing.pollSeconds),
+        SEQUENCER_RUN_SECONDS: String(timing.runSeconds),
+        SEQUENCER_LEASE_SECONDS: String(timing.leaseSeconds),
+        SEQUENCER_LEASE_RETRY_SECONDS: String(timing.leaseRetrySeconds),
       },
+      // Well over a run (80 s) and a last cycle of a full batch.
       timeout: Duration.minutes(5),
     });
-    // One sequencer at a time anyway (the lease); no pile-up of overlapping runs.
+    // Consecutive runs overlap on purpose; the lease keeps to one writer at a time.
     this.sequencerFunction.addToRolePolicy(
       new PolicyStatement({
         actions: ['dynamodb:UpdateItem', 'dynamodb:GetItem'],
@@ -120,7 +130,7 @@ export class LedgerLog extends Construct {
 
     this.schedule = new Rule(this, 'SequencerSchedule', {
       description: 'Runs the ledger sequencer every minute',
-      schedule: Schedule.rate(Duration.minutes(1)),
+      schedule: Schedule.rate(Duration.seconds(SCHEDULE_PERIOD_SECONDS)),
       targets: [new LambdaFunction(this.sequencerFunction, { retryAttempts: 0 })],
     });
   }

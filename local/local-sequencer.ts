@@ -1,8 +1,12 @@
 /**
  * The log's sequencer inside `npm start`: a cycle every `LEDGER_SEQUENCER_INTERVAL_MS` (default
  * 250 ms) while the API runs, so that a committed event is in a published checkpoint within
- * about a second. A failed cycle is logged and retried at the next tick.
+ * 2 s (test/integration/ledger-checkpoint-latency.test.ts measures it with these settings). A
+ * failed cycle is logged and retried at the next tick.
  */
+
+/** The pause between cycles unless `LEDGER_SEQUENCER_INTERVAL_MS` says otherwise. */
+export const DEFAULT_LOCAL_SEQUENCER_INTERVAL_MS = 250;
 
 export interface LocalSequencer {
   stop(): Promise<void>;
@@ -12,7 +16,7 @@ export interface LocalSequencer {
 export async function startLocalSequencer(): Promise<LocalSequencer> {
   const { signerFromEnvironment } = await import('../lambdas/domain/ledger/log-signer.js');
   const { runSequencerCycle } = await import('../lambdas/domain/ledger/sequencer.js');
-  const interval = Number(process.env.LEDGER_SEQUENCER_INTERVAL_MS || 250);
+  const interval = Number(process.env.LEDGER_SEQUENCER_INTERVAL_MS || DEFAULT_LOCAL_SEQUENCER_INTERVAL_MS);
   const signer = signerFromEnvironment();
   let stopped = false;
   const loop = (async () => {

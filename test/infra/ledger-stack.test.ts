@@ -1,5 +1,6 @@
 /** The ledger's infrastructure: the Object Lock log bucket, the KMS signing key, the sequencer's schedule, and append-only IAM. */
 import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { sequencerTiming } from '../../lambdas/domain/ledger/sequencer-timing';
 import { LEDGER_PARTITION_PATTERN, LEDGER_REWRITE_ACTIONS } from '../../lib/ledger-protection';
 import { synthesizeStack } from './synthesized-stack';
 
@@ -37,7 +38,7 @@ describe('ledger infrastructure', () => {
     });
   });
 
-  it('runs the sequencer every minute, polling within the 60 s bound, signing with a KMS Ed25519 key', () => {
+  it('runs the sequencer every minute for 80 s (runs overlap), polling within the 60 s bound, signing with a KMS Ed25519 key', () => {
     // Prepare
     const functionId = synthesized.logicalIdOf(synthesized.stack.ledgerLog.sequencerFunction);
     const keyId = synthesized.logicalIdOf(synthesized.stack.ledgerLog.signingKey);
@@ -56,9 +57,31 @@ describe('ledger infrastructure', () => {
           LEDGER_SIGNING_KEY_ID: { 'Fn::GetAtt': [keyId, 'Arn'] },
           LEDGER_LOG_ORIGIN: Match.stringLikeRegexp('^asset-registry/'),
           SEQUENCER_POLL_SECONDS: '20',
+          SEQUENCER_RUN_SECONDS: '80',
+          SEQUENCER_LEASE_SECONDS: '30',
+          SEQUENCER_LEASE_RETRY_SECONDS: '1',
         }),
       },
     });
+  });
+
+  // test/unit/ledger-sequencer-schedule.test.ts runs the handler with these settings and checks the bound.
+  it('gives the sequencer the settings of a configured bound, and refuses one it cannot keep', () => {
+    // Prepare
+    const fast = synthesizeStack({ ledgerCheckpointSeconds: '15' });
+    const functionId = fast.logicalIdOf(fast.stack.ledgerLog.sequencerFunction);
+    const timing = sequencerTiming(15);
+    // Assess
+    expect(timing).toMatchObject({ pollSeconds: 7, runSeconds: 80 });
+    expect(fast.template.toJSON().Resources[functionId].Properties.Environment.Variables).toMatchObject({
+      SEQUENCER_POLL_SECONDS: String(timing.pollSeconds),
+      SEQUENCER_RUN_SECONDS: String(timing.runSeconds),
+      SEQUENCER_LEASE_SECONDS: String(timing.leaseSeconds),
+      SEQUENCER_LEASE_RETRY_SECONDS: String(timing.leaseRetrySeconds),
+    });
+    expect(() => synthesizeStack({ ledgerCheckpointSeconds: '5' })).toThrow(
+      /ledgerCheckpointSeconds must be a whole number of seconds, at least 10 \(got 5\)/,
+    );
   });
 
   it('denies every function changing or deleting ledger event items', () => {

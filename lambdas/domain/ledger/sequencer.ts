@@ -66,6 +66,17 @@ const PROCESS_OWNER = `sequencer-${randomUUID()}`;
 /** Thrown when the tiles do not give a tree consistent with the published checkpoint: nothing is published. */
 export class InconsistentLogError extends Error {}
 
+/** Thrown by a cycle whose lease another sequencer took over (that one redoes the pending batch). */
+export { LeaseLostError } from '#repositories/log-state-repository.js';
+
+/**
+ * Gives up `owner`'s lease (when it still holds it), so that another sequencer takes over at
+ * once instead of when the lease would have run out.
+ */
+export async function releaseLease(owner: string): Promise<void> {
+  await acquireLease(owner, 0);
+}
+
 /** Runs one cycle; see the module comment for its steps. */
 export async function runSequencerCycle(options: SequencerOptions): Promise<CycleResult> {
   const owner = options.owner ?? PROCESS_OWNER;
@@ -120,7 +131,9 @@ export async function runSequencerCycle(options: SequencerOptions): Promise<Cycl
     );
     if (!consistent) {
       throw new InconsistentLogError(
-        `The log at ${newSize} is not consistent with the checkpoint at ${fromSize}`,
+        `The log at tree size ${newSize} is not consistent with the published checkpoint at ` +
+          `${fromSize} (root ${state.rootHash}): a stored tile or the sequencer's state was ` +
+          'changed; no checkpoint was published',
       );
     }
   }
