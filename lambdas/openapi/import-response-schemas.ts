@@ -39,8 +39,15 @@ const importFields: Record<string, JsonSchema> = {
     oneOf: [
       { type: 'null' },
       closed(
-        { code: { type: 'string' }, message: { type: 'string' } },
-        'why the whole job failed (an unusable header)',
+        {
+          code: {
+            type: 'string',
+            description:
+              'FILE_EMPTY (no header row), HEADER_INVALID (not CSV, not UTF-8, or a column twice), FILE_MISSING (the stored file expired before the job ran)',
+          },
+          message: { type: 'string' },
+        },
+        'why the whole job failed (status failed; no row was read)',
       ),
     ],
   },
@@ -76,9 +83,17 @@ export const importResponseSchemas = {
     {
       row: { type: 'integer', minimum: 1, description: 'the line the row starts on (a CSV header is row 1)' },
       field: { type: 'string', description: 'the column, or `row` for the whole row' },
-      code: { type: 'string' },
+      code: {
+        type: 'string',
+        description:
+          'those of spec 4.3 (REQUIRED, LENGTH_INVALID, TYPE_INVALID, SIZE_INVALID, ...), SUBCATEGORY_NOT_FOUND, SUBCATEGORY_NOT_ACTIVE, SUBCATEGORY_MISMATCH, EXTERNAL_ID_EXISTS (skipped), DUPLICATE_EXTERNAL_ID, CSV_SYNTAX_INVALID, COLUMN_COUNT_INVALID, ENCODING_INVALID, JSON_INVALID',
+      },
       message: { type: 'string' },
-      outcome: { type: 'string', enum: ['failed', 'skipped'] },
+      outcome: {
+        type: 'string',
+        enum: ['failed', 'skipped'],
+        description: 'skipped: create mode, the externalId exists',
+      },
     },
     'Extension: one issue of a reported row',
   ),
@@ -95,7 +110,7 @@ export const importResponseSchemas = {
       },
       rowCount: { type: ['integer', 'null'], minimum: 0 },
       size: { type: ['integer', 'null'], minimum: 0, description: 'bytes' },
-      error: { type: ['string', 'null'] },
+      error: { type: ['string', 'null'], description: 'why the job failed (status failed)' },
       createdAt: time,
       completedAt: nullableTime,
       url: { type: ['string', 'null'], description: 'presigned GET of the file, once completed' },

@@ -212,10 +212,13 @@ function multipartOf(
   fileRequired: boolean,
 ): { schema: JsonSchema; encoding: Record<string, { contentType: string }> } {
   const fields = part.fields.jsonSchema;
-  const kinds = operationResponses[row.id].fileKinds;
-  const mimeTypes = SUPPORTED_TYPES.filter((type) => !kinds || kinds.includes(type.kind)).map(
-    (type) => type.mimeType,
-  );
+  const { fileKinds: kinds, filePart } = operationResponses[row.id];
+  const mimeTypes = filePart
+    ? [...filePart.mediaTypes]
+    : SUPPORTED_TYPES.filter((type) => !kinds || kinds.includes(type.kind)).map((type) => type.mimeType);
+  const fileDescription = filePart
+    ? `at most ${part.maxFileBytes} bytes; ${filePart.description}`
+    : `at most ${part.maxFileBytes} bytes; one of ${mimeTypes.join(', ')}, by extension, declared type and content`;
   const required = [
     ...((fields.required as string[] | undefined) ?? []),
     ...(fileRequired ? [part.fileField] : []),
@@ -231,10 +234,7 @@ function multipartOf(
             withoutNull(property),
           ]),
         ),
-        [part.fileField]: {
-          ...BINARY,
-          description: `at most ${part.maxFileBytes} bytes; one of ${mimeTypes.join(', ')}, by extension, declared type and content`,
-        },
+        [part.fileField]: { ...BINARY, description: fileDescription },
       },
       ...(required.length > 0 ? { required } : {}),
     },
@@ -251,9 +251,14 @@ function requestBodyOf(row: Row): OpenApiOperation['requestBody'] {
     };
   }
   if (row.form) {
+    const rawTypes = row.form.rawTypes ?? [];
     return {
       required: false,
-      description: 'multipart/form-data, or a JSON object with the same fields and no file.',
+      description: `multipart/form-data, or a JSON object with the same fields and no file${
+        rawTypes.length > 0
+          ? `, or the file itself as the whole body (${rawTypes.join(', ')}; then the fields are query parameters)`
+          : ''
+      }.`,
       content: {
         'multipart/form-data': multipartOf(row.form, row, false),
         'application/json': { schema: row.form.fields.jsonSchema },

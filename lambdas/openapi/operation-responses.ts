@@ -8,6 +8,7 @@
  * Keyed by operation id and typed as a complete record, so a new row does not compile until its
  * answers are documented here.
  */
+import { IMPORT_BODY_TYPES } from '#domain/imports/import-schemas.js';
 import type { SupportedType } from '#shared/file-types.js';
 import type { OperationId } from '../operations.js';
 import type { ResponseSchemaName } from './response-schemas.js';
@@ -41,6 +42,11 @@ export interface OperationResponses {
   errors?: Partial<Record<DomainErrorStatus, readonly string[]>>;
   /** The kinds of file the row's `form` or `streamedBody` file part takes (`lambdas/shared/file-types.ts`). */
   fileKinds?: readonly SupportedType['kind'][];
+  /**
+   * A file part that is not one of the stored kinds of `fileKinds` (an import's CSV or JSON
+   * Lines): its media types and what the part is.
+   */
+  filePart?: { mediaTypes: readonly string[]; description: string };
 }
 
 /** The error codes the spec's section 7 names; the document marks every other code as an extension. */
@@ -222,6 +228,11 @@ export const operationResponses: Record<OperationId, OperationResponses> = {
   createImport: {
     body: 'ImportCreated',
     headers: location,
+    filePart: {
+      mediaTypes: Object.keys(IMPORT_BODY_TYPES),
+      description:
+        "CSV (RFC 4180, a header row) or JSON Lines: the `format` field, else the part's type, else the file name (`.jsonl`, `.ndjson`), else CSV",
+    },
     errors: { 400: ['FILE_REQUIRED'], 413: ['FILE_TOO_LARGE'] },
   },
   startImport: {
@@ -240,6 +251,9 @@ export const operationResponses: Record<OperationId, OperationResponses> = {
     textTypes: ['text/csv'],
     headers: {
       'Content-Type': { description: '`text/csv; charset=utf-8` with format=csv (every entry, RFC 4180)' },
+      'Content-Disposition': {
+        description: 'with format=csv: `attachment; filename="import-<id>-errors.csv"`',
+      },
     },
     errors: { 404: [IMPORT_NOT_FOUND] },
   },

@@ -199,6 +199,41 @@ describe('OpenAPI document: generated from the operation table', () => {
     expect(multipart?.encoding?.file?.contentType).toContain('text/csv');
   });
 
+  it('describes the import body as a CSV or JSON Lines form part, JSON options, or the file as the whole body', () => {
+    // Act
+    const body = operationOf({ ...operations.createImport, id: 'createImport' })?.requestBody;
+    const multipart = body?.content['multipart/form-data'];
+    // Assess
+    expect(Object.keys(body?.content ?? {})).toEqual([
+      'multipart/form-data',
+      'application/json',
+      'text/csv',
+      'application/jsonl',
+      'application/x-ndjson',
+      'application/x-jsonlines',
+    ]);
+    expect(body?.content['text/csv']?.schema).toMatchObject({ type: 'string', format: 'binary' });
+    expect(multipart?.encoding?.file?.contentType).toBe(
+      'text/csv, application/jsonl, application/x-ndjson, application/x-jsonlines',
+    );
+    const parts = multipart?.schema.properties as Record<string, JsonSchema> | undefined;
+    expect(parts?.file?.description).toMatch(/CSV .* or JSON Lines/);
+    expect(body?.content['application/json']?.schema.properties).toHaveProperty('size');
+  });
+
+  it('documents the export as CSV or JSON Lines (200) or an export job (202), and import errors as JSON or CSV', () => {
+    // Act
+    const exported = operationOf({ ...operations.exportObjects, id: 'exportObjects' })?.responses;
+    const errors = operationOf({ ...operations.listImportErrors, id: 'listImportErrors' })?.responses;
+    // Assess
+    expect(Object.keys(exported?.['200']?.content ?? {})).toEqual(['text/csv', 'application/x-ndjson']);
+    expect(exported?.['202']?.content?.['application/json']?.schema).toEqual({
+      $ref: '#/components/schemas/ExportJob',
+    });
+    expect(exported?.['202']?.headers).toHaveProperty('Location');
+    expect(Object.keys(errors?.['200']?.content ?? {})).toEqual(['application/json', 'text/csv']);
+  });
+
   it('asks for the API key on every keyed row, a wallet session where it may act, nothing on public rows', () => {
     // Act
     const security = Object.fromEntries(operationList.map((row) => [row.id, operationOf(row)?.security]));
