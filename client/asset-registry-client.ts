@@ -2,8 +2,8 @@
  * A typed client of the Asset Registry API: openapi-fetch over the types generated from the
  * OpenAPI document (`client/openapi-types.ts`, `npm run client`). Paths, parameters, bodies,
  * answers and error codes are typed per operation; files go as `Blob` (or `File`, which keeps
- * its name) in a plain object, sent as multipart/form-data; downloads come back as bytes with
- * `parseAs: 'arrayBuffer'`.
+ * its name) in a plain object, sent as multipart/form-data, or a `Blob` as the whole body (with
+ * its `Content-Type` header); downloads come back as bytes with `parseAs: 'arrayBuffer'`.
  *
  * @example
  * const api = createAssetRegistryClient({ baseUrl: 'http://127.0.0.1:3000', apiKey });
@@ -30,13 +30,17 @@ export interface AssetRegistryClientOptions {
 }
 
 /**
- * A request body as sent: an object holding a `Blob` (a file part) becomes multipart/form-data
- * (Blobs as files, other values as text, `undefined` and `null` left out); anything else JSON.
+ * A request body as sent: a `Blob` itself is the whole body (a file sent raw, with its
+ * `Content-Type` header given in the call); an object holding a `Blob` (a file part) becomes
+ * multipart/form-data (Blobs as files, other values as text, `undefined` and `null` left out);
+ * anything else JSON.
  *
  * @example
  * serializeBody({ file: new File([bytes], 'a.png', { type: 'image/png' }), tags: 'front' }) // FormData
+ * await api.POST('/v2/imports', { body: csvBlob, headers: { 'Content-Type': 'text/csv' } }); // the Blob
  */
-export function serializeBody(body: unknown): string | FormData {
+export function serializeBody(body: unknown): string | FormData | Blob {
+  if (body instanceof Blob) return body;
   if (
     body === null ||
     typeof body !== 'object' ||
