@@ -66,7 +66,13 @@ describe('OpenAPI document against the live API (npm start)', () => {
   };
 
   beforeAll(async () => {
-    server = await startLocalServer({ dataDirectory });
+    // Exports over 1.5 KB become jobs on this server (`npm start` reads it), so that both answers are seen.
+    process.env.EXPORT_INLINE_MAX_BYTES = '1536';
+    try {
+      server = await startLocalServer({ dataDirectory });
+    } finally {
+      delete process.env.EXPORT_INLINE_MAX_BYTES;
+    }
   });
 
   afterAll(async () => {
@@ -530,6 +536,205 @@ describe('OpenAPI document against the live API (npm start)', () => {
     expectAnswer(completed, 201);
     expectAnswer(unsupportedSession, 415);
     expectAnswer(unknownSession, 404);
+  });
+
+  it('imports and exports: a CSV as a form part, as the body, JSON Lines, a presigned upload, errors, CSV and JSONL exports, an export job', async () => {
+    // Prepare
+    const csvFile = Buffer.from(
+      `externalId,name,subcategoryId,colour\r\nIMP-1,Imported one,${subcategoryId},red\r\nIMP-2,,${subcategoryId},blue\r\n`,
+    );
+    const presignedFile = Buffer.from(`externalId,name\nIMP-5,Uploaded five\nIMP-6,Uploaded six\n`);
+    const target = { categoryId, subcategoryId };
+    const jobOf = (importId: string) => client.call('getImport', { apiKey: companyKey, path: { importId } });
+    const finished = async (importId: string) => {
+      let job = await jobOf(importId);
+      await eventually(async () => {
+        job = await jobOf(importId);
+        return job.body?.status === 'completed' || job.body?.status === 'failed';
+      }, 30_000);
+      return job;
+    };
+    // Act
+    const asForm = await client.call('createImport', {
+      apiKey: companyKey,
+      form: formWith({ mode: 'create' }, { name: 'vehicles.csv', type: 'text/csv', content: csvFile }),
+    });
+    const asBody = await client.call('createImport', {
+      apiKey: companyKey,
+      query: { ...target, fileName: 'raw.csv' },
+      raw: { body: Buffer.from('externalId,name\nIMP-3,Raw three\n'), contentType: 'text/csv' },
+    });
+    const bodyJob = await finished(asBody.body?.id);
+    // Upserts IMP-3, which the job above created.
+    const asLines = await client.call('createImport', {
+      apiKey: companyKey,
+      query: { mode: 'upsert' },
+      raw: {
+        body: Buffer.from(
+          `${JSON.stringify({ externalId: 'IMP-4', name: 'Line four', subcategoryId })}\n\n${JSON.stringify({ externalId: 'IMP-3', name: 'Raw three, renamed', subcategoryId })}\n`,
+        ),
+        contentType: 'application/x-ndjson',
+      },
+    });
+    const noFile = await client.call('createImport', { apiKey: companyKey, json: { mode: 'create' } });
+    const badOption = await client.call('createImport', {
+      apiKey: companyKey,
+      json: { mode: 'merge', size: 0 },
+    });
+    const forbidden = await client.call('createImport', {
+      apiKey: noPermissionKey,
+      raw: { body: csvFile, contentType: 'text/csv' },
+    });
+    const presigned = await client.call('createImport', {
+      apiKey: companyKey,
+      json: { ...target, size: presignedFile.length, fileName: 'uploaded.csv' },
+    });
+    const presignedId = presigned.body?.id as string;
+    const early = await client.call('startImport', { apiKey: companyKey, path: { importId: presignedId } });
+    const uploadForm = formWith(presigned.body?.upload?.fields ?? {}, {
+      name: 'uploaded.csv',
+      type: 'text/csv',
+      content: presignedFile,
+    });
+    const uploaded = await fetch(presigned.body?.upload?.url, { method: 'POST', body: uploadForm });
+    await uploaded.arrayBuffer();
+    const started = await client.call('startImport', { apiKey: companyKey, path: { importId: presignedId } });
+    const startedAgain = await client.call('startImport', {
+      apiKey: companyKey,
+      path: { importId: presignedId },
+    });
+    const startUnknown = await client.call('startImport', {
+      apiKey: companyKey,
+      path: { importId: crypto.randomUUID() },
+    });
+    const formJob = await finished(asForm.body?.id);
+    const linesJob = await finished(asLines.body?.id);
+    const presignedJob = await finished(presignedId);
+    const listed = await client.call('listImports', { apiKey: companyKey, query: { limit: '2' } });
+    const nextPage = await client.call('listImports', {
+      apiKey: companyKey,
+      query: { limit: '2', cursor: listed.body?.pagination?.nextCursor ?? '' },
+    });
+    const unknownJob = await client.call('getImport', {
+      apiKey: companyKey,
+      path: { importId: crypto.randomUUID() },
+    });
+    const notUuid = await client.call('getImport', { apiKey: companyKey, path: { importId: 'x' } });
+    const errors = await client.call('listImportErrors', {
+      apiKey: companyKey,
+      path: { importId: asForm.body?.id },
+      query: { limit: '10' },
+    });
+    const errorsCsv = await client.call('listImportErrors', {
+      apiKey: companyKey,
+      path: { importId: asForm.body?.id },
+      query: { format: 'csv' },
+    });
+    const unknownErrors = await client.call('listImportErrors', {
+      apiKey: companyKey,
+      path: { importId: crypto.randomUUID() },
+    });
+    const exportedCsv = await client.call('exportObjects', {
+      apiKey: companyKey,
+      query: { format: 'csv', externalId: 'IMP-1' },
+    });
+    const exportedLines = await client.call('exportObjects', {
+      apiKey: companyKey,
+      query: { format: 'jsonl', name: 'three', sort: 'name:asc' },
+    });
+    const badExport = await client.call('exportObjects', { apiKey: companyKey, query: { format: 'xlsx' } });
+    const unreadable = await client.call('exportObjects', { apiKey: noPermissionKey });
+    // Everything: larger than this server's EXPORT_INLINE_MAX_BYTES, so a job writes it.
+    const exportJob = await client.call('exportObjects', {
+      apiKey: companyKey,
+      query: { status: 'all', sort: 'createdAt:asc' },
+    });
+    const exportId = exportJob.body?.id as string;
+    let exportRead = await client.call('getExport', { apiKey: companyKey, path: { exportId } });
+    await eventually(async () => {
+      exportRead = await client.call('getExport', { apiKey: companyKey, path: { exportId } });
+      return exportRead.body?.status !== 'running';
+    }, 30_000);
+    const exportFile = await fetch(exportRead.body?.url);
+    const exportText = await exportFile.text();
+    const unknownExport = await client.call('getExport', {
+      apiKey: companyKey,
+      path: { exportId: crypto.randomUUID() },
+    });
+    // Assess
+    expectAnswer(asForm, 202);
+    expect(asForm.headers.get('location')).toBe(`/v2/imports/${asForm.body.id}`);
+    expect(asForm.body).toMatchObject({ status: 'running', format: 'csv', fileName: 'vehicles.csv' });
+    expectAnswer(asBody, 202);
+    expectAnswer(asLines, 202);
+    expect(asLines.body).toMatchObject({ format: 'jsonl', mode: 'upsert' });
+    expectAnswer(noFile, 400);
+    expect(noFile.body.code).toBe('FILE_REQUIRED');
+    expectAnswer(badOption, 400);
+    expect(badOption.body.code).toBe('VALIDATION_ERROR');
+    expectAnswer(forbidden, 403);
+    expectAnswer(presigned, 202);
+    expect(presigned.body).toMatchObject({ status: 'pending', upload: { method: 'POST' } });
+    expect(presigned.body.upload.startPath).toBe(`/v2/imports/${presignedId}/start`);
+    expectAnswer(early, 409);
+    expect(early.body.code).toBe('UPLOAD_NOT_RECEIVED');
+    expect(uploaded.status).toBeLessThan(300);
+    expectAnswer(started, 202);
+    expect(started.body.status).toBe('running');
+    expectAnswer(startedAgain, 409);
+    expect(startedAgain.body.code).toBe('IMPORT_ALREADY_STARTED');
+    expectAnswer(startUnknown, 404);
+    expectAnswer(formJob, 200);
+    expect(formJob.body).toMatchObject({
+      status: 'completed',
+      counts: { total: 2, created: 1, updated: 0, skipped: 0, failed: 1 },
+      errorCount: 1,
+      ignoredColumns: ['colour'],
+    });
+    expect(bodyJob.body).toMatchObject({ status: 'completed', counts: { created: 1 } });
+    expect(linesJob.body).toMatchObject({
+      status: 'completed',
+      counts: { total: 2, created: 1, updated: 1 },
+    });
+    expect(presignedJob.body).toMatchObject({ status: 'completed', counts: { total: 2, created: 2 } });
+    expectAnswer(listed, 200);
+    expect(listed.body.pagination).toMatchObject({ total: 4, hasNext: true });
+    expectAnswer(nextPage, 200);
+    expect(nextPage.body.data).toHaveLength(2);
+    expectAnswer(unknownJob, 404);
+    expect(unknownJob.body.code).toBe('IMPORT_NOT_FOUND');
+    expectAnswer(notUuid, 400);
+    expectAnswer(errors, 200);
+    expect(errors.body.data).toEqual([
+      expect.objectContaining({ row: 3, field: 'name', code: 'REQUIRED', outcome: 'failed' }),
+    ]);
+    expectAnswer(errorsCsv, 200);
+    expect(errorsCsv.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect(errorsCsv.text.split('\r\n')[0]).toBe('row,field,code,message,outcome');
+    expectAnswer(unknownErrors, 404);
+    expectAnswer(exportedCsv, 200);
+    expect(exportedCsv.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect(exportedCsv.headers.get('content-disposition')).toMatch(/^attachment; filename="objects-/);
+    expect(exportedCsv.text.trimEnd().split('\r\n')).toHaveLength(2);
+    expect(exportedCsv.text).toContain('IMP-1,Imported one');
+    expectAnswer(exportedLines, 200);
+    expect(exportedLines.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
+    expect(
+      exportedLines.text
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line).name),
+    ).toEqual(['Raw three, renamed']);
+    expectAnswer(badExport, 400);
+    expectAnswer(unreadable, 403);
+    expectAnswer(exportJob, 202);
+    expect(exportJob.headers.get('location')).toBe(`/v2/exports/${exportId}`);
+    expectAnswer(exportRead, 200);
+    expect(exportRead.body).toMatchObject({ status: 'completed', format: 'csv', rowCount: 7 });
+    expect(exportFile.status).toBe(200);
+    expect(exportText.split('\r\n').filter(Boolean)).toHaveLength(8);
+    expectAnswer(unknownExport, 404);
+    expect(unknownExport.body.code).toBe('EXPORT_NOT_FOUND');
   });
 
   it('wallets: create, conflict, list, get, update, login, Bearer calls, delete', async () => {

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import {
   type AssetRegistryClient,
   type AssetRegistryClientOptions,
+  type components,
   createAssetRegistryClient,
 } from '../../client/asset-registry-client';
 import type { OpenApiDocument } from '../../lambdas/openapi/openapi-document';
@@ -79,7 +80,13 @@ describe('the typed client against npm start', () => {
   let objectId = '';
 
   beforeAll(async () => {
-    server = await startLocalServer({ dataDirectory });
+    // Exports over 1.5 KB become jobs on this server (`npm start` reads it), so that both answers are seen.
+    process.env.EXPORT_INLINE_MAX_BYTES = '1536';
+    try {
+      server = await startLocalServer({ dataDirectory });
+    } finally {
+      delete process.env.EXPORT_INLINE_MAX_BYTES;
+    }
   });
 
   afterAll(async () => {
@@ -343,6 +350,123 @@ describe('the typed client against npm start', () => {
     expect(listed.data?.pagination.total).toBe(1);
     expect(deleted.response.status).toBe(204);
     expect(completed.data?.checksum).toMatch(/^sha256:/);
+  });
+
+  it('imports a CSV sent as a Blob, follows the job, reads its errors (JSON and CSV), exports CSV and JSON Lines and an export job', async () => {
+    // Prepare
+    const file = new Blob(
+      [
+        `externalId,name,subcategoryId,colour\nIMP-1,Imported one,${subcategoryId},red\nIMP-2,,${subcategoryId},\n`,
+      ],
+      { type: 'text/csv' },
+    );
+    const finished = async (importId: string) => {
+      const path = { params: { path: { importId } } };
+      let job = await company.GET('/v2/imports/{importId}', path);
+      await eventually(async () => {
+        job = await company.GET('/v2/imports/{importId}', path);
+        return job.data?.status === 'completed' || job.data?.status === 'failed';
+      }, 30_000);
+      return job;
+    };
+    // Act
+    const created = await company.POST('/v2/imports', { body: { file, mode: 'create' } });
+    const importId = created.data?.id ?? '';
+    const job = await finished(importId);
+    // The file as the whole body, its type in Content-Type.
+    const raw = await company.POST('/v2/imports', {
+      params: { query: { categoryId, subcategoryId, mode: 'upsert' } },
+      body: new Blob(['externalId,name\nIMP-3,Raw three\nIMP-1,"Imported one, renamed"\n']),
+      headers: { 'Content-Type': 'text/csv' },
+    });
+    const rawJob = await finished(raw.data?.id ?? '');
+    // A presigned upload of JSON Lines, then its start.
+    const lines = `${JSON.stringify({ externalId: 'IMP-4', name: 'Line four', subcategoryId })}\n`;
+    const presigned = await company.POST('/v2/imports', {
+      body: { size: Buffer.byteLength(lines), fileName: 'objects.jsonl' },
+    });
+    const upload = new FormData();
+    for (const [name, value] of Object.entries(presigned.data?.upload?.fields ?? {}))
+      upload.append(name, value);
+    upload.append('file', new File([lines], 'objects.jsonl', { type: 'application/x-ndjson' }));
+    const uploaded = await fetch(presigned.data?.upload?.url ?? '', { method: 'POST', body: upload });
+    await uploaded.arrayBuffer();
+    const started = await company.POST('/v2/imports/{importId}/start', {
+      params: { path: { importId: presigned.data?.id ?? '' } },
+    });
+    const presignedJob = await finished(presigned.data?.id ?? '');
+    const startedAgain = await company.POST('/v2/imports/{importId}/start', {
+      params: { path: { importId } },
+    });
+    const listed = await company.GET('/v2/imports', { params: { query: { limit: 10 } } });
+    const errors = await company.GET('/v2/imports/{importId}/errors', {
+      params: { path: { importId }, query: { limit: 5 } },
+    });
+    const errorsCsv = await company.GET('/v2/imports/{importId}/errors', {
+      params: { path: { importId }, query: { format: 'csv' } },
+      parseAs: 'text',
+    });
+    const csv = await company.GET('/v2/objects/export', {
+      params: { query: { format: 'csv', externalId: 'IMP-1' } },
+      parseAs: 'text',
+    });
+    const jsonl = await company.GET('/v2/objects/export', {
+      params: { query: { format: 'jsonl', name: 'three' } },
+      parseAs: 'text',
+    });
+    // Everything: over this server's EXPORT_INLINE_MAX_BYTES, so 202 with an export job.
+    const large = await company.GET('/v2/objects/export', {
+      params: { query: { status: 'all', sort: 'name:asc' } },
+    });
+    const exportJob = large.data as components['schemas']['ExportJob'] | undefined;
+    const exportPath = { params: { path: { exportId: exportJob?.id ?? '' } } };
+    let exported = await company.GET('/v2/exports/{exportId}', exportPath);
+    await eventually(async () => {
+      exported = await company.GET('/v2/exports/{exportId}', exportPath);
+      return exported.data?.status !== 'running';
+    }, 30_000);
+    const exportFile = await fetch(exported.data?.url ?? '');
+    const exportText = await exportFile.text();
+    const unknownImport = await company.GET('/v2/imports/{importId}', {
+      params: { path: { importId: crypto.randomUUID() } },
+    });
+    const unknownExport = await company.GET('/v2/exports/{exportId}', {
+      params: { path: { exportId: crypto.randomUUID() } },
+    });
+    // Assess
+    expect(created.response.status).toBe(202);
+    expect(created.response.headers.get('location')).toBe(`/v2/imports/${importId}`);
+    expect(job.data).toMatchObject({
+      status: 'completed',
+      counts: { total: 2, created: 1, failed: 1 },
+      ignoredColumns: ['colour'],
+    });
+    expect(rawJob.data).toMatchObject({ status: 'completed', counts: { total: 2, created: 1, updated: 1 } });
+    expect(presigned.data?.status).toBe('pending');
+    expect(uploaded.status).toBeLessThan(300);
+    expect(started.data?.status).toBe('running');
+    expect(presignedJob.data).toMatchObject({ status: 'completed', format: 'jsonl', counts: { created: 1 } });
+    expect(startedAgain.error?.code).toBe('IMPORT_ALREADY_STARTED');
+    expect(listed.data?.pagination.total).toBe(3);
+    // The answer is JSON or (format=csv) text: the type says both, the JSON page is an object.
+    expect(typeof errors.data === 'object' ? errors.data.data : errors.data).toEqual([
+      { row: 3, field: 'name', code: 'REQUIRED', message: expect.any(String), outcome: 'failed' },
+    ]);
+    expect(errorsCsv.response.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect(errorsCsv.data?.split('\r\n')[1]).toMatch(/^3,name,REQUIRED,/);
+    expect(csv.response.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect(csv.data).toContain('"Imported one, renamed"');
+    expect(jsonl.response.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
+    expect(JSON.parse(jsonl.data?.trim() ?? '{}')).toMatchObject({
+      externalId: 'IMP-3',
+      subcategory: 'Vans',
+    });
+    expect(large.response.status).toBe(202);
+    expect(large.response.headers.get('location')).toBe(`/v2/exports/${exportJob?.id}`);
+    expect(exported.data).toMatchObject({ status: 'completed', format: 'csv', rowCount: 4 });
+    expect(exportText.split('\r\n').filter(Boolean)).toHaveLength(5);
+    expect(unknownImport.error?.code).toBe('IMPORT_NOT_FOUND');
+    expect(unknownExport.error?.code).toBe('EXPORT_NOT_FOUND');
   });
 
   it("manages an App's wallets, logs one in, and calls with its token", async () => {
