@@ -14,6 +14,7 @@ import { issueApiKey } from '../../lambdas/domain/identity/api-keys';
 import { createApp, createCompany } from '../../lambdas/domain/identity/tenants';
 import type { OpenApiDocument } from '../../lambdas/openapi/openapi-document';
 import { operationList } from '../../lambdas/operations';
+import { settleBackgroundJobs } from '../../lambdas/shared/background-jobs';
 import { freePort } from '../../local/free-port';
 import { type LocalGateway, startLocalGateway } from '../../local/local-gateway';
 import {
@@ -93,6 +94,25 @@ describe('fuzzing every operation through the local gateway', () => {
     };
   }
 
+  /** An import job (its file imported in the background) and an export job, of the company. */
+  async function newJobs(subcategoryId: string) {
+    const imported = await setUp('createImport', {
+      apiKey: tenants.companyKey,
+      raw: {
+        body: Buffer.from(`externalId,name,subcategoryId\nIMPORTED-1,Imported,${subcategoryId}\n`),
+        contentType: 'text/csv',
+      },
+    });
+    // Every export over one byte becomes a job while this is set (it is read on each export).
+    process.env.EXPORT_INLINE_MAX_BYTES = '1';
+    try {
+      const exported = await setUp('exportObjects', { apiKey: tenants.companyKey });
+      return { importId: imported.id as string, exportId: exported.id as string };
+    } finally {
+      delete process.env.EXPORT_INLINE_MAX_BYTES;
+    }
+  }
+
   /** A wallet of the App, logged in. */
   async function newWallet() {
     const suffix = crypto.randomUUID().slice(0, 8);
@@ -135,10 +155,18 @@ describe('fuzzing every operation through the local gateway', () => {
     tenants.appKey = app.apiKey;
     const document = (await (await fetch(`${baseUrl}/v2/openapi.json`)).json()) as OpenApiDocument;
     client = new OpenApiClient(baseUrl, document);
-    sharedWorld = { ...tenants, ...(await newCompanyResources()), ...(await newWallet()) };
+    const resources = await newCompanyResources();
+    sharedWorld = {
+      ...tenants,
+      ...resources,
+      ...(await newWallet()),
+      ...(await newJobs(resources.subcategoryId)),
+    };
   });
 
   afterAll(async () => {
+    // The import and export jobs the fuzzing started run in this process: let them finish.
+    await settleBackgroundJobs();
     await gateway?.close();
     if (process.env.FUZZ_REPORT) {
       const lines = [...seen].map(

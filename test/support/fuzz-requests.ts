@@ -31,6 +31,10 @@ export interface FuzzWorld {
   walletUsername: string;
   walletPassword: string;
   walletToken: string;
+  /** An import job of the company (extension). */
+  importId: string;
+  /** An export job of the company (extension). */
+  exportId: string;
 }
 
 /** An operation of the table, with its id. */
@@ -156,6 +160,10 @@ function knownIds(world: FuzzWorld, name: string): string[] {
       return [world.uploadId];
     case 'walletId':
       return [world.walletId];
+    case 'importId':
+      return [world.importId];
+    case 'exportId':
+      return [world.exportId];
     case 'sequence':
       return ['1', '2'];
     case 'tilePath':
@@ -249,20 +257,35 @@ function passingValue(
   return fc.oneof(...choices);
 }
 
+/**
+ * A field's schema without the `null` that an optional body field takes for "not given": query
+ * parameters and form fields are text, where `null` is no value (`"null"` fails the check).
+ */
+function withoutNull(schema: JsonSchema): JsonSchema {
+  if (!Array.isArray(schema.type)) return schema;
+  const types = schema.type.filter((type) => type !== 'null');
+  return {
+    ...schema,
+    type: types.length === 1 ? types[0] : types,
+    ...(Array.isArray(schema.enum) ? { enum: schema.enum.filter((value) => value !== null) } : {}),
+  };
+}
+
 /** A value of the JSON schema of a field. */
 function schemaValue(world: FuzzWorld, name: string, schema: JsonSchema): fc.Arbitrary<unknown> {
   let value: fc.Arbitrary<unknown>;
+  // A nullable optional field's type is a list (`['integer', 'null']`): still an integer.
+  const type = Array.isArray(schema.type) ? schema.type.find((each) => each !== 'null') : schema.type;
   if (Array.isArray(schema.enum)) value = fc.constantFrom(...(schema.enum as unknown[]));
   // The consistency query's `from` may not exceed `to`: 0 never does.
-  else if (schema.type === 'integer' && name === 'from') value = fc.constant(0);
-  else if (schema.type === 'integer') {
+  else if (type === 'integer' && name === 'from') value = fc.constant(0);
+  else if (type === 'integer') {
     value = fc.integer({
       min: typeof schema.minimum === 'number' ? schema.minimum : -1000,
       max: typeof schema.maximum === 'number' ? Math.min(schema.maximum, 10_000_000) : 1000,
     });
-  } else if (schema.type === 'boolean') value = fc.boolean();
-  // A nullable optional field's type is a list (`['object', 'null']`): still an object.
-  else if (schema.type === 'object' || (Array.isArray(schema.type) && schema.type.includes('object')))
+  } else if (type === 'boolean') value = fc.boolean();
+  else if (type === 'object')
     value = fc.dictionary(nastyText(10), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 5 });
   else if (schema.format === 'uuid')
     value = fc.oneof(fc.uuid(), fc.constantFrom(...knownIds(world, name), world.objectId));
@@ -433,7 +456,14 @@ const goodFile: fc.Arbitrary<FilePart> = fc.constantFrom(
 
 /** multipart/form-data bodies: well-formed, or (chaotic) truncated, with another boundary than announced, or none. */
 function multipartBody(world: FuzzWorld, operation: FuzzOperation, fieldsSchema: JsonSchema, mode: Mode) {
-  const textFields = fieldsObject(world, operation, fieldsSchema, mode).map((fields) =>
+  // Form parts are text: their passing values never include `null`.
+  const textSchema = {
+    ...fieldsSchema,
+    properties: Object.fromEntries(
+      Object.entries(propertiesOf(fieldsSchema)).map(([name, schema]) => [name, withoutNull(schema)]),
+    ),
+  };
+  const textFields = fieldsObject(world, operation, textSchema, mode).map((fields) =>
     Object.fromEntries(
       Object.entries(fields).map(([name, value]) => [
         name,
@@ -472,12 +502,62 @@ function multipartBody(world: FuzzWorld, operation: FuzzOperation, fieldsSchema:
     });
 }
 
+/**
+ * A file as the whole body, under one of the content types the row takes so (an import's CSV or
+ * JSON Lines): well-formed, rows for the world's subcategory; chaotic, also any bytes.
+ */
+function rawFileBody(world: FuzzWorld, rawTypes: readonly string[], mode: Mode) {
+  const rows = fc
+    .array(fc.tuple(fc.stringMatching(/^[A-Z]{1,3}-[0-9]{1,4}$/), fc.string({ maxLength: 30 })), {
+      minLength: 1,
+      maxLength: 5,
+    })
+    .chain((cells) =>
+      fc.constantFrom(
+        {
+          type: 'text/csv',
+          text: `externalId,name,subcategoryId\n${cells
+            .map(([externalId, name]) => `${externalId},"${name.replace(/"/g, '""')}",${world.subcategoryId}`)
+            .join('\n')}\n`,
+        },
+        {
+          type: rawTypes.find((type) => type !== 'text/csv') ?? 'text/csv',
+          text: cells
+            .map(([externalId, name]) =>
+              JSON.stringify({ externalId, name, subcategoryId: world.subcategoryId }),
+            )
+            .join('\n'),
+        },
+      ),
+    )
+    .map(({ type, text }) => ({ body: utf8(text), contentType: type, kind: `file as ${type}` }));
+  if (mode === 'wellFormed') return rows;
+  return fc.oneof(
+    { arbitrary: rows, weight: 2 },
+    {
+      arbitrary: fc
+        .record({
+          content: fc.oneof(
+            fc.uint8Array({ maxLength: 4096 }).map((bytes) => Buffer.from(bytes)),
+            nastyText(200).map(utf8),
+            fc.constantFrom(Buffer.alloc(0), PNG, CSV, utf8('a,a\n1,2\n'), utf8('"open\n')),
+          ),
+          type: fc.constantFrom(...rawTypes),
+        })
+        .map(({ content, type }) => ({ body: content, contentType: type, kind: `bytes as ${type}` })),
+      weight: 2,
+    },
+  );
+}
+
 function bodyOf(world: FuzzWorld, operation: FuzzOperation, mode: Mode) {
   if (operation.body) return jsonBody(world, operation, operation.body.jsonSchema, mode);
   if (operation.form) {
+    const rawTypes = operation.form.rawTypes ?? [];
     return fc.oneof(
       multipartBody(world, operation, operation.form.fields.jsonSchema, mode),
       jsonBody(world, operation, operation.form.fields.jsonSchema, mode),
+      ...(rawTypes.length > 0 ? [rawFileBody(world, rawTypes, mode)] : []),
     );
   }
   if (operation.streamedBody) {
@@ -503,7 +583,7 @@ function queryOf(
   mode: Mode,
 ): fc.Arbitrary<Array<[string, string]>> {
   const parameters = Object.entries(propertiesOf(operation.query?.jsonSchema)).map(([name, schema]) => {
-    const passing = schemaValue(world, name, schema).map((value) =>
+    const passing = schemaValue(world, name, withoutNull(schema)).map((value) =>
       typeof value === 'string' ? value : JSON.stringify(value),
     );
     const failing = fc.oneof(
