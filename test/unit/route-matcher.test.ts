@@ -27,6 +27,24 @@ describe('matchRoute with the operation table', () => {
     expect(match?.pathParameters).toEqual({ categoryId });
   });
 
+  it.each([
+    ['GET', '/v2/objects/export', 'exportObjects', {}],
+    ['GET', `/v2/objects/${categoryId}`, 'getObject', { objectId: categoryId }],
+    ['GET', '/v2/objects/EXT-export', 'getObject', { objectId: 'EXT-export' }],
+    ['POST', '/v2/imports/i-1/start', 'startImport', { importId: 'i-1' }],
+    ['GET', '/v2/imports/i-1/errors', 'listImportErrors', { importId: 'i-1' }],
+    ['GET', '/v2/imports/i-1', 'getImport', { importId: 'i-1' }],
+  ])(
+    'routes %s %s to %s: a literal segment wins over a {parameter}',
+    (method, path, operationId, parameters) => {
+      // Act
+      const match = matchRoute(method, path);
+      // Assess
+      expect(match?.operation.id).toBe(operationId);
+      expect(match?.pathParameters).toEqual(parameters);
+    },
+  );
+
   it('gives the whole operation row, as the table holds it', () => {
     // Act
     const match = matchRoute('POST', '/v2/categories');
