@@ -1,5 +1,5 @@
 /** Response schemas of the import and export operations (extension), matching their views. */
-import { IMPORT_MODES, IMPORT_STATUSES } from '#repositories/import-repository.js';
+import { IMPORT_MODES, IMPORT_STATUSES } from '#domain/imports/import-job.js';
 import type { JsonSchema } from '#shared/schema.js';
 import { closed, pageOf } from './schema-shapes.js';
 

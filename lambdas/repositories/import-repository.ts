@@ -13,6 +13,7 @@ import {
   type QueryCommandInput,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
+import type { ImportMode, ImportStatus, RowOutcome } from '#domain/imports/import-job.js';
 import { dynamoDb, tableName } from '#shared/clients.js';
 import type { FieldIssue } from '#shared/errors.js';
 import type { ItemKey } from '#shared/page-cursor.js';
@@ -21,14 +22,6 @@ import { queryAllPages } from './query-pages.js';
 import { TIME_TO_LIVE_ATTRIBUTE } from './table-definition.js';
 import { tenantPartition } from './tenant-keys.js';
 import type { TransactItem } from './transactions.js';
-
-export const IMPORT_STATUSES = ['pending', 'running', 'completed', 'failed'] as const;
-export type ImportStatus = (typeof IMPORT_STATUSES)[number];
-export const IMPORT_MODES = ['create', 'upsert'] as const;
-export type ImportMode = (typeof IMPORT_MODES)[number];
-/** What became of a row. */
-export type RowOutcome = 'created' | 'updated' | 'skipped' | 'failed';
-export const ROW_OUTCOMES: readonly RowOutcome[] = ['created', 'updated', 'skipped', 'failed'];
 
 export type ImportCounts = Record<'total' | RowOutcome, number>;
 

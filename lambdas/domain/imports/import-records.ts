@@ -14,9 +14,7 @@
 import type { Readable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import type { FieldIssue } from '#shared/errors.js';
-
-export const IMPORT_FORMATS = ['csv', 'jsonl'] as const;
-export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+import type { ImportFormat } from './import-job.js';
 
 /** No valid record comes near this (metadata stops at 16 KiB): an open quote past it is broken. */
 const RECORD_MAX_BYTES = 256 * 1024;

@@ -10,7 +10,7 @@ import type { FieldIssue } from '#shared/errors.js';
 import type { Infer, Metadata } from '#shared/schema.js';
 import { UUID_PATTERN } from '#shared/schema.js';
 import { createObjectBody } from '../objects/object-schemas.js';
-import type { ImportFormat } from './import-records.js';
+import type { ImportFormat } from './import-job.js';
 
 export type ObjectInput = Infer<typeof createObjectBody.shape>;
 

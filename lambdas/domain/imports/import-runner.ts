@@ -12,7 +12,6 @@ import {
   findImportJob,
   type ImportErrorRecord,
   type ImportJobRecord,
-  type RowOutcome,
   readRowTraces,
   rowDoneItem,
   rowErrorItems,
@@ -31,6 +30,7 @@ import {
   OBJECTS_PER_TRANSACTION,
   updatedFields,
 } from '../objects/object-service.js';
+import type { RowOutcome } from './import-job.js';
 import { ImportFileError, type ImportRecord, importRecords } from './import-records.js';
 import { isKnownColumn, type ObjectInput, toImportRow } from './import-row.js';
 import { ImportTargets, type ResolvedTarget } from './import-targets.js';

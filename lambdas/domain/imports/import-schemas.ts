@@ -1,5 +1,4 @@
 /** Request shapes of the import operations (extension: bulk import of objects). */
-import { IMPORT_MODES, type ImportMode } from '#repositories/import-repository.js';
 import { pageQueryFields } from '#shared/pagination.js';
 import {
   boolean,
@@ -13,7 +12,7 @@ import {
   string,
 } from '#shared/schema.js';
 import { PERFORMED_BY_MAX } from '../objects/object-schemas.js';
-import { IMPORT_FORMATS } from './import-records.js';
+import { IMPORT_FORMATS, IMPORT_MODES, type ImportMode } from './import-job.js';
 
 /** Files sent in the request itself: Lambda takes 6 MB of request, base64 makes it larger. */
 export const IMPORT_INLINE_MAX_BYTES = 4 * 1024 * 1024;

@@ -24,7 +24,7 @@ import type { PageRequest } from '#shared/pagination.js';
 import type { Principal } from '#shared/principal.js';
 import { timeOrderedId } from '#shared/time-ordered-id.js';
 import { csvText } from '../exports/export-format.js';
-import type { ImportFormat } from './import-records.js';
+import type { ImportFormat } from './import-job.js';
 import { IMPORT_BODY_TYPES, IMPORT_UPLOAD_MAX_BYTES, type importOptionsOf } from './import-schemas.js';
 import { type ImportView, toImportView } from './import-view.js';
 
