@@ -6,9 +6,7 @@
  */
 import { stringify } from 'csv-stringify/sync';
 import type { ObjectView } from '../objects/object-view.js';
-
-export const EXPORT_FORMATS = ['csv', 'jsonl'] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+import type { ExportFormat } from './export-schemas.js';
 
 export const EXPORT_CONTENT_TYPES: Record<ExportFormat, string> = {
   csv: 'text/csv; charset=utf-8',

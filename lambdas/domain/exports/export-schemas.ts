@@ -1,7 +1,10 @@
 /** Request shapes of the export operations (extension). */
 import { defaulted, object, oneOf, required, string } from '#shared/schema.js';
 import { listObjectsQuery } from '../objects/object-schemas.js';
-import { EXPORT_FORMATS } from './export-format.js';
+
+/** Formats of an export (`export-format.ts` writes them; kept here so the operation table loads no CSV writer). */
+export const EXPORT_FORMATS = ['csv', 'jsonl'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 const { limit: _limit, offset: _offset, cursor: _cursor, ...listFilters } = listObjectsQuery.shape;
 
