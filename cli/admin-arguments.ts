@@ -4,7 +4,20 @@
  * whether or not a stack runs.
  */
 import { parseArgs } from 'node:util';
+import {
+  EXPORT_FORMATS,
+  type ExportFormat,
+  exportObjectsQuery,
+} from '../lambdas/domain/exports/export-schemas.js';
+import {
+  IMPORT_FORMATS,
+  IMPORT_MODES,
+  type ImportFormat,
+  type ImportMode,
+} from '../lambdas/domain/imports/import-job.js';
+import type { FieldIssue } from '../lambdas/shared/errors.js';
 import { PERMISSIONS, type Permission } from '../lambdas/shared/principal.js';
+import { UUID_PATTERN } from '../lambdas/shared/schema.js';
 import type { UsagePlanName } from '../lib/api-gateway-settings.js';
 import { USAGE_PLAN_NAMES } from './usage-plans.js';
 
@@ -20,18 +33,77 @@ export type AdminCommand =
   | { command: 'create-app'; name: string }
   | { command: 'create-key'; tenantType: 'company' | 'app'; tenantId: string; permissions: Permission[] }
   | { command: 'revoke-key'; keyId: string }
-  | { command: 'set-plan'; keyId: string; plan: UsagePlanName };
+  | { command: 'set-plan'; keyId: string; plan: UsagePlanName }
+  | ImportCommand
+  | ExportCommand;
 
-/** The options each command takes; every option takes a value. */
+/** `import <file>`: a bulk import of objects into a company, run to its end in the CLI. */
+export interface ImportCommand {
+  command: 'import';
+  companyId: string;
+  file: string;
+  mode: ImportMode;
+  /** Absent: from the file name (`.jsonl`, `.ndjson`), else CSV. */
+  format?: ImportFormat;
+  /** Target of rows that name no subcategory. */
+  categoryId?: string;
+  subcategoryId?: string;
+  createMissing: boolean;
+}
+
+/** The filters and sort of spec 4.1, as `GET /v2/objects/export` takes them. */
+export type ExportFilters = Omit<ReturnType<typeof exportObjectsQuery.parse>, 'format'>;
+
+/** `export`: the company's objects into a file (or stdout). */
+export interface ExportCommand {
+  command: 'export';
+  companyId: string;
+  format: ExportFormat;
+  /** Absent: the export goes to stdout. */
+  out?: string;
+  filters: ExportFilters;
+}
+
+/** The options each command takes with a value. */
 const COMMAND_OPTIONS = {
   'create-company': ['name'],
   'create-app': ['name'],
   'create-key': ['company', 'app', 'permissions'],
   'revoke-key': ['key-id'],
   'set-plan': ['key-id', 'plan'],
+  import: ['company', 'mode', 'format', 'category-id', 'subcategory-id'],
+  export: [
+    'company',
+    'format',
+    'out',
+    'status',
+    'name',
+    'owner',
+    'category-id',
+    'subcategory-id',
+    'external-id',
+    'sort',
+  ],
 } as const satisfies Record<string, readonly string[]>;
 
 type CommandName = keyof typeof COMMAND_OPTIONS;
+
+/** The options each command takes without a value (switches). */
+const COMMAND_FLAGS: Partial<Record<CommandName, readonly string[]>> = { import: ['create-missing'] };
+
+/** The positional arguments each command takes, by name. */
+const COMMAND_POSITIONALS: Partial<Record<CommandName, readonly string[]>> = { import: ['file'] };
+
+/** The export's filter options and the query fields they are. */
+const EXPORT_FILTER_OPTIONS = {
+  status: 'status',
+  name: 'name',
+  owner: 'owner',
+  'category-id': 'categoryId',
+  'subcategory-id': 'subcategoryId',
+  'external-id': 'externalId',
+  sort: 'sort',
+} as const;
 
 const MAX_NAME_LENGTH = 200;
 
@@ -42,8 +114,20 @@ export const ADMIN_USAGE = `Usage: npm run --silent admin -- <command> [options]
   create-key (--company <companyId> | --app <appId>) --permissions <p1,p2,...>
   revoke-key --key-id <keyId>
   set-plan --key-id <keyId> --plan <${USAGE_PLAN_NAMES.join('|')}>
-Every option shown is required. --permissions '' gives a key without permissions.
+  import <file> --company <companyId> [--mode <${IMPORT_MODES.join('|')}>] [--format <${IMPORT_FORMATS.join('|')}>]
+         [--subcategory-id <id> [--category-id <id>]] [--create-missing]
+  export --company <companyId> [--format <${EXPORT_FORMATS.join('|')}>] [--out <file>] [--status <active|inactive|all>]
+         [--name <text>] [--owner <text>] [--category-id <id>] [--subcategory-id <id>] [--external-id <id>]
+         [--sort <createdAt:desc|createdAt:asc|name:asc|name:desc>]
+Options without brackets are required. --permissions '' gives a key without permissions.
 Permissions: ${PERMISSIONS.join(', ')}
+import writes the file's rows as POST /v2/imports does (each with its ledger event; the actor is
+apiKey:admin-cli), runs the job to its end in this process, and prints its counts and up to 1000
+error entries (the rest: GET <errorsPath>). The format follows the file name (.jsonl, .ndjson), else CSV.
+--subcategory-id (with its --category-id) places rows that name no subcategory; --create-missing
+creates the categories and subcategories that rows name and that do not exist yet.
+export writes the objects that match (the filters and sort of GET /v2/objects) to --out, then prints
+one JSON line; without --out, the file itself goes to stdout.
 --help (or -h), with or without a command, prints this text on stdout and exits 0.
 A command prints one JSON line on stdout. Errors print one line on stderr and nothing on stdout:
 exit 2 for a usage error, 1 for any other error (no stack running, unknown company, App or key).`;
@@ -61,10 +145,13 @@ type ArgumentToken = ReturnType<typeof parseArgs<{ tokens: true; strict: false }
  * Node's parser in its lenient mode reports every token, so that `--help` can win over any
  * other mistake on the line; {@link optionValues} then refuses what strict mode would.
  */
-function tokenize(args: string[], names: readonly string[]): ArgumentToken[] {
+function tokenize(args: string[], names: readonly string[], flags: readonly string[] = []): ArgumentToken[] {
   return parseArgs({
     args,
-    options: Object.fromEntries(names.map((name) => [name, { type: 'string' as const }])),
+    options: {
+      ...Object.fromEntries(names.map((name) => [name, { type: 'string' as const }])),
+      ...Object.fromEntries(flags.map((name) => [name, { type: 'boolean' as const }])),
+    },
     strict: false,
     tokens: true,
   }).tokens;
@@ -74,14 +161,32 @@ const asksForHelp = (tokens: ArgumentToken[]) =>
   tokens.some((token) => token.kind === 'option' && (token.name === 'help' || token.name === 'h'));
 
 /**
- * The option values, refusing unknown options, missing values and positional arguments (as
- * Node's strict mode does, with messages of our own) and options given twice.
+ * The option values, refusing unknown options, missing values and positional arguments beyond
+ * `positionals` (as Node's strict mode does, with messages of our own) and options given twice.
+ * A switch (`flags`) takes no value; it is recorded as `''`.
  */
-function optionValues(tokens: ArgumentToken[], names: readonly string[]): Map<string, string> {
+function optionValues(
+  tokens: ArgumentToken[],
+  names: readonly string[],
+  flags: readonly string[] = [],
+  positionals: string[] = [],
+  positionalNames: readonly string[] = [],
+): Map<string, string> {
   const values = new Map<string, string>();
   for (const token of tokens) {
-    if (token.kind === 'positional') throw new UsageError(`Unexpected argument ${quoted(token.value)}`);
+    if (token.kind === 'positional') {
+      if (positionals.length >= positionalNames.length)
+        throw new UsageError(`Unexpected argument ${quoted(token.value)}`);
+      positionals.push(token.value);
+      continue;
+    }
     if (token.kind !== 'option') continue; // the `--` terminator; what follows it is positional
+    if (flags.includes(token.name)) {
+      if (token.inlineValue) throw new UsageError(`${token.rawName} takes no value`);
+      if (values.has(token.name)) throw new UsageError(`${token.rawName} is given more than once`);
+      values.set(token.name, '');
+      continue;
+    }
     if (!names.includes(token.name)) throw new UsageError(`Unknown option ${quoted(token.rawName)}`);
     const value = token.value;
     if (value === undefined) throw new UsageError(`${token.rawName} needs a value`);
@@ -141,12 +246,14 @@ export function parseAdminArguments(argv: readonly string[]): AdminCommand {
   const [first, ...rest] = argv;
   const command = first?.startsWith('-') ? undefined : first;
   const names = isCommandName(command) ? COMMAND_OPTIONS[command] : [];
-  const tokens = tokenize(command === undefined ? [...argv] : rest, names);
+  const flags = (isCommandName(command) && COMMAND_FLAGS[command]) || [];
+  const tokens = tokenize(command === undefined ? [...argv] : rest, names, flags);
   if (asksForHelp(tokens)) return { command: 'help' };
   if (!isCommandName(command)) {
     throw new UsageError(command === undefined ? 'No command given' : `Unknown command ${quoted(command)}`);
   }
-  const options = optionValues(tokens, names);
+  const positionals: string[] = [];
+  const options = optionValues(tokens, names, flags, positionals, COMMAND_POSITIONALS[command]);
   switch (command) {
     case 'create-company':
     case 'create-app':
@@ -168,5 +275,79 @@ export function parseAdminArguments(argv: readonly string[]): AdminCommand {
       }
       return { command, keyId, plan: plan as UsagePlanName };
     }
+    case 'import':
+      return importCommand(options, positionals);
+    case 'export':
+      return exportCommand(options);
   }
+}
+
+function oneOfValue<const V extends string>(
+  values: Map<string, string>,
+  name: string,
+  allowed: readonly V[],
+): V | undefined {
+  const value = values.get(name);
+  if (value === undefined) return undefined;
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new UsageError(`--${name} must be one of: ${allowed.join(', ')}`);
+  }
+  return value as V;
+}
+
+function uuidValue(values: Map<string, string>, name: string): string | undefined {
+  const value = values.get(name);
+  if (value === undefined) return undefined;
+  if (!UUID_PATTERN.test(value)) throw new UsageError(`--${name} must be a UUID`);
+  return value.toLowerCase();
+}
+
+function importCommand(options: Map<string, string>, positionals: string[]): ImportCommand {
+  const [file] = positionals;
+  if (file === undefined || file.trim() === '')
+    throw new UsageError('import needs a file: import <file> --company <companyId>');
+  const companyId = requiredValue(options, 'company');
+  const categoryId = uuidValue(options, 'category-id');
+  const subcategoryId = uuidValue(options, 'subcategory-id');
+  if (categoryId !== undefined && subcategoryId === undefined) {
+    throw new UsageError('--category-id goes with --subcategory-id (the target of rows that name none)');
+  }
+  const format = oneOfValue(options, 'format', IMPORT_FORMATS);
+  return {
+    command: 'import',
+    companyId,
+    file,
+    mode: oneOfValue(options, 'mode', IMPORT_MODES) ?? 'create',
+    ...(format ? { format } : {}),
+    ...(categoryId ? { categoryId } : {}),
+    ...(subcategoryId ? { subcategoryId } : {}),
+    createMissing: options.has('create-missing'),
+  };
+}
+
+/** An issue of the export query's schema, told with the option's name. */
+function filterIssueMessage(issue: FieldIssue): string {
+  const option = Object.entries(EXPORT_FILTER_OPTIONS).find(([, field]) => field === issue.field)?.[0];
+  if (!option) return issue.message;
+  return issue.message.startsWith(issue.field)
+    ? `--${option}${issue.message.slice(issue.field.length)}`
+    : `--${option}: ${issue.message}`;
+}
+
+function exportCommand(options: Map<string, string>): ExportCommand {
+  const companyId = requiredValue(options, 'company');
+  const format = oneOfValue(options, 'format', EXPORT_FORMATS) ?? 'csv';
+  const out = options.get('out');
+  if (out !== undefined && out.trim() === '') throw new UsageError('--out needs a file name');
+  const given: Record<string, string> = {};
+  for (const [option, field] of Object.entries(EXPORT_FILTER_OPTIONS)) {
+    const value = options.get(option);
+    if (value !== undefined) given[field] = value;
+  }
+  // The very schema of GET /v2/objects/export: the same values, limits and defaults.
+  const issues: FieldIssue[] = [];
+  const query = exportObjectsQuery.read({ ...given, format }, 'query', issues);
+  if (!query || issues.length > 0) throw new UsageError(filterIssueMessage(issues[0]!));
+  const { format: _format, ...filters } = query;
+  return { command: 'export', companyId, format, ...(out === undefined ? {} : { out }), filters };
 }

@@ -1,5 +1,7 @@
 /**
- * The admin CLI: companies, Apps and API keys. Each command prints one JSON line on stdout;
+ * The admin CLI: companies, Apps and API keys, and a company's objects in bulk (`import`,
+ * `export`, see `bulk-objects.ts`). Each command prints one JSON line on stdout (`export`
+ * without `--out` prints the file instead);
  * errors print one line on stderr and nothing on stdout, with exit code 2 for a usage error
  * (see `admin-arguments.ts`, checked before connecting) and 1 for any other error.
  *
@@ -11,13 +13,18 @@
  */
 import { DEFAULT_USAGE_PLAN, type UsagePlanName } from '../lib/api-gateway-settings.js';
 import { ADMIN_USAGE, type AdminCommand, parseAdminArguments, UsageError } from './admin-arguments.js';
+import { exportCompanyObjects, importCompanyObjects } from './bulk-objects.js';
 import { connectToStack } from './stack-connection.js';
 
 const HELP_HINT = 'Usage: npm run --silent admin -- --help';
 
 /** Runs a command whose arguments were checked; the result is the command's JSON line. */
-async function run(request: Exclude<AdminCommand, { command: 'help' }>): Promise<Record<string, unknown>> {
+async function run(
+  request: Exclude<AdminCommand, { command: 'help' }>,
+): Promise<Record<string, unknown> | undefined> {
   const connection = connectToStack();
+  if (request.command === 'import') return importCompanyObjects(request);
+  if (request.command === 'export') return exportCompanyObjects(request);
   // Imported after connect(): the SDK clients read the endpoints when their module loads.
   const { createApp, createCompany, tenantExists } = await import('../lambdas/domain/identity/tenants.js');
   const { issueApiKey, revokeApiKey } = await import('../lambdas/domain/identity/api-keys.js');
@@ -89,7 +96,7 @@ function main(argv: string[]): void {
   }
   run(request).then(
     (result) => {
-      process.stdout.write(`${JSON.stringify(result)}\n`);
+      if (result) process.stdout.write(`${JSON.stringify(result)}\n`);
     },
     (error: unknown) => {
       process.stderr.write(`admin: ${oneLine(error instanceof Error ? error.message : String(error))}\n`);

@@ -26,6 +26,9 @@ describe('admin CLI exit codes without a running stack', () => {
     ['a positional argument', ['create-app', '--name', 'X', 'Y']],
     ['--key-id without its value', ['revoke-key', '--key-id']],
     ['create-key without --permissions', ['create-key', '--app', '11111111-1111-4111-8111-111111111111']],
+    ['import without a file', ['import', '--company', '11111111-1111-4111-8111-111111111111']],
+    ['import with an unknown mode', ['import', 'a.csv', '--company', 'x', '--mode', 'replace']],
+    ['export with an unknown sort', ['export', '--company', 'x', '--sort', 'owner:asc']],
   ])('exits 2 with one line on stderr and nothing on stdout for %s', async (_label, args) => {
     // Act
     const result = await runAdmin(args, settings);

@@ -3,6 +3,8 @@ import fc from 'fast-check';
 import { ADMIN_USAGE, parseAdminArguments, UsageError } from '../../cli/admin-arguments';
 
 const APP_ID = '11111111-1111-4111-8111-111111111111';
+const CATEGORY_ID = '22222222-2222-4222-8222-222222222222';
+const SUBCATEGORY_ID = '33333333-3333-4333-8333-333333333333';
 
 /** The usage error's message for a line, or a failure if the line parses. */
 function usageErrorOf(argv: string[]): string {
@@ -35,6 +37,86 @@ describe('parseAdminArguments', () => {
     ],
     [['revoke-key', '--key-id', 'f'.repeat(24)], { command: 'revoke-key', keyId: 'f'.repeat(24) }],
     [['set-plan', '--key-id', 'abc', '--plan', 'high'], { command: 'set-plan', keyId: 'abc', plan: 'high' }],
+    [
+      ['import', 'objects.csv', '--company', APP_ID],
+      { command: 'import', file: 'objects.csv', companyId: APP_ID, mode: 'create', createMissing: false },
+    ],
+    [
+      [
+        'import',
+        '--company',
+        APP_ID,
+        '--mode',
+        'upsert',
+        '--format=jsonl',
+        '--create-missing',
+        '--subcategory-id',
+        SUBCATEGORY_ID.toUpperCase(),
+        '--category-id',
+        CATEGORY_ID,
+        '--',
+        '-rows.txt',
+      ],
+      {
+        command: 'import',
+        file: '-rows.txt',
+        companyId: APP_ID,
+        mode: 'upsert',
+        format: 'jsonl',
+        subcategoryId: SUBCATEGORY_ID,
+        categoryId: CATEGORY_ID,
+        createMissing: true,
+      },
+    ],
+    [
+      ['export', '--company', APP_ID],
+      {
+        command: 'export',
+        companyId: APP_ID,
+        format: 'csv',
+        filters: { status: 'active', sort: 'createdAt:desc' },
+      },
+    ],
+    [
+      [
+        'export',
+        '--company',
+        APP_ID,
+        '--format',
+        'jsonl',
+        '--out',
+        'objects.jsonl',
+        '--status',
+        'all',
+        '--name',
+        'pump',
+        '--owner',
+        'Ann',
+        '--category-id',
+        CATEGORY_ID,
+        '--subcategory-id',
+        SUBCATEGORY_ID,
+        '--external-id',
+        'VIN-1',
+        '--sort',
+        'name:desc',
+      ],
+      {
+        command: 'export',
+        companyId: APP_ID,
+        format: 'jsonl',
+        out: 'objects.jsonl',
+        filters: {
+          status: 'all',
+          name: 'pump',
+          owner: 'Ann',
+          categoryId: CATEGORY_ID,
+          subcategoryId: SUBCATEGORY_ID,
+          externalId: 'VIN-1',
+          sort: 'name:desc',
+        },
+      },
+    ],
   ])('reads %j', (argv, expected) => {
     // Act
     const parsed = parseAdminArguments(argv);
@@ -113,17 +195,125 @@ describe('parseAdminArguments', () => {
       ['set-plan', '--key-id', 'a', '--plan', 'gold'],
       '--plan must be one of: default, high',
     ],
+    [
+      'import without a file',
+      ['import', '--company', APP_ID],
+      'import needs a file: import <file> --company <companyId>',
+    ],
+    [
+      'import with two files',
+      ['import', 'a.csv', 'b.csv', '--company', APP_ID],
+      'Unexpected argument "b.csv"',
+    ],
+    ['import without --company', ['import', 'a.csv'], '--company is required'],
+    [
+      'import with an unknown mode',
+      ['import', 'a.csv', '--company', APP_ID, '--mode', 'replace'],
+      '--mode must be one of: create, upsert',
+    ],
+    [
+      'import with an unknown format',
+      ['import', 'a.csv', '--company', APP_ID, '--format', 'xlsx'],
+      '--format must be one of: csv, jsonl',
+    ],
+    [
+      'import with a --subcategory-id that is no UUID',
+      ['import', 'a.csv', '--company', APP_ID, '--subcategory-id', 'shelves'],
+      '--subcategory-id must be a UUID',
+    ],
+    [
+      'import with --category-id alone',
+      ['import', 'a.csv', '--company', APP_ID, '--category-id', CATEGORY_ID],
+      '--category-id goes with --subcategory-id (the target of rows that name none)',
+    ],
+    [
+      'import with a value for --create-missing',
+      ['import', 'a.csv', '--company', APP_ID, '--create-missing=yes'],
+      '--create-missing takes no value',
+    ],
+    [
+      'import with --create-missing twice',
+      ['import', 'a.csv', '--company', APP_ID, '--create-missing', '--create-missing'],
+      '--create-missing is given more than once',
+    ],
+    ['export without --company', ['export', '--format', 'csv'], '--company is required'],
+    [
+      'export with a positional argument',
+      ['export', 'out.csv', '--company', APP_ID],
+      'Unexpected argument "out.csv"',
+    ],
+    [
+      'export with an import option',
+      ['export', '--company', APP_ID, '--mode', 'upsert'],
+      'Unknown option "--mode"',
+    ],
+    [
+      'export with an unknown format',
+      ['export', '--company', APP_ID, '--format', 'xml'],
+      '--format must be one of: csv, jsonl',
+    ],
+    ['export with an empty --out', ['export', '--company', APP_ID, '--out', ''], '--out needs a file name'],
+    [
+      'export with an unknown status',
+      ['export', '--company', APP_ID, '--status', 'stolen'],
+      expect.stringMatching(/^--status must be one of: active, inactive, all/),
+    ],
+    [
+      'export with an unknown sort',
+      ['export', '--company', APP_ID, '--sort', 'owner:asc'],
+      expect.stringMatching(/^--sort must be one of: createdAt:desc, createdAt:asc, name:asc, name:desc/),
+    ],
+    [
+      'export with a --category-id that is no UUID',
+      ['export', '--company', APP_ID, '--category-id', 'IT'],
+      '--category-id must be a UUID',
+    ],
+    [
+      'export with an over-long --name',
+      ['export', '--company', APP_ID, '--name', 'x'.repeat(201)],
+      '--name must be at most 200 characters long',
+    ],
+    [
+      'export with an empty --external-id',
+      ['export', '--company', APP_ID, '--external-id', ''],
+      '--external-id must be 1 to 100 characters long',
+    ],
   ])('refuses %s', (_label, argv, message) => {
     // Act
     const refusal = usageErrorOf(argv);
     // Assess
-    expect(refusal).toBe(message);
+    expect(refusal).toEqual(message);
   });
 
   it('gives a one-line usage error or a command for any line (property)', () => {
     const words = fc.oneof(
-      fc.constantFrom('create-company', 'create-app', 'create-key', 'revoke-key', 'set-plan', '--', '-'),
-      fc.constantFrom('--name', '--company', '--app', '--permissions', '--key-id', '--plan', '--x', '-n'),
+      fc.constantFrom(
+        'create-company',
+        'create-app',
+        'create-key',
+        'revoke-key',
+        'set-plan',
+        'import',
+        'export',
+        '--',
+        '-',
+      ),
+      fc.constantFrom(
+        '--name',
+        '--company',
+        '--app',
+        '--permissions',
+        '--key-id',
+        '--plan',
+        '--x',
+        '-n',
+        '--create-missing',
+        '--create-missing=1',
+        '--format',
+        '--sort',
+        '--status',
+        '--category-id',
+      ),
       fc.string(),
       // Control characters too (a newline in a value must not break the message's one line).
       fc.string({ unit: 'binary' }),

@@ -1,0 +1,166 @@
+/**
+ * The admin CLI's `import` and `export`: a company's objects in bulk from a terminal, through
+ * the same domain code as `POST /v2/imports` and `GET /v2/objects/export`. Both run their job
+ * in this process (as `npm start` runs background jobs), whichever stack the CLI is connected
+ * to, and both keep memory bounded: the import reads the file from the bucket as the job does,
+ * the export streams from the bucket into the file.
+ * Call after `connectToStack()`: the modules are loaded here, once the environment is set.
+ */
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { basename, resolve } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ExportCommand, ImportCommand } from './admin-arguments.js';
+
+/** The key id recorded as the actor (`apiKey:admin-cli`) of the events an import writes. */
+export const CLI_KEY_ID = 'admin-cli';
+/** Error entries printed with an import's counts; the rest are read with `GET <errorsPath>`. */
+export const ERRORS_PRINTED_MAX = 1000;
+
+async function ensureCompany(companyId: string): Promise<void> {
+  const { tenantExists } = await import('../lambdas/domain/identity/tenants.js');
+  if (!(await tenantExists('company', companyId))) throw new Error(`No company ${companyId}`);
+}
+
+async function readImportFile(path: string, maxBytes: number): Promise<Buffer> {
+  let content: Buffer;
+  try {
+    content = await readFile(path);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    throw new Error(`Cannot read ${path}: ${code === 'ENOENT' ? 'no such file' : (code ?? String(error))}`);
+  }
+  if (content.length > maxBytes) {
+    throw new Error(`${path} has ${content.length} bytes; an import file may have ${maxBytes} (50 MB)`);
+  }
+  return content;
+}
+
+/**
+ * Creates the import job as `POST /v2/imports` does, runs it to its end here and returns its
+ * counts and error entries (up to {@link ERRORS_PRINTED_MAX}).
+ */
+export async function importCompanyObjects(request: ImportCommand): Promise<Record<string, unknown>> {
+  // Read when a job starts: the job's run goes in this process, not to a Lambda function.
+  process.env.LOCAL_BACKGROUND_JOBS = 'inline';
+  const [
+    { createImport, getImport },
+    { runImport },
+    { IMPORT_UPLOAD_MAX_BYTES },
+    repository,
+    store,
+    jobs,
+    principals,
+  ] = await Promise.all([
+    import('../lambdas/domain/imports/import-service.js'),
+    import('../lambdas/domain/imports/import-runner.js'),
+    import('../lambdas/domain/imports/import-schemas.js'),
+    import('../lambdas/repositories/import-repository.js'),
+    import('../lambdas/repositories/file-store.js'),
+    import('../lambdas/shared/background-jobs.js'),
+    import('../lambdas/shared/principal.js'),
+  ]);
+  const content = await readImportFile(request.file, IMPORT_UPLOAD_MAX_BYTES);
+  const { companyId } = request;
+  await ensureCompany(companyId);
+  const fileName = basename(request.file);
+  const created = await createImport(
+    {
+      type: 'company',
+      tenantId: companyId,
+      keyId: CLI_KEY_ID,
+      permissions: new Set(principals.COMPANY_PERMISSIONS),
+    },
+    {
+      mode: request.mode,
+      format: request.format,
+      categoryId: request.categoryId,
+      subcategoryId: request.subcategoryId,
+      createMissing: request.createMissing,
+      fileName,
+    },
+    { content, fileName },
+    '',
+  );
+  await jobs.settleBackgroundJobs();
+  let job = await getImport(companyId, created.id, '');
+  if (job.status === 'running') {
+    // The run failed (it logged why): one more run resumes the job where it stopped, and a
+    // failure that lasts reaches the exit code.
+    await runImport(companyId, created.id, (record) => store.openFileStream(record.sourceKey));
+    job = await getImport(companyId, created.id, '');
+  }
+  if (job.status === 'failed') {
+    throw new Error(`Import ${job.id} failed: ${job.error?.code}: ${job.error?.message}`);
+  }
+  const errors: Awaited<ReturnType<typeof repository.listImportErrors>>['records'] = [];
+  let startAfter: Record<string, unknown> | undefined;
+  do {
+    const page = await repository.listImportErrors(companyId, job.id, {
+      offset: 0,
+      limit: Math.min(100, ERRORS_PRINTED_MAX - errors.length),
+      startAfter,
+    });
+    errors.push(...page.records);
+    startAfter = page.records.length > 0 ? page.lastKey : undefined;
+  } while (startAfter && errors.length < ERRORS_PRINTED_MAX);
+  return {
+    importId: job.id,
+    status: job.status,
+    counts: job.counts,
+    errorCount: job.errorCount,
+    ignoredColumns: job.ignoredColumns,
+    errors,
+    errorsPath: job.errorsPath,
+  };
+}
+
+async function writeToStdout(body: Readable): Promise<void> {
+  for await (const chunk of body) {
+    if (!process.stdout.write(chunk)) await once(process.stdout, 'drain');
+  }
+}
+
+/**
+ * Exports the company's matching objects as `GET /v2/objects/export` does, always by way of its
+ * background job (run here), whose file is then streamed from the bucket to `out` or stdout.
+ */
+export async function exportCompanyObjects(
+  request: ExportCommand,
+): Promise<Record<string, unknown> | undefined> {
+  process.env.LOCAL_BACKGROUND_JOBS = 'inline';
+  // Never the whole export in memory: any export with a row becomes the job that streams it.
+  process.env.EXPORT_INLINE_MAX_BYTES = '0';
+  const [{ exportObjects, getExport }, { exportResultKey }, store, jobs] = await Promise.all([
+    import('../lambdas/domain/exports/export-service.js'),
+    import('../lambdas/repositories/file-repository.js'),
+    import('../lambdas/repositories/file-store.js'),
+    import('../lambdas/shared/background-jobs.js'),
+  ]);
+  const { companyId, format } = request;
+  await ensureCompany(companyId);
+  const answer = await exportObjects(companyId, { ...request.filters, format }, '');
+  let body: Readable;
+  let exportId: string | null = null;
+  let rowCount = 0;
+  if ('file' in answer) {
+    // Nothing matched: the header alone (CSV), or nothing (JSON Lines).
+    const { Readable } = await import('node:stream');
+    body = Readable.from([answer.file]);
+  } else {
+    await jobs.settleBackgroundJobs();
+    const job = await getExport(companyId, answer.job.id);
+    if (job.status !== 'completed') throw new Error(`Export ${job.id} failed: ${job.error ?? job.status}`);
+    exportId = job.id;
+    rowCount = job.rowCount ?? 0;
+    body = await store.openFileStream(exportResultKey(companyId, job.id));
+  }
+  if (request.out === undefined) {
+    await writeToStdout(body);
+    return undefined;
+  }
+  await pipeline(body, createWriteStream(request.out));
+  return { exportId, file: resolve(request.out), format, rowCount, bytes: (await stat(request.out)).size };
+}
