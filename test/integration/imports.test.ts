@@ -162,6 +162,23 @@ describe('import', () => {
     expect(await allObjects(principal)).toHaveLength(2);
   });
 
+  it('finds an externalId given twice even when one cell carries a formula guard', async () => {
+    // Prepare
+    const principal = companyPrincipal();
+    const place = await givenSubcategoryPath(principal);
+    const file = csv([
+      ['externalId', 'name', 'subcategoryId'],
+      ["'=X", 'Guarded', place.subcategoryId],
+      ['=X', 'Plain', place.subcategoryId],
+    ]);
+    // Act
+    const job = await importAndWait(principal, file);
+    const errors = await allImportErrors(principal, job.id);
+    // Assess
+    expect(job.counts).toMatchObject({ created: 1, failed: 1, skipped: 0 });
+    expect(errors.map((error) => [error.row, error.code])).toEqual([[3, 'DUPLICATE_EXTERNAL_ID']]);
+  });
+
   it('updates existing objects in upsert mode, with an event naming the import, and skips unchanged rows', async () => {
     // Prepare
     const principal = companyPrincipal();

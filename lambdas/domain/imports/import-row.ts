@@ -66,6 +66,12 @@ function cellValue(value: unknown, format: ImportFormat): unknown {
   return withoutFormulaGuard(value);
 }
 
+/** The row's externalId as its object would get it (a CSV cell without its formula guard). */
+export function externalIdOf(values: Record<string, unknown>, format: ImportFormat): string | undefined {
+  const value = cellValue(values.externalId, format);
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
 function readMetadata(
   values: Record<string, unknown>,
   format: ImportFormat,

@@ -32,7 +32,7 @@ import {
 } from '../objects/object-service.js';
 import type { RowOutcome } from './import-job.js';
 import { ImportFileError, type ImportRecord, importRecords } from './import-records.js';
-import { isKnownColumn, type ObjectInput, toImportRow } from './import-row.js';
+import { externalIdOf, isKnownColumn, type ObjectInput, toImportRow } from './import-row.js';
 import { ImportTargets, type ResolvedTarget } from './import-targets.js';
 
 /** Rows counted together: the unit of progress. */
@@ -84,8 +84,9 @@ async function surveyFile(source: Readable, job: ImportJobRecord): Promise<FileS
     total += 1;
     if (!record.values) continue;
     for (const column of Object.keys(record.values)) if (!isKnownColumn(column)) ignored.add(column);
-    const externalId = record.values.externalId;
-    if (typeof externalId !== 'string' || externalId === '') continue;
+    // As the row's object would have it: two cells that differ only by a formula guard are one id.
+    const externalId = externalIdOf(record.values, job.format);
+    if (externalId === undefined) continue;
     const first = firstRow.get(externalId);
     if (first === undefined) firstRow.set(externalId, record.row);
     else firstRowOfRepeats.set(record.index, first);
@@ -256,7 +257,12 @@ class JobRun {
       );
       return rows.map(() => ({ outcome: 'created', errorCount: 0 }));
     } catch (error) {
-      if (!(error instanceof CreatedTogetherRefusedError)) throw error;
+      // DynamoDB refuses a transaction that names one item twice outright (ValidationException):
+      // rows one by one then say which collide, instead of failing the chunk on every resume.
+      const refused =
+        error instanceof CreatedTogetherRefusedError ||
+        (error as { name?: string }).name === 'ValidationException';
+      if (!refused) throw error;
       return Promise.all(rows.map((row) => this.write(row)));
     }
   }
