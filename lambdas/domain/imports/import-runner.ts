@@ -278,12 +278,12 @@ class JobRun {
         groups.push(ready.slice(start, start + OBJECTS_PER_TRANSACTION));
       }
       const results = await inBatches(groups, 2, (group) => this.createTogether(group));
-      groups.forEach((group, at) => {
-        group.forEach((row, position) => written.set(row.record, results[at]![position]!));
-      });
+      for (const [at, group] of groups.entries()) {
+        for (const [position, row] of group.entries()) written.set(row.record, results[at]![position]!);
+      }
     } else {
       const results = await inBatches(ready, ROWS_IN_FLIGHT, (row) => this.write(row));
-      ready.forEach((row, at) => written.set(row.record, results[at]!));
+      for (const [at, row] of ready.entries()) written.set(row.record, results[at]!);
     }
     return prepared.map((entry) => ('record' in entry ? written.get(entry.record)! : entry));
   }
