@@ -18,7 +18,6 @@ import { expectLogMatchesChains, scanAll, writeEvents } from '../support/sequenc
 jest.setTimeout(180_000);
 
 const ROOT = join(__dirname, '..', '..');
-const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
 const CHILD = join(ROOT, 'test', 'support', 'sequencer-child.ts');
 /** The child's lease: long enough for its steps on a busy machine, short enough to wait out after the kill. */
 const CHILD_LEASE_MS = 1500;
@@ -39,7 +38,9 @@ afterEach(() => {
 
 /** Starts a sequencer cycle in a child process that waits after `step`, and SIGKILLs it there. */
 async function killSequencerAfter(step: SequencerStep): Promise<void> {
-  const child = spawn(TSX, [CHILD], {
+  // Node itself with tsx's loader, not the tsx wrapper: SIGKILL must reach the sequencer's own
+  // process (killing the wrapper left the sequencer running as an orphan).
+  const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
     cwd: ROOT,
     env: {
       ...process.env,
