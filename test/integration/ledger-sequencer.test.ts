@@ -9,7 +9,8 @@ import { readLogState } from '../../lambdas/repositories/log-state-repository';
 import { type IsolatedLedger, useIsolatedLedger } from '../support/isolated-ledger';
 import { expectLogMatchesChains, writeEvents } from '../support/sequencer-log';
 
-jest.setTimeout(120_000);
+// Generous: a loaded CI machine (DynamoDB Local shared with the other files) has taken 5 minutes here.
+jest.setTimeout(300_000);
 
 let ledger: IsolatedLedger;
 beforeAll(async () => {
