@@ -1,9 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedStack } from '../local/embedded-stack';
 import { freePort } from '../local/free-port';
-import { runColdStart } from './scenarios/cold-start';
 import { quietKnownWarnings } from './support/quiet-warnings';
 import {
   compareResults,
@@ -11,6 +10,7 @@ import {
   gitCommit,
   readPreviousResults,
 } from './support/results-comparison';
+import { mergeResults, sectionsMarkdown } from './support/results-merge';
 import {
   authorizerSection,
   bundleSharesSection,
@@ -21,6 +21,7 @@ import {
   overheadSection,
   renderSection,
   type Section,
+  type SectionRun,
   scaleSection,
   throughputSection,
   uploadSection,
@@ -37,6 +38,7 @@ const SECTIONS = [
   'webhooks',
   'log',
   'console',
+  'bulk',
 ] as const;
 type SectionName = (typeof SECTIONS)[number];
 
@@ -80,6 +82,16 @@ const settings = {
   webhooks: small
     ? { writesPerSecond: 10, seconds: 2, burst: 40, objects: 5 }
     : { writesPerSecond: 20, seconds: 15, burst: 300, objects: 20 },
+  // Rows of the import (and of the export of the same objects) at each size.
+  // BENCH_BULK_SIZES=1000,20000 sets other sizes.
+  bulk: {
+    sizes: process.env.BENCH_BULK_SIZES
+      ? process.env.BENCH_BULK_SIZES.split(',').map(Number)
+      : small
+        ? [1_000, 3_000]
+        : [10_000, 100_000],
+    warmupRows: small ? 200 : 1_000,
+  },
 } as const;
 
 async function main(): Promise<void> {
@@ -97,9 +109,13 @@ async function main(): Promise<void> {
     settings,
   };
   const loadAverages: Record<string, string> = {};
+  /** When, on which commit and under what load each section was measured (kept across partial runs). */
+  const sectionRuns: Record<string, SectionRun> = {};
+  let lastRun: SectionRun | undefined;
   const sections: Section[] = [];
+  // Each section is shown right after the measurement it comes from.
   const show = (section: Section) => {
-    sections.push(section);
+    sections.push({ ...section, measured: lastRun });
     console.log(`\n${renderSection(section)}`);
   };
   const measure = async <T>(name: string, action: () => Promise<T>): Promise<T> => {
@@ -108,15 +124,26 @@ async function main(): Promise<void> {
     const sectionStarted = Date.now();
     const value = await action();
     loadAverages[name] = `${before.toFixed(1)} → ${(loadavg()[0] ?? 0).toFixed(1)}`;
-    console.log(
-      `   (${((Date.now() - sectionStarted) / 1000).toFixed(0)} s, load average ${loadAverages[name]})`,
-    );
+    const seconds = Math.round((Date.now() - sectionStarted) / 1000);
+    lastRun = {
+      measuredAt: new Date(sectionStarted).toISOString(),
+      commit: results.commit as string,
+      seconds,
+      loadAverage: loadAverages[name],
+      small,
+      machine: `Node ${process.version}, ${results.cpu}`,
+    };
+    sectionRuns[name] = lastRun;
+    console.log(`   (${seconds} s, load average ${loadAverages[name]})`);
     return value;
   };
   const scratch = mkdtempSync(join(tmpdir(), 'asset-registry-bench-'));
 
   try {
     if (runs('cold')) {
+      // Loaded when needed: it loads the operation table, which (through the import schemas)
+      // loads the DynamoDB client, and that must wait for the embedded stack's environment.
+      const { runColdStart } = await import('./scenarios/cold-start.js');
       const coldStart = await measure('bundles and cold start', () =>
         runColdStart({
           outputDirectory: join(scratch, 'bundles'),
@@ -139,6 +166,17 @@ async function main(): Promise<void> {
       runs('log')
     )
       await measureOnEmbeddedStack(scratch, results, show, measure);
+
+    // On an embedded stack of its own (see the scenario).
+    if (runs('bulk')) {
+      const { runBulkImportExport } = await import('./scenarios/bulk-import-export.js');
+      const { bulkSection } = await import('./support/bulk-report.js');
+      const rows = await measure('bulk import and export', () =>
+        runBulkImportExport({ sizes: [...settings.bulk.sizes], warmupRows: settings.bulk.warmupRows }),
+      );
+      results.bulk = rows;
+      show(bulkSection(rows));
+    }
 
     if (runs('uploads')) {
       const { runUploadMemory } = await import('./scenarios/upload-memory.js');
@@ -165,15 +203,24 @@ async function main(): Promise<void> {
   results.loadAverages = loadAverages;
   results.droppedPowertoolsWarnings = droppedWarnings;
   results.loadAtEnd = loadavg().map((value) => Number(value.toFixed(2)));
-  const official = !small && !only;
-  const outputDirectory = official ? __dirname : join(tmpdir(), 'asset-registry-bench-output');
+  results.sectionRuns = sectionRuns;
+  // Smoke runs write apart; a full run of some sections (BENCH_ONLY) rewrites those sections of
+  // bench/results.json and RESULTS.md and keeps the others as they were.
+  const outputDirectory = small ? join(tmpdir(), 'asset-registry-bench-output') : __dirname;
   mkdirSync(outputDirectory, { recursive: true });
   const previous = readPreviousResults(join(outputDirectory, 'results.json'));
   const comparison = comparisonMarkdown(compareResults(previous, results), previous);
   console.log(`\n${comparison}`);
-  writeFileSync(join(outputDirectory, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(
+    join(outputDirectory, 'results.json'),
+    `${JSON.stringify(mergeResults(previous, results), null, 2)}\n`,
+  );
   const markdownPath = join(outputDirectory, 'RESULTS.md');
-  writeFileSync(markdownPath, resultsMarkdown(sections, results, durationSeconds, loadAverages, comparison));
+  const previousMarkdown = existsSync(markdownPath) ? readFileSync(markdownPath, 'utf8') : undefined;
+  writeFileSync(
+    markdownPath,
+    resultsMarkdown(sections, results, durationSeconds, loadAverages, comparison, previousMarkdown),
+  );
   console.log(
     `\nDone in ${durationSeconds} s. Results: ${join(outputDirectory, 'results.json')}, RESULTS.md`,
   );
@@ -321,26 +368,31 @@ function resultsMarkdown(
   durationSeconds: number,
   loadAverages: Record<string, string>,
   comparison: string,
+  previousMarkdown: string | undefined,
 ): string {
   const load = Object.entries(loadAverages)
     .map(([name, value]) => `${name} ${value}`)
     .join('; ');
+  const partial = only
+    ? ` (\`BENCH_ONLY=${only.join(',')}\`: the other sections are kept from earlier runs)`
+    : '';
   return `# Benchmark results
 
-Written by \`npm run bench\` (${results.measuredAt}, commit ${results.commit}); the numbers behind it are in \`bench/results.json\`.
-Load average (1, 5, 15 min) at the start ${JSON.stringify(results.loadAtStart)}, at the end ${JSON.stringify(results.loadAtEnd)}.
+Written by \`npm run bench\`; the numbers behind it are in \`bench/results.json\` (not committed). A run
+with \`BENCH_ONLY\` rewrites the sections it measures and keeps the others as this file had them:
+each section says when it was measured, on which commit and under what load.
 Local embedded stack (DynamoDB Local in memory, s3rver), Node ${results.node}, ${results.cpu}.
-The whole run took ${Math.round(durationSeconds / 60)} min ${durationSeconds % 60} s. One-minute load average
-at the start → end of each section (2 cores; other work on the machine shows here): ${load}.
+
+Last run: ${results.measuredAt}, commit ${results.commit}${partial}; it took ${Math.floor(durationSeconds / 60)} min ${durationSeconds % 60} s.
+Load average (1, 5, 15 min) at its start ${JSON.stringify(results.loadAtStart)}, at its end ${JSON.stringify(results.loadAtEnd)}.
+One-minute load average at the start → end of each of its sections (2 cores; other work on the
+machine shows here): ${load}.
 
 ## 0. Compared with the previous run
 
 ${comparison}
 
-${[...sections]
-  .sort((a, b) => (a.title < b.title ? -1 : a.title > b.title ? 1 : 0))
-  .map(renderSection)
-  .join('\n')}`;
+${sectionsMarkdown(sections, previousMarkdown)}`;
 }
 
 main().then(

@@ -133,8 +133,12 @@ export async function runTransparencyLog(options: {
   try {
     await cycle();
     const rows: SequencerCostRow[] = [];
+    const began = Date.now();
+    const progress = (what: string) =>
+      console.log(`   ${what} (${((Date.now() - began) / 1000).toFixed(0)} s)`);
     for (const logSize of options.logSizes) {
       await growTo(logSize);
+      progress(`log grown to ${logSize.toLocaleString('en-US')} entries`);
       await seedOutbox(options.newEvents);
       options.meter.reset();
       options.s3Meter.reset();
@@ -178,7 +182,10 @@ export async function runTransparencyLog(options: {
         ),
       });
     }
-    return { sequencer: rows, latency: await measureLatency(options) };
+    progress('sequencer cycles measured; commit to checkpoint next');
+    const latency = await measureLatency(options);
+    progress('commit to checkpoint measured');
+    return { sequencer: rows, latency };
   } finally {
     restore();
   }

@@ -63,6 +63,24 @@ const FIGURE_SOURCES: FigureSource[] = [
       { field: 'readUnitsPerCall', label: 'RCU' },
     ],
   },
+  {
+    rows: 'bulk',
+    rowName: (row) => `${row.job} of ${row.rows} rows`,
+    figures: [
+      { field: 'rowsPerSecond', label: 'rows/s', higherIsBetter: true },
+      { field: 'peakRssMb', label: 'peak RSS MB' },
+      { field: 'peakHeapUsedMb', label: 'peak heap used MB' },
+      { field: 'dynamoDbCallsPerRow', label: 'DynamoDB calls / row' },
+    ],
+  },
+  {
+    rows: 'transparencyLog.sequencer',
+    rowName: (row) => `sequencer, log of ${row.logSize}`,
+    figures: [
+      { field: 'dynamoDbCallsPerEvent', label: 'DynamoDB calls / event' },
+      { field: 's3CallsPerEvent', label: 'S3 calls / event' },
+    ],
+  },
 ];
 
 export interface FigureComparison {

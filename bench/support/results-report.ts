@@ -11,8 +11,22 @@ import type { OperationCallsRow, OverheadRow } from '../scenarios/operation-cost
 import type { UploadMemoryResult } from '../scenarios/upload-memory';
 import { column, markdownTable } from './table';
 
+/** When, on which commit and under what load a section was measured. */
+export interface SectionRun {
+  measuredAt: string;
+  commit: string;
+  seconds: number;
+  /** One-minute load average at the start → end of the measurement. */
+  loadAverage: string | undefined;
+  small: boolean;
+  /** Node version and CPUs. */
+  machine: string;
+}
+
 export interface Section {
   title: string;
+  /** Set by the bench run when the section is measured; rendered under the title. */
+  measured?: SectionRun;
   /** What was measured and how, one or two sentences. */
   intro: string;
   table: string;
@@ -246,7 +260,16 @@ export function uploadSection(rows: UploadMemoryResult[]): Section {
   };
 }
 
+/** The line under a section's title that says when it was measured. */
+export function measuredLine(run: SectionRun): string {
+  return (
+    `_Measured ${run.measuredAt}, commit ${run.commit}, in ${run.seconds} s (${run.machine}); one-minute ` +
+    `load average ${run.loadAverage ?? 'unknown'}${run.small ? '; smoke sizes (BENCH_SMALL)' : ''}._`
+  );
+}
+
 export function renderSection(section: Section): string {
   const notes = section.notes?.length ? `\n\n${section.notes.join('\n\n')}` : '';
-  return `## ${section.title}\n\n${section.intro}\n\n${section.table}${notes}\n`;
+  const measured = section.measured ? `${measuredLine(section.measured)}\n\n` : '';
+  return `## ${section.title}\n\n${measured}${section.intro}\n\n${section.table}${notes}\n`;
 }

@@ -9,7 +9,7 @@ export function transparencyLogSection(result: {
 }): Section {
   const { latency } = result;
   return {
-    title: '8. Transparency log',
+    title: '9. Transparency log',
     intro:
       "One sequencer cycle integrating a batch of new events into a log already holding `log size` entries (filled with synthetic outbox entries), metered by SDK middleware: DynamoDB and S3 calls and time, per new event. Proofs at that size: hashes (32 bytes each) and the shared verifier's median time to check one (Web Crypto).",
     table: markdownTable(result.sequencer, [

@@ -8,7 +8,7 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 export function consoleSection(result: ConsoleBenchResult): Section {
   const { verify } = result;
   return {
-    title: 'Web console',
+    title: '10. Web console',
     intro:
       'What a first visit to /console/ loads, raw and compressed; and verifying one object in headless Chromium ' +
       'against npm start (the page fetches every proof and checks everything itself), beside Node on the same bundle.',
