@@ -29,6 +29,7 @@ const shared = {
 };
 
 module.exports = {
+  testSequencer: '<rootDir>/test/support/heavy-last-sequencer.js',
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
     {
