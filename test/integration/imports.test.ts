@@ -17,6 +17,9 @@ import {
 import { listObjectEvents, listObjects } from '../support/object-requests';
 import { companyPrincipal } from '../support/principals';
 
+// Jobs run in process and wait for DynamoDB Local, which is slow once the tier has filled it.
+jest.setTimeout(120_000);
+
 const csv = (rows: (string | number)[][]) =>
   stringify(
     rows.map((row) => row.map(String)),
@@ -138,7 +141,7 @@ describe('import', () => {
     expect(new Map(errors.map((error) => [error.row, error.code]))).toEqual(expectedBad);
     expect(objects).toHaveLength(rowCount - expectedBad.size);
     expect(new Set(objects.map((object) => object.externalId)).size).toBe(objects.length);
-  }, 300_000);
+  }, 900_000);
 
   it('creates nothing twice when the same file runs again, and reports the existing externalIds', async () => {
     // Prepare

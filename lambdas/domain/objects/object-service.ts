@@ -29,7 +29,7 @@ import {
   refusedSubcategoryStatus,
 } from '#repositories/subcategory-repository.js';
 import { type TransactItem, writeTransaction } from '#repositories/transactions.js';
-import { nowIso } from '#shared/clock.js';
+import { nextTimestamp, nowIso } from '#shared/clock.js';
 import { ConflictError, NotFoundError, ValidationError } from '#shared/errors.js';
 import { type CursorPage, type PageScope, pagePositionOf, toCursorPage } from '#shared/page-cursor.js';
 import { actorOf, type Principal } from '#shared/principal.js';
@@ -87,8 +87,8 @@ function objectCreation(
   subcategoryId: string,
   input: CreateObjectInput,
   options: CreationOptions,
+  createdAt = nowIso(),
 ): { record: ObjectRecord; items: TransactItem[] } {
-  const createdAt = nowIso();
   const draft: ObjectRecord = {
     id: randomUUID(),
     companyId: principal.tenantId,
@@ -208,9 +208,21 @@ export async function createObjectsTogether(
   if (objects.length > OBJECTS_PER_TRANSACTION)
     throw new Error(`At most ${OBJECTS_PER_TRANSACTION} objects together`);
   const companyId = principal.tenantId;
-  const created = objects.map((object) =>
-    objectCreation(principal, object.categoryId, object.subcategoryId, object.input, object.options),
-  );
+  // Creation times a millisecond apart at least, in the given order: lists sorted by createdAt
+  // show rows of an import in the file's order, not in the order of their random ids.
+  let previous = '';
+  const created = objects.map((object) => {
+    const createdAt = previous === '' ? nowIso() : nextTimestamp(previous);
+    previous = createdAt;
+    return objectCreation(
+      principal,
+      object.categoryId,
+      object.subcategoryId,
+      object.input,
+      object.options,
+      createdAt,
+    );
+  });
   const bySubcategory = new Map<string, { categoryId: string; count: number; lastCreated: string }>();
   const byCategory = new Map<string, number>();
   for (const { record } of created) {
