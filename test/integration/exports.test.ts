@@ -13,7 +13,7 @@ import {
   createObjectOk,
   createObjectsInOrder,
   getObject,
-  listObjects,
+  listAllObjects,
   type ObjectBody,
   type ObjectPlace,
   updateObjectOk,
@@ -63,18 +63,9 @@ async function givenPlaces(principal: Principal, categoryName: string, subcatego
   return places;
 }
 
-/** Every object `GET /v2/objects` lists for the query, page after page by cursor. */
-async function listedIds(principal: Principal, query: Record<string, string>): Promise<string[]> {
-  const ids: string[] = [];
-  let cursor: string | null = null;
-  do {
-    const page = await listObjects(principal, { ...query, limit: '100', ...(cursor ? { cursor } : {}) });
-    if (page.statusCode !== 200) throw new Error(`list: ${JSON.stringify(page.body)}`);
-    ids.push(...page.body.data.map((object: { id: string }) => object.id));
-    cursor = page.body.pagination.nextCursor;
-  } while (cursor);
-  return ids;
-}
+/** The ids `GET /v2/objects` lists for the query, in order. */
+const listedIds = async (principal: Principal, query: Record<string, string>): Promise<string[]> =>
+  (await listAllObjects(principal, query)).map((object) => object.id);
 
 const jsonLines = (text: string) =>
   text

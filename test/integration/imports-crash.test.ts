@@ -20,7 +20,7 @@ import { nowIso } from '../../lambdas/shared/clock';
 import type { Principal } from '../../lambdas/shared/principal';
 import { givenSubcategoryPath } from '../support/fixtures';
 import { allImportErrors, getImport, postImportJson } from '../support/import-requests';
-import { createObjectOk, listObjectEvents, listObjects } from '../support/object-requests';
+import { createObjectOk, listAllObjects, listObjectEvents, listObjects } from '../support/object-requests';
 import { companyPrincipal } from '../support/principals';
 
 jest.setTimeout(240_000);
@@ -228,21 +228,9 @@ async function leftByKill(principal: Principal, importId: string, total: number)
   return { job, traced: traces.size };
 }
 
-async function allObjects(principal: Principal) {
-  const objects: { id: string; externalId: string; name: string }[] = [];
-  let cursor: string | null = null;
-  do {
-    const page = await listObjects(principal, {
-      status: 'all',
-      limit: '100',
-      sort: 'createdAt:asc',
-      ...(cursor ? { cursor } : {}),
-    });
-    objects.push(...page.body.data);
-    cursor = page.body.pagination.nextCursor;
-  } while (cursor);
-  return objects;
-}
+/** Every object of the company, every status, oldest first. */
+const allObjects = (principal: Principal) =>
+  listAllObjects(principal, { status: 'all', sort: 'createdAt:asc' });
 
 async function inParallel<T>(items: T[], work: (item: T) => Promise<void>, width = 8) {
   for (let start = 0; start < items.length; start += width)

@@ -2,6 +2,7 @@
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { settleBackgroundJobs } from '../../lambdas/shared/background-jobs';
+import type { Principal } from '../../lambdas/shared/principal';
 import { givenSubcategoryPath } from '../support/fixtures';
 import {
   allImportErrors,
@@ -14,7 +15,7 @@ import {
   postImportJson,
   startImport,
 } from '../support/import-requests';
-import { listObjectEvents, listObjects } from '../support/object-requests';
+import { listAllObjects, listObjectEvents } from '../support/object-requests';
 import { companyPrincipal } from '../support/principals';
 
 // Jobs run in process and wait for DynamoDB Local, which is slow once the tier has filled it.
@@ -26,21 +27,9 @@ const csv = (rows: (string | number)[][]) =>
     { record_delimiter: '\r\n', quoted_match: /[\r\n]/ },
   );
 
-async function allObjects(principal: ReturnType<typeof companyPrincipal>) {
-  const objects: Record<string, unknown>[] = [];
-  let cursor: string | null = null;
-  do {
-    const page = await listObjects(principal, {
-      status: 'all',
-      limit: '100',
-      sort: 'createdAt:asc',
-      ...(cursor ? { cursor } : {}),
-    });
-    objects.push(...page.body.data);
-    cursor = page.body.pagination.nextCursor;
-  } while (cursor);
-  return objects;
-}
+/** Every object of the company, every status, oldest first. */
+const allObjects = (principal: Principal) =>
+  listAllObjects(principal, { status: 'all', sort: 'createdAt:asc' });
 
 describe('import', () => {
   it('answers 202 with the job and its Location, then writes every row with its ledger event', async () => {

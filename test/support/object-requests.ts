@@ -95,6 +95,22 @@ export const getCompanyObject = (principal: Principal | undefined, companyId: st
 export const listObjects = (principal: Principal | undefined, query?: Record<string, string>) =>
   invoke(listObjectsHandler, { method: 'GET', path: '/v2/objects', principal, query });
 
+/** Every object `GET /v2/objects` lists for the query, page after page by cursor. */
+export async function listAllObjects(
+  principal: Principal,
+  query: Record<string, string> = {},
+): Promise<(Record<string, unknown> & { id: string; externalId: string; name: string })[]> {
+  const objects: (Record<string, unknown> & { id: string; externalId: string; name: string })[] = [];
+  let cursor: string | null = null;
+  do {
+    const page = await listObjects(principal, { ...query, limit: '100', ...(cursor ? { cursor } : {}) });
+    if (page.statusCode !== 200) throw new Error(`list: ${JSON.stringify(page.body)}`);
+    objects.push(...page.body.data);
+    cursor = page.body.pagination.nextCursor;
+  } while (cursor);
+  return objects;
+}
+
 export const listSubcategoryObjects = (
   principal: Principal | undefined,
   place: ObjectPlace,
