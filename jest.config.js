@@ -20,6 +20,7 @@ const shared = {
   transformIgnorePatterns: ['/node_modules/(?!@middy/)'],
   moduleNameMapper: {
     '^#shared/(.*)\\.js$': '<rootDir>/lambdas/shared/$1',
+    '^#http/(.*)\\.js$': '<rootDir>/lambdas/http/$1',
     '^#domain/(.*)\\.js$': '<rootDir>/lambdas/domain/$1',
     '^#repositories/(.*)\\.js$': '<rootDir>/lambdas/repositories/$1',
     '^(\\.{1,2}/.*)\\.js$': '$1',
@@ -36,6 +37,8 @@ module.exports = {
       ...shared,
       displayName: 'integration',
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
+      // Handlers run in the test's own process, and so do the background jobs they start.
+      setupFiles: [...shared.setupFiles, '<rootDir>/test/support/in-process-jobs.js'],
       globalSetup: '<rootDir>/test/support/integration-global-setup.js',
       globalTeardown: '<rootDir>/test/support/integration-global-teardown.js',
     },

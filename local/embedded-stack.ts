@@ -16,6 +16,7 @@ import { LOCAL_SECRETS_KEY_FILE_ENVIRONMENT } from '../lambdas/shared/secret-box
 import { localCursorKey } from './cursor-key-file.js';
 import { startDynamoDbLocal } from './dynamodb-local.js';
 import { freePort } from './free-port.js';
+import { runBackgroundJobsInProcess } from './in-process-jobs.js';
 import { startS3Local } from './s3-local.js';
 import { createTableIfMissing } from './table-setup.js';
 
@@ -75,6 +76,7 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
     ? join(options.dataDirectory, 'events')
     : mkdtempSync(join(tmpdir(), 'asset-registry-events-'));
   mkdirSync(eventsDirectory, { recursive: true });
+  runBackgroundJobsInProcess();
   const environment: StackEnvironment = {
     TABLE_NAME: LOCAL_TABLE_NAME,
     FILES_BUCKET_NAME: LOCAL_FILES_BUCKET,

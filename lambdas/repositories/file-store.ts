@@ -5,25 +5,21 @@
  * the file's size.
  */
 import type { Readable } from 'node:stream';
-import {
-  CopyObjectCommand,
-  DeleteObjectsCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  PutObjectCommand,
-} from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
-import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { filesBucketName } from '#shared/clients.js';
-import { s3 } from '#shared/s3-client.js';
+import { loadS3 } from '#shared/s3-loader.js';
 
 export const subcategoryImageKey = (companyId: string, subcategoryId: string, fileId: string) =>
   `companies/${companyId}/subcategories/${subcategoryId}/images/${fileId}`;
 
 export async function putFileBytes(key: string, content: Buffer, contentType: string): Promise<void> {
+  const { s3, sdk } = await loadS3();
   await s3.send(
-    new PutObjectCommand({ Bucket: filesBucketName(), Key: key, Body: content, ContentType: contentType }),
+    new sdk.PutObjectCommand({
+      Bucket: filesBucketName(),
+      Key: key,
+      Body: content,
+      ContentType: contentType,
+    }),
   );
 }
 
@@ -33,34 +29,43 @@ export function streamFileBytes(
   body: Readable,
   contentType: string,
 ): { done: Promise<{ VersionId?: string }>; abort(): Promise<void> } {
-  const upload = new Upload({
-    client: s3,
-    params: { Bucket: filesBucketName(), Key: key, Body: body, ContentType: contentType },
-    queueSize: 2,
-    partSize: 5 * 1024 * 1024,
-    leavePartsOnError: false,
-  });
-  return { done: upload.done(), abort: () => upload.abort() };
+  const upload = Promise.all([loadS3(), import('@aws-sdk/lib-storage')]).then(
+    ([{ s3 }, { Upload }]) =>
+      new Upload({
+        client: s3,
+        params: { Bucket: filesBucketName(), Key: key, Body: body, ContentType: contentType },
+        queueSize: 2,
+        partSize: 5 * 1024 * 1024,
+        leavePartsOnError: false,
+      }),
+  );
+  return {
+    done: upload.then((started) => started.done()),
+    abort: () => upload.then((started) => started.abort()),
+  };
 }
 
 export async function readFileBytes(key: string): Promise<Buffer> {
-  const response = await s3.send(new GetObjectCommand({ Bucket: filesBucketName(), Key: key }));
+  const { s3, sdk } = await loadS3();
+  const response = await s3.send(new sdk.GetObjectCommand({ Bucket: filesBucketName(), Key: key }));
   return Buffer.from(
     await (response.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray(),
   );
 }
 
 export async function openFileStream(key: string, versionId?: string): Promise<Readable> {
+  const { s3, sdk } = await loadS3();
   const response = await s3.send(
-    new GetObjectCommand({ Bucket: filesBucketName(), Key: key, VersionId: versionId }),
+    new sdk.GetObjectCommand({ Bucket: filesBucketName(), Key: key, VersionId: versionId }),
   );
   return response.Body as Readable;
 }
 
 /** The stored object's size and version (versioned buckets), or undefined when there is none. */
 export async function storedFile(key: string): Promise<{ size: number; versionId?: string } | undefined> {
+  const { s3, sdk } = await loadS3();
   try {
-    const head = await s3.send(new HeadObjectCommand({ Bucket: filesBucketName(), Key: key }));
+    const head = await s3.send(new sdk.HeadObjectCommand({ Bucket: filesBucketName(), Key: key }));
     return { size: head.ContentLength ?? 0, versionId: head.VersionId };
   } catch (error) {
     const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
@@ -77,8 +82,9 @@ export async function copyFileBytes(
   contentType: string,
 ): Promise<{ versionId?: string }> {
   const source = `${filesBucketName()}/${from.key.split('/').map(encodeURIComponent).join('/')}${from.versionId ? `?versionId=${from.versionId}` : ''}`;
+  const { s3, sdk } = await loadS3();
   const copy = await s3.send(
-    new CopyObjectCommand({
+    new sdk.CopyObjectCommand({
       Bucket: filesBucketName(),
       Key: toKey,
       CopySource: source,
@@ -102,22 +108,29 @@ export async function deleteFileBytes(
       ? { Key: file }
       : { Key: file.key, ...(file.versionId ? { VersionId: file.versionId } : {}) },
   );
+  const { s3, sdk } = await loadS3();
   // S3 takes at most 1000 keys per call.
   for (let start = 0; start < objects.length; start += 1000) {
     const Objects = objects.slice(start, start + 1000);
-    await s3.send(new DeleteObjectsCommand({ Bucket: filesBucketName(), Delete: { Objects, Quiet: true } }));
+    await s3.send(
+      new sdk.DeleteObjectsCommand({ Bucket: filesBucketName(), Delete: { Objects, Quiet: true } }),
+    );
   }
 }
 
 /** A short-lived GET address that answers with the given headers. */
-export function presignedDownloadUrl(
+export async function presignedDownloadUrl(
   key: string,
   headers: { contentType: string; contentDisposition: string; cacheControl: string },
   expiresInSeconds: number,
 ): Promise<string> {
+  const [{ s3, sdk }, { getSignedUrl }] = await Promise.all([
+    loadS3(),
+    import('@aws-sdk/s3-request-presigner'),
+  ]);
   return getSignedUrl(
     s3,
-    new GetObjectCommand({
+    new sdk.GetObjectCommand({
       Bucket: filesBucketName(),
       Key: key,
       ResponseContentType: headers.contentType,
@@ -138,6 +151,10 @@ export async function presignedUploadPost(
   conditions: { contentType: string; size: number },
   expiresInSeconds: number,
 ): Promise<{ url: string; fields: Record<string, string> }> {
+  const [{ s3 }, { createPresignedPost }] = await Promise.all([
+    loadS3(),
+    import('@aws-sdk/s3-presigned-post'),
+  ]);
   return createPresignedPost(s3, {
     Bucket: filesBucketName(),
     Key: key,

@@ -4,46 +4,40 @@
  * (`log/checkpoint`) and every published one by tree size (`log/checkpoints/<size>`). A full
  * tile is written once (checked first, and `If-None-Match: *` in AWS) and never again.
  */
-import {
-  GetObjectCommand,
-  HeadObjectCommand,
-  NoSuchKey,
-  NotFound,
-  PutObjectCommand,
-  S3ServiceException,
-} from '@aws-sdk/client-s3';
 import { levelWidth, type TileRef, type TileWrite, tileHashes, tilePath } from '#domain/ledger/log-tiles.js';
 import { type StoredHashes, TILE_WIDTH } from '#domain/ledger/log-tree.js';
 import { digestBucketName } from '#shared/clients.js';
-import { s3 } from '#shared/s3-client.js';
+import { loadS3, type S3Sdk } from '#shared/s3-loader.js';
 
 const LOG_PREFIX = 'log/';
 const checkpointKey = (treeSize: number) => `${LOG_PREFIX}checkpoints/${String(treeSize).padStart(20, '0')}`;
 const LATEST_CHECKPOINT_KEY = `${LOG_PREFIX}checkpoint`;
 
-const isMissing = (error: unknown) =>
-  error instanceof NoSuchKey ||
-  error instanceof NotFound ||
-  (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404);
+const isMissing = (error: unknown, sdk: typeof S3Sdk) =>
+  error instanceof sdk.NoSuchKey ||
+  error instanceof sdk.NotFound ||
+  (error instanceof sdk.S3ServiceException && error.$metadata.httpStatusCode === 404);
 
 async function readObject(key: string): Promise<Buffer | undefined> {
+  const { s3, sdk } = await loadS3();
   try {
-    const response = await s3.send(new GetObjectCommand({ Bucket: digestBucketName(), Key: key }));
+    const response = await s3.send(new sdk.GetObjectCommand({ Bucket: digestBucketName(), Key: key }));
     return Buffer.from(
       await (response.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray(),
     );
   } catch (error) {
-    if (isMissing(error)) return undefined;
+    if (isMissing(error, sdk)) return undefined;
     throw error;
   }
 }
 
 async function exists(key: string): Promise<boolean> {
+  const { s3, sdk } = await loadS3();
   try {
-    await s3.send(new HeadObjectCommand({ Bucket: digestBucketName(), Key: key }));
+    await s3.send(new sdk.HeadObjectCommand({ Bucket: digestBucketName(), Key: key }));
     return true;
   } catch (error) {
-    if (isMissing(error)) return false;
+    if (isMissing(error, sdk)) return false;
     throw error;
   }
 }
@@ -54,9 +48,10 @@ async function writeObject(
   contentType: string,
   once: boolean,
 ): Promise<void> {
+  const { s3, sdk } = await loadS3();
   try {
     await s3.send(
-      new PutObjectCommand({
+      new sdk.PutObjectCommand({
         Bucket: digestBucketName(),
         Key: key,
         Body: body,
@@ -66,7 +61,7 @@ async function writeObject(
     );
   } catch (error) {
     // Already written by an earlier, interrupted run: the same bytes, since tiles follow from the entries.
-    if (once && error instanceof S3ServiceException && error.$metadata.httpStatusCode === 412) return;
+    if (once && error instanceof sdk.S3ServiceException && error.$metadata.httpStatusCode === 412) return;
     throw error;
   }
 }

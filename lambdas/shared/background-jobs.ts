@@ -1,9 +1,12 @@
 /**
- * Work that must not hold up a request (removing a large subcategory's data). In AWS a job is
- * an asynchronous invocation of its own Lambda function (named by `<JOB>_FUNCTION_NAME`); in
- * local mode (`LOCAL_BACKGROUND_JOBS=inline`) it runs in this process after the answer is sent.
+ * Work that must not hold up a request (removing a large subcategory's data, an import, an
+ * export). In AWS a job is an asynchronous invocation of its own Lambda function (named by
+ * `<JOB>_FUNCTION_NAME`); in local mode (`LOCAL_BACKGROUND_JOBS=inline`) it runs in this process
+ * after the answer is sent, by the runners that local mode registers (`local/in-process-jobs.ts`).
+ * This module imports no job, so an operation's bundle holds none of their code, and the Lambda
+ * client is loaded only when a job starts (it is 110 KB of bundle).
  */
-import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import type { LambdaClient } from '@aws-sdk/client-lambda';
 
 export interface RemoveSubcategoryDataJob {
   companyId: string;
@@ -32,23 +35,31 @@ export const JOB_FUNCTION_ENVIRONMENT: Record<BackgroundJobName, string> = {
   exportObjects: 'EXPORT_OBJECTS_FUNCTION_NAME',
 };
 
-const localJobs: {
+/** Loads each job's handler, for running jobs in this process (local mode). */
+export type InProcessJobs = {
   [name in BackgroundJobName]: () => Promise<(payload: BackgroundJobs[name]) => Promise<unknown>>;
-} = {
-  removeSubcategoryData: () => import('../jobs/remove-subcategory-data.js').then((module) => module.handler),
-  importObjects: () => import('../jobs/import-objects.js').then((module) => module.handler),
-  exportObjects: () => import('../jobs/export-objects.js').then((module) => module.handler),
 };
 
+let inProcessJobs: InProcessJobs | undefined;
 let lambda: LambdaClient | undefined;
 const running = new Set<Promise<unknown>>();
+
+/**
+ * Makes `LOCAL_BACKGROUND_JOBS=inline` run jobs with these loaders (local mode and the tests
+ * that call handlers in their own process).
+ */
+export function runJobsInProcess(jobs: InProcessJobs): void {
+  inProcessJobs = jobs;
+}
 
 export async function startBackgroundJob<Name extends BackgroundJobName>(
   name: Name,
   payload: BackgroundJobs[Name],
 ): Promise<void> {
   if (process.env.LOCAL_BACKGROUND_JOBS === 'inline') {
-    const run = localJobs[name]()
+    if (!inProcessJobs)
+      throw new Error('LOCAL_BACKGROUND_JOBS=inline, but no runJobsInProcess() in this process');
+    const run = inProcessJobs[name]()
       .then((handler) => handler(payload))
       .catch((error: unknown) => {
         console.error(
@@ -65,6 +76,7 @@ export async function startBackgroundJob<Name extends BackgroundJobName>(
   }
   const functionName = process.env[JOB_FUNCTION_ENVIRONMENT[name]];
   if (!functionName) throw new Error(`${JOB_FUNCTION_ENVIRONMENT[name]} is not set`);
+  const { LambdaClient, InvokeCommand } = await import('@aws-sdk/client-lambda');
   lambda ??= new LambdaClient({});
   await lambda.send(
     new InvokeCommand({
