@@ -25,6 +25,10 @@ export interface ColdStartRow {
   /** Median module initialization against the reference's. */
   initRatio: number;
   sizeRatio: number;
+  /** AWS SDK clients the bundle holds besides DynamoDB's (loaded at init or on first use). */
+  otherClients: string[];
+  /** The same function before issue 17 (`bench/cold-start/before-issue-17.json`), if it existed. */
+  before?: { bundleKb: number; initRatio: number };
 }
 
 /** Where the bytes of a bundle come from: npm packages (and the project's own code). */
@@ -46,6 +50,22 @@ export interface ColdStartResult {
 }
 
 const REFERENCE = 'reference: DynamoDB client only';
+
+/** `@aws-sdk/client-s3` → `S3`, for the clients a function may need besides DynamoDB's. */
+const OTHER_CLIENTS: Record<string, string> = {
+  '@aws-sdk/client-s3': 'S3',
+  '@aws-sdk/client-kms': 'KMS',
+  '@aws-sdk/client-sqs': 'SQS',
+  '@aws-sdk/client-eventbridge': 'EventBridge',
+  '@aws-sdk/client-lambda': 'Lambda',
+};
+
+/** Each function's figures when issue 17 was filed, for the before/after columns. */
+const before = (
+  JSON.parse(readFileSync(join(__dirname, '..', 'cold-start', 'before-issue-17.json'), 'utf8')) as {
+    functions: Record<string, { bundleKb: number; initRatio: number }>;
+  }
+).functions;
 const AUTHORIZER = 'authorizer';
 
 /** The esbuild target the stack bundles for, read from `lib/bundled-function.ts`. */
@@ -180,6 +200,10 @@ export async function runColdStart(options: {
       initMinMs: round(Math.min(...initSamples), 1),
       initRatio: round(initMedian / referenceMedian, 2),
       sizeRatio: round(each.bytes / (reference?.bytes ?? each.bytes), 2),
+      otherClients: Object.entries(OTHER_CLIENTS)
+        .filter(([source]) => each.bytesBySource.has(source))
+        .map(([, client]) => client),
+      before: before[each.name],
     };
   });
   // One operation's bundle broken down: what it carries beyond the reference.

@@ -3,7 +3,7 @@
  * them written to `bench/RESULTS.md` at the end.
  */
 import type { AuthorizerCallsRow } from '../scenarios/authorizer-calls';
-import type { ColdStartResult } from '../scenarios/cold-start';
+import type { ColdStartResult, ColdStartRow } from '../scenarios/cold-start';
 import type { ThroughputRow } from '../scenarios/gateway-throughput';
 import type { ContentionRow } from '../scenarios/ledger-contention';
 import type { ListScaleRatio, ListScaleRow } from '../scenarios/list-scale';
@@ -48,11 +48,30 @@ export function coldStartSection(result: ColdStartResult): Section {
       column('init ms (min)', (row) => row.initMinMs, true),
       column('init ÷ reference', (row) => row.initRatio, true),
       column('size ÷ reference', (row) => row.sizeRatio, true),
+      column('other AWS clients', (row) => row.otherClients.join(', ')),
+      column('before: bundle KB', (row) => row.before?.bundleKb, true),
+      column('before: init ÷ reference', (row) => row.before?.initRatio, true),
     ]),
     notes: [
       'Outside the Lambda runtime (no X-Ray daemon, no LAMBDA_TASK_ROOT) and on this machine, not a 1024 MB ARM function; the ratio to the reference is the figure to compare.',
+      coldStartVerdict(result.rows),
+      '"other AWS clients": SDK clients the bundle holds besides DynamoDB\'s. S3 and Lambda load on first use (`lambdas/shared/s3-loader.ts`, `background-jobs.ts`), so their cost falls on the first request that reaches them, not on init; KMS, SQS and EventBridge load at init where a function holds them. "before": the same function on 2026-11-21 (`bench/cold-start/before-issue-17.json`, when the reference took 71.7 ms), empty for functions added since.',
     ],
   };
+}
+
+/** Which functions exceed 1.2× the reference's init, and which DynamoDB-only ones 1.25× its size. */
+function coldStartVerdict(rows: ColdStartRow[]): string {
+  const functions = rows.filter((row) => !row.function.startsWith('reference'));
+  const slow = functions.filter((row) => row.initRatio > 1.2);
+  const large = functions.filter((row) => row.otherClients.length === 0 && row.sizeRatio > 1.25);
+  const list = (some: ColdStartRow[], figure: (row: ColdStartRow) => number) =>
+    some.map((row) => `${row.function} ${figure(row)}×`).join(', ');
+  return (
+    `Init above 1.2× the reference: ${slow.length === 0 ? 'none' : list(slow, (row) => row.initRatio)} ` +
+    `(of ${functions.length} functions). Bundles above 1.25× among functions that need only DynamoDB: ` +
+    `${large.length === 0 ? 'none' : list(large, (row) => row.sizeRatio)}.`
+  );
 }
 
 export function bundleSharesSection(result: ColdStartResult): Section {
