@@ -68,6 +68,7 @@ import {
   webhookIdPath,
 } from '#domain/webhooks/webhook-schemas.js';
 import type { BackgroundJobName } from '#shared/background-jobs.js';
+import type { CodeAnswering } from '#shared/error-catalogue.js';
 import type { Permission, PrincipalType } from '#shared/principal.js';
 import type { ObjectSchema } from '#shared/schema.js';
 import { object, required, string } from '#shared/schema.js';
@@ -79,18 +80,14 @@ export type RouteMethod = HttpMethod | 'HEAD';
 // biome-ignore lint/suspicious/noExplicitAny: a table of schemas of every shape
 type AnyObjectSchema = ObjectSchema<any>;
 
-export interface Operation {
+/** The fields of every row, whether or not its callers present a key. */
+interface OperationFields {
   method: HttpMethod;
   /** API Gateway path template, `{name}` for path parameters. */
   path: string;
   /** Handler module under `lambdas/handlers/`, without extension; it exports `handler`. */
   handler: string;
   summary: string;
-  /** Which kind of key may call it: a company's or an App's. */
-  principal: PrincipalType;
-  permission: Permission;
-  /** The 403 code when the key lacks the permission or is of the other kind. */
-  deniedCode: string;
   /** Subcategory operations report validation issues as `details` instead of `validationErrors`. */
   errorFormat?: 'validationErrors' | 'details';
   pathParameters?: AnyObjectSchema;
@@ -105,8 +102,9 @@ export interface Operation {
     rawTypes?: readonly string[];
   };
   /**
-   * A `multipart/form-data` upload read by the handler as a stream (never parsed whole here):
-   * its text fields and file part, for the documentation; the local gateway streams it too.
+   * A `multipart/form-data` upload read as a stream (never parsed whole here): its text fields
+   * and file part. The handler hands it to the upload, which reads the body by it; the OpenAPI
+   * document describes it, and the local gateway streams such bodies instead of buffering them.
    */
   streamedBody?: { fields: AnyObjectSchema; fileField: string; maxFileBytes: number };
   /**
@@ -115,13 +113,6 @@ export interface Operation {
    * a stack that CloudFormation caps at 500 resources.
    */
   head?: true;
-  /**
-   * Any valid API key may call it, a company's or an App's, whatever its permissions (the
-   * log's public reads); `principal` and `permission` then only name the default for docs.
-   */
-  anyKey?: boolean;
-  /** The path names a company (`companyId`): another company's id is refused with `deniedCode`, before the body is read. */
-  companyInPath?: boolean;
   /** A creating POST: an `Idempotency-Key` header makes retries return the first answer. */
   idempotent?: boolean;
   /**
@@ -160,7 +151,7 @@ export interface Operation {
       | 'DeleteObjectVersion'
       | 'ListBucket'
     )[];
-    uploads?: NonNullable<Operation['access']>['files'];
+    uploads?: NonNullable<OperationFields['access']>['files'];
     /** KMS actions on the stack's secrets key (webhook signing secrets are sealed with it). */
     secrets?: readonly 'Encrypt'[];
     /** SQS actions on the webhook delivery queue. */
@@ -172,13 +163,40 @@ export interface Operation {
   backgroundJobs?: readonly BackgroundJobName[];
   /** Status of the successful answer. */
   successStatus: number;
-  /**
-   * `'none'`: the route takes no API key and runs no authorizer (wallet login, where the App
-   * comes from the username); `principal`, `permission` and `deniedCode` then do not apply.
-   * Default: the API-key authorizer.
-   */
-  authorization?: 'apiKey' | 'none';
 }
+
+/** A row whose callers present an API key (or a wallet session): the API-key authorizer runs first. */
+export interface KeyedOperation extends OperationFields {
+  /** The default: the API-key authorizer. */
+  authorization?: 'apiKey';
+  /** Which kind of key may call it: a company's or an App's. */
+  principal: PrincipalType;
+  permission: Permission;
+  /** The 403 code when the key lacks the permission or is of the other kind. */
+  deniedCode: CodeAnswering<403>;
+  /**
+   * Any valid API key may call it, a company's or an App's, whatever its permissions (the
+   * log's public reads); `principal` and `permission` then only name the default for docs.
+   */
+  anyKey?: boolean;
+  /** The path names a company (`companyId`): another company's id is refused with `deniedCode`, before the body is read. */
+  companyInPath?: boolean;
+}
+
+/**
+ * A row that takes no key and runs no authorizer: wallet login (the App comes from the
+ * username) and the OpenAPI document. It has no caller, so no permission or 403 applies.
+ */
+export interface PublicOperation extends OperationFields {
+  authorization: 'none';
+}
+
+/** A row of the operation table. */
+export type Operation = KeyedOperation | PublicOperation;
+
+/** The row itself when its callers present a key; undefined for a public row. */
+export const keyedOperation = (operation: Operation): KeyedOperation | undefined =>
+  operation.authorization === 'none' ? undefined : operation;
 
 const companyOperation = { principal: 'company', deniedCode: 'COMPANY_ACCESS_DENIED' } as const;
 const appOperation = { principal: 'app', deniedCode: 'APP_ACCESS_DENIED' } as const;
@@ -397,7 +415,6 @@ export const operations = {
     successStatus: 201,
   },
   walletLogin: {
-    ...appOperation,
     method: 'POST',
     path: '/v2/wallets/login',
     handler: 'wallets/login-wallet',
@@ -405,7 +422,6 @@ export const operations = {
     summary:
       'Log a wallet in with username@appId and password; returns a session token (not shown in the spec)',
     authorization: 'none',
-    permission: 'wallets:read',
     body: walletLoginBody,
     successStatus: 200,
   },
@@ -804,15 +820,12 @@ export const operations = {
   },
   openapi: {
     head: true,
-    // No key: principal, permission and deniedCode do not apply (required fields of every row).
-    ...companyOperation,
     method: 'GET',
     path: '/v2/openapi.json',
     handler: 'openapi/get-openapi',
     access: {},
     summary: 'This API as an OpenAPI 3.1 document, generated from the operation table (extension)',
     authorization: 'none',
-    permission: 'categories:read',
     successStatus: 200,
   },
 } as const satisfies Record<string, Operation>;

@@ -19,6 +19,10 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Construct } from 'constructs';
+import { apiKeyPartition } from '../lambdas/repositories/identity-repository.js';
+import { walletKey } from '../lambdas/repositories/wallet-repository.js';
+import { sessionPartition } from '../lambdas/repositories/wallet-session-repository.js';
+import { TABLE_NAME_ENVIRONMENT } from '../lambdas/shared/clients.js';
 import {
   API_KEY_HEADER,
   AUTHORIZER_CACHE_TTL_SECONDS,
@@ -28,12 +32,12 @@ import {
 import { bundledFunction } from './bundled-function.js';
 import { authorizerEntry } from './project-paths.js';
 
-/** Partition keys of wallet items (`T#<appId>#WALLET#<walletId>`, see `wallet-repository.ts`). */
-export const WALLET_ITEM_PARTITIONS = 'T#*#WALLET#*';
-/** Partition keys of API key items (`APIKEY#<keyId>`, see `identity-repository.ts`). */
-export const API_KEY_ITEM_PARTITIONS = 'APIKEY#*';
-/** Partition keys of wallet session items (`WALLET_SESSION#<tokenHash>`, see `wallet-session-repository.ts`). */
-export const WALLET_SESSION_ITEM_PARTITIONS = 'WALLET_SESSION#*';
+/** Partition keys of wallet items (`T#<appId>#WALLET#<walletId>`), from the repository's key. */
+export const WALLET_ITEM_PARTITIONS = walletKey('*', '*').pk;
+/** Partition keys of API key items (`APIKEY#<keyId>`). */
+export const API_KEY_ITEM_PARTITIONS = apiKeyPartition('*');
+/** Partition keys of wallet session items (`WALLET_SESSION#<tokenHash>`). */
+export const WALLET_SESSION_ITEM_PARTITIONS = sessionPartition('*');
 
 export interface ApiKeyAuthorizerProps {
   table: ITable;
@@ -56,7 +60,7 @@ export class ApiKeyAuthorizer extends Construct {
       description: `API Gateway authorizer: ${API_KEY_HEADER} or ${WALLET_TOKEN_HEADER} Bearer to principal`,
       // Keys and sessions live in the table; the authorizer never touches file bytes.
       environment: {
-        TABLE_NAME: props.table.tableName,
+        [TABLE_NAME_ENVIRONMENT]: props.table.tableName,
         [DEFAULT_USAGE_IDENTIFIER_KEY_ENVIRONMENT]: props.defaultUsageIdentifierKey,
       },
     });

@@ -2,7 +2,7 @@
 import { Aspects, CfnOutput, Lazy, Stack, type StackProps } from 'aws-cdk-lib';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { Construct } from 'constructs';
-import { parseOrigins } from '../lambdas/shared/cors.js';
+import { parseOrigins } from '../lambdas/http/cors.js';
 import { AssetRegistryApi } from './api.js';
 import type { UsagePlanName } from './api-gateway-settings.js';
 import { BackgroundJobFunctions } from './background-job-functions.js';

@@ -11,6 +11,7 @@ import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { type BackgroundJobName, JOB_FUNCTION_ENVIRONMENT } from '../lambdas/shared/background-jobs.js';
+import { FILES_BUCKET_NAME_ENVIRONMENT, TABLE_NAME_ENVIRONMENT } from '../lambdas/shared/clients.js';
 import { bundledFunction } from './bundled-function.js';
 import { type DataAccess, grantDataAccess } from './operation-access.js';
 import { jobEntry } from './project-paths.js';
@@ -75,8 +76,8 @@ export class BackgroundJobFunctions extends Construct {
     const stackName = Stack.of(this).stackName;
     const stores = { table: props.table, filesBucket: props.filesBucket };
     const baseEnvironment = {
-      TABLE_NAME: props.table.tableName,
-      FILES_BUCKET_NAME: props.filesBucket.bucketName,
+      [TABLE_NAME_ENVIRONMENT]: props.table.tableName,
+      [FILES_BUCKET_NAME_ENVIRONMENT]: props.filesBucket.bucketName,
     };
 
     const removeName = `${stackName}-remove-subcategory-data`.slice(0, 64);

@@ -11,6 +11,7 @@ import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { METRICS_NAMESPACE_ENVIRONMENT, SERVICE_NAME_ENVIRONMENT } from '../lambdas/shared/observability.js';
 import { retainedLogGroup } from './log-retention.js';
 import { lockFilePath, projectRoot } from './project-paths.js';
 import { serviceStackOf } from './service-stack.js';
@@ -95,8 +96,8 @@ export function bundledFunction(scope: Construct, id: string, props: BundledFunc
       NODE_OPTIONS: '--enable-source-maps',
       // Powertools: copies deployed under other stack names are told apart in logs and metrics (the
       // root stack's name, also for functions in nested stacks).
-      POWERTOOLS_SERVICE_NAME: serviceStackOf(scope).stackName,
-      POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
+      [SERVICE_NAME_ENVIRONMENT]: serviceStackOf(scope).stackName,
+      [METRICS_NAMESPACE_ENVIRONMENT]: METRICS_NAMESPACE,
     },
     bundling: {
       minify: true,

@@ -7,6 +7,7 @@ import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import { UPLOAD_STAGING_PREFIX } from '../lambdas/repositories/file-repository.js';
 import {
   TABLE_INDEXES,
   TABLE_PARTITION_KEY,
@@ -15,9 +16,6 @@ import {
   TIME_TO_LIVE_ATTRIBUTE,
 } from '../lambdas/repositories/table-definition.js';
 import { logRetentionOf } from './log-retention.js';
-
-/** Key prefix of the staging keys presigned uploads land on (`uploads/<companyId>/<uploadId>`). */
-export const UPLOAD_STAGING_PREFIX = 'uploads/';
 
 export class DataStore extends Construct {
   readonly table: Table;

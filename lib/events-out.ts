@@ -26,6 +26,7 @@ import { DELIVERY_METRICS } from '../lambdas/jobs/deliver-webhooks.js';
 import { type OperationId, operationList } from '../lambdas/operations.js';
 import { WEBHOOK_QUEUE_URL_ENVIRONMENT } from '../lambdas/repositories/delivery-queue.js';
 import { LEDGER_EVENT_ENTITY } from '../lambdas/repositories/ledger-repository.js';
+import { TABLE_NAME_ENVIRONMENT } from '../lambdas/shared/clients.js';
 import { EVENT_BUS_NAME_ENVIRONMENT } from '../lambdas/shared/event-bus.js';
 import { SECRETS_KEY_ID_ENVIRONMENT } from '../lambdas/shared/secret-box.js';
 import { bundledFunction, METRICS_NAMESPACE } from './bundled-function.js';
@@ -100,7 +101,7 @@ export class EventsOut extends Construct {
       entry: jobEntry('publish-ledger-events'),
       description: 'Puts committed ledger events on the EventBridge bus and queues their webhook deliveries',
       environment: {
-        TABLE_NAME: props.table.tableName,
+        [TABLE_NAME_ENVIRONMENT]: props.table.tableName,
         [EVENT_BUS_NAME_ENVIRONMENT]: this.eventBus.eventBusName,
         [WEBHOOK_QUEUE_URL_ENVIRONMENT]: this.deliveryQueue.queueUrl,
       },
@@ -134,7 +135,7 @@ export class EventsOut extends Construct {
       entry: jobEntry('deliver-webhooks'),
       description: 'Delivers one queued webhook event, signed; schedules its retry when it fails',
       environment: {
-        TABLE_NAME: props.table.tableName,
+        [TABLE_NAME_ENVIRONMENT]: props.table.tableName,
         [WEBHOOK_QUEUE_URL_ENVIRONMENT]: this.deliveryQueue.queueUrl,
       },
       // 10 s for the receiver, the rest for the table and KMS.

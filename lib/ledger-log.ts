@@ -19,11 +19,19 @@ import {
   ObjectLockRetention,
 } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import { LOG_ORIGIN_ENVIRONMENT, SIGNING_KEY_ID_ENVIRONMENT } from '../lambdas/domain/ledger/log-signer.js';
 import {
   DEFAULT_CHECKPOINT_SECONDS,
   SCHEDULE_PERIOD_SECONDS,
+  SEQUENCER_TIMING_ENVIRONMENT,
   sequencerTiming,
 } from '../lambdas/domain/ledger/sequencer-timing.js';
+import { outboxPartition } from '../lambdas/repositories/log-outbox.js';
+import {
+  positionPartition,
+  SEQUENCER_STATE_PARTITION,
+} from '../lambdas/repositories/log-state-repository.js';
+import { DIGEST_BUCKET_NAME_ENVIRONMENT, TABLE_NAME_ENVIRONMENT } from '../lambdas/shared/clients.js';
 import { bundledFunction } from './bundled-function.js';
 import { acknowledgeLogKeys, LOG_KEY_PATTERN, logReadStatements } from './operation-access.js';
 import { jobEntry } from './project-paths.js';
@@ -34,9 +42,8 @@ export const DEFAULT_LOG_RETENTION_DAYS = 365;
 export { DEFAULT_CHECKPOINT_SECONDS };
 
 /** Partition keys the sequencer writes: its state, the outbox and the position items. */
-export const SEQUENCER_STATE_PARTITION = 'LOG';
-export const OUTBOX_PARTITIONS = 'LOG_OUTBOX#*';
-export const POSITION_PARTITIONS = 'LOG_POSITION#*';
+export const OUTBOX_PARTITIONS = outboxPartition('*');
+export const POSITION_PARTITIONS = positionPartition('*');
 
 export interface LedgerLogProps {
   table: ITable;
@@ -87,14 +94,14 @@ export class LedgerLog extends Construct {
       entry: jobEntry('sequence-ledger'),
       description: 'Integrates committed ledger events into the transparency log and signs a checkpoint',
       environment: {
-        TABLE_NAME: props.table.tableName,
-        DIGEST_BUCKET_NAME: this.bucket.bucketName,
-        LEDGER_SIGNING_KEY_ID: this.signingKey.keyArn,
-        LEDGER_LOG_ORIGIN: props.origin,
-        SEQUENCER_POLL_SECONDS: String(timing.pollSeconds),
-        SEQUENCER_RUN_SECONDS: String(timing.runSeconds),
-        SEQUENCER_LEASE_SECONDS: String(timing.leaseSeconds),
-        SEQUENCER_LEASE_RETRY_SECONDS: String(timing.leaseRetrySeconds),
+        [TABLE_NAME_ENVIRONMENT]: props.table.tableName,
+        [DIGEST_BUCKET_NAME_ENVIRONMENT]: this.bucket.bucketName,
+        [SIGNING_KEY_ID_ENVIRONMENT]: this.signingKey.keyArn,
+        [LOG_ORIGIN_ENVIRONMENT]: props.origin,
+        [SEQUENCER_TIMING_ENVIRONMENT.pollSeconds]: String(timing.pollSeconds),
+        [SEQUENCER_TIMING_ENVIRONMENT.runSeconds]: String(timing.runSeconds),
+        [SEQUENCER_TIMING_ENVIRONMENT.leaseSeconds]: String(timing.leaseSeconds),
+        [SEQUENCER_TIMING_ENVIRONMENT.leaseRetrySeconds]: String(timing.leaseRetrySeconds),
       },
       // Well over a run (80 s) and a last cycle of a full batch.
       timeout: Duration.minutes(5),

@@ -10,9 +10,10 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IConstruct } from 'constructs';
+import { ledgerPartitionPrefix } from '../lambdas/repositories/ledger-repository.js';
 
-/** Partition keys of ledger event items (see lambdas/repositories/ledger-repository.ts). */
-export const LEDGER_PARTITION_PATTERN = 'T#*#LEDGER#*';
+/** Partition keys of ledger event items (`T#<tenant>#LEDGER#<kind>#<id>`). */
+export const LEDGER_PARTITION_PATTERN = `${ledgerPartitionPrefix('*')}*`;
 
 export const LEDGER_REWRITE_ACTIONS = [
   'dynamodb:UpdateItem',

@@ -10,15 +10,19 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { Operation } from '../lambdas/operations.js';
+import { UPLOAD_STAGING_PREFIX } from '../lambdas/repositories/file-repository.js';
+import { COMPANY_FILES_PREFIX } from '../lambdas/repositories/file-store.js';
+import { idempotencyPartition } from '../lambdas/repositories/idempotency-store.js';
+import { LOG_PREFIX } from '../lambdas/repositories/log-tile-store.js';
 
 /** What a function may do with the table and the files bucket (see `Operation.access`). */
 export type DataAccess = NonNullable<Operation['access']>;
 export type TableAction = NonNullable<DataAccess['table']>[number];
 
 /** File bytes and images: `companies/<companyId>/...` (see `file-repository.ts`, `file-store.ts`). */
-export const FILE_KEY_PATTERN = 'companies/*';
+export const FILE_KEY_PATTERN = `${COMPANY_FILES_PREFIX}*`;
 /** Staging keys presigned uploads land on: `uploads/<companyId>/<uploadId>` (see `file-repository.ts`). */
-export const UPLOAD_KEY_PATTERN = 'uploads/*';
+export const UPLOAD_KEY_PATTERN = `${UPLOAD_STAGING_PREFIX}*`;
 
 /** The key pattern of each S3 list of a declaration. */
 const KEY_PATTERNS = { files: FILE_KEY_PATTERN, uploads: UPLOAD_KEY_PATTERN } as const;
@@ -27,7 +31,7 @@ const KEY_PATTERNS = { files: FILE_KEY_PATTERN, uploads: UPLOAD_KEY_PATTERN } as
  * Partition keys of idempotency records (`T#<tenant>#IDEMPOTENCY`, see
  * `lambdas/repositories/idempotency-store.ts`): the only items the idempotency layer touches.
  */
-export const IDEMPOTENCY_ITEM_PARTITIONS = 'T#*#IDEMPOTENCY';
+export const IDEMPOTENCY_ITEM_PARTITIONS = idempotencyPartition('*');
 
 /** What Powertools' DynamoDB persistence layer calls: get, put (in progress), update (done), delete (failed). */
 export const IDEMPOTENCY_ACTIONS: readonly TableAction[] = ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'];
@@ -40,7 +44,7 @@ export interface DataStores {
 }
 
 /** The log's tiles and checkpoints in the Object Lock bucket (see `log-tile-store.ts`). */
-export const LOG_KEY_PATTERN = 'log/*';
+export const LOG_KEY_PATTERN = `${LOG_PREFIX}*`;
 
 /** Read access to the log's files; `ListBucket` on `log/` only, so that a missing tile is 404, not 403. */
 export function logReadStatements(logBucket: IBucket): PolicyStatement[] {

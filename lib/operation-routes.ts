@@ -11,8 +11,13 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import { CORS_ALLOWED_ORIGINS_ENVIRONMENT } from '../lambdas/http/cors.js';
 import { methodsOfRow, type Operation, type OperationId, operationList } from '../lambdas/operations.js';
-import { CORS_ALLOWED_ORIGINS_ENVIRONMENT } from '../lambdas/shared/cors.js';
+import {
+  DIGEST_BUCKET_NAME_ENVIRONMENT,
+  FILES_BUCKET_NAME_ENVIRONMENT,
+  TABLE_NAME_ENVIRONMENT,
+} from '../lambdas/shared/clients.js';
 import type { BackgroundJobFunctions } from './background-job-functions.js';
 import { bundledFunction } from './bundled-function.js';
 import { grantDataAccess } from './operation-access.js';
@@ -71,9 +76,11 @@ export class OperationRoutes extends Construct {
         entry: handlerEntry(operation.handler),
         description: describe(operation),
         environment: {
-          TABLE_NAME: stores.table.tableName,
-          FILES_BUCKET_NAME: stores.filesBucket.bucketName,
-          ...(readsLog && stores.logBucket ? { DIGEST_BUCKET_NAME: stores.logBucket.bucketName } : {}),
+          [TABLE_NAME_ENVIRONMENT]: stores.table.tableName,
+          [FILES_BUCKET_NAME_ENVIRONMENT]: stores.filesBucket.bucketName,
+          ...(readsLog && stores.logBucket
+            ? { [DIGEST_BUCKET_NAME_ENVIRONMENT]: stores.logBucket.bucketName }
+            : {}),
           ...(props.corsAllowedOrigins.length > 0
             ? { [CORS_ALLOWED_ORIGINS_ENVIRONMENT]: props.corsAllowedOrigins.join(',') }
             : {}),

@@ -15,8 +15,8 @@ import type {
   APIGatewayRequestAuthorizerEvent,
   Context,
 } from 'aws-lambda';
-import { attachBodyStream } from '../lambdas/shared/body-stream.js';
-import { allowedOrigins, corsHeaders, preflightHeaders } from '../lambdas/shared/cors.js';
+import { attachBodyStream } from '../lambdas/http/body-stream.js';
+import { allowedOrigins, corsHeaders, preflightHeaders } from '../lambdas/http/cors.js';
 import {
   API_KEY_HEADER,
   AUTHORIZER_CACHE_TTL_SECONDS,

@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildConsole } from '../console/build.js';
-import { CORS_ALLOWED_ORIGINS_ENVIRONMENT } from '../lambdas/shared/cors.js';
+import { CORS_ALLOWED_ORIGINS_ENVIRONMENT } from '../lambdas/http/cors.js';
 import { JavaMissingError } from './dynamodb-local.js';
 import { type EmbeddedStack, startEmbeddedStack } from './embedded-stack.js';
 import { type LocalEventsOut, startLocalEventsOut } from './events-out.js';

@@ -8,7 +8,7 @@
  * receiver never holds up another company's deliveries.
  */
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import type { DeliveryMessage } from '../lambdas/repositories/delivery-queue.js';
+import type { DeliveryMessage } from '../lambdas/repositories/delivery-message.js';
 import type { LocalQueueMessage } from '../lambdas/repositories/local-delivery-queue.js';
 
 type DeliveryHandler = (event: SQSEvent) => Promise<SQSBatchResponse>;

@@ -8,6 +8,7 @@ import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createCategory } from '../../lambdas/domain/categories/category-service';
 import { insertObjectItems, type ObjectRecord } from '../../lambdas/repositories/object-repository';
 import { adjustCountersItem } from '../../lambdas/repositories/tenant-counters';
+import { plainItem } from '../../lambdas/repositories/transactions';
 import { dynamoDb, tableName } from '../../lambdas/shared/clients';
 
 const PARALLEL_BATCHES = 8;
@@ -54,7 +55,7 @@ export async function seedObjects(companyId: string, count: number): Promise<voi
         fileCount: 0,
       };
       // The object and its externalId marker (the counter is moved once, below).
-      const [objectPut, markerPut] = insertObjectItems(record);
+      const [objectPut, markerPut] = insertObjectItems(record).map(plainItem);
       items.push(
         objectPut?.Put?.Item as Record<string, unknown>,
         markerPut?.Put?.Item as Record<string, unknown>,

@@ -18,8 +18,8 @@ import { createHash } from 'node:crypto';
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { resolveApiKey } from '#domain/identity/api-keys.js';
 import { bearerTokenOf, resolveSessionToken } from '#domain/wallets/wallet-sessions.js';
+import { headerValue } from '#http/http-request.js';
 import { findSession, type WalletSessionRecord } from '#repositories/wallet-session-repository.js';
-import { headerValue } from '#shared/http-request.js';
 import { type Principal, toAuthorizerContext } from '#shared/principal.js';
 import {
   API_KEY_HEADER,

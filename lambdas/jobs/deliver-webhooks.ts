@@ -8,7 +8,8 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { processDelivery } from '#domain/webhooks/webhook-deliveries.js';
-import { type DeliveryMessage, retryMessageLater } from '#repositories/delivery-queue.js';
+import type { DeliveryMessage } from '#repositories/delivery-message.js';
+import { retryMessageLater } from '#repositories/delivery-queue.js';
 import { logger, metrics } from '#shared/observability.js';
 
 /** Metric names of the delivery error-rate alarm (`lib/webhook-delivery.ts`). */

@@ -14,19 +14,25 @@ import {
   releaseLease,
   runSequencerCycle,
 } from '#domain/ledger/sequencer.js';
-import { sequencerTiming } from '#domain/ledger/sequencer-timing.js';
+import {
+  SEQUENCER_TIMING_ENVIRONMENT,
+  type SequencerTiming,
+  sequencerTiming,
+} from '#domain/ledger/sequencer-timing.js';
 
 const signer = signerFromEnvironment();
 
 const DEFAULTS = sequencerTiming();
-const milliseconds = (name: string, fallback: number) => Number(process.env[name] || fallback) * 1000;
+/** A timing setting from the environment, else its default, in milliseconds. */
+const milliseconds = (setting: keyof SequencerTiming) =>
+  Number(process.env[SEQUENCER_TIMING_ENVIRONMENT[setting]] || DEFAULTS[setting]) * 1000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export const handler = async (): Promise<{ integrated: number; treeSize: number }> => {
-  const runUntil = Date.now() + milliseconds('SEQUENCER_RUN_SECONDS', DEFAULTS.runSeconds);
-  const pollMs = milliseconds('SEQUENCER_POLL_SECONDS', DEFAULTS.pollSeconds);
-  const leaseMs = milliseconds('SEQUENCER_LEASE_SECONDS', DEFAULTS.leaseSeconds);
-  const retryMs = milliseconds('SEQUENCER_LEASE_RETRY_SECONDS', DEFAULTS.leaseRetrySeconds);
+  const runUntil = Date.now() + milliseconds('runSeconds');
+  const pollMs = milliseconds('pollSeconds');
+  const leaseMs = milliseconds('leaseSeconds');
+  const retryMs = milliseconds('leaseRetrySeconds');
   // One owner per run: a run's lease is its own even when Lambda reuses the container.
   const owner = `sequencer-${randomUUID()}`;
   let integrated = 0;

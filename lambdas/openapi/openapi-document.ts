@@ -3,13 +3,15 @@
  * permissions, request schemas), the response schemas and each operation's documented answers.
  * Nothing here lists operations: a new row of the table appears in the document by itself.
  */
+
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_WINDOW_SECONDS } from '#http/idempotency.js';
+import { ERROR_CODES, type ErrorCode, errorCodeEntry } from '#shared/error-catalogue.js';
 import { SUPPORTED_TYPES } from '#shared/file-types.js';
-import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_WINDOW_SECONDS } from '#shared/idempotency.js';
 import { WALLET_PERMISSIONS } from '#shared/principal.js';
 import type { JsonSchema } from '#shared/schema.js';
 import { API_KEY_HEADER, MAX_REQUEST_BODY_BYTES } from '../../lib/api-gateway-settings.js';
 import { type Operation, type OperationId, operationList } from '../operations.js';
-import { type HeaderDoc, operationResponses, SPEC_ERROR_CODES } from './operation-responses.js';
+import { type DocumentedError, type HeaderDoc, operationResponses } from './operation-responses.js';
 import { errorBodySchema, responseSchemas, schemaRef } from './response-schemas.js';
 
 export const OPENAPI_VERSION = '3.1.0';
@@ -107,7 +109,7 @@ const DESCRIPTION = [
   '`ROUTE_NOT_FOUND`.',
 ].join('\n');
 
-/** The header of the rows marked `idempotent` (`lambdas/shared/idempotency.ts`). */
+/** The header of the rows marked `idempotent` (`lambdas/http/idempotency.ts`). */
 const idempotencyKeyParameter = {
   name: IDEMPOTENCY_KEY_HEADER,
   in: 'header' as const,
@@ -165,8 +167,8 @@ function descriptionOf(row: Row): string {
           ? "an App key or one of the App's wallet sessions"
           : 'an App key';
     lines.push(`Needs ${kind} with \`${row.permission}\`; otherwise 403 \`${row.deniedCode}\`.`);
+    if (row.companyInPath) lines.push("Another company's id in the path is refused with the same 403.");
   }
-  if (row.companyInPath) lines.push("Another company's id in the path is refused with the same 403.");
   if (row.head) lines.push("`HEAD` is answered too: GET's status and headers, with no body.");
   if (!specSectionOf(row)) lines.push('Extension: not in the interface specification.');
   return lines.join(' ');
@@ -288,24 +290,23 @@ function headersOf(headers: Record<string, HeaderDoc> | undefined): OpenApiRespo
 }
 
 /** Every error status the row can answer, with the codes of each. */
-export function errorCodesOf(row: Row): Map<number, string[]> {
-  const documented = operationResponses[row.id].errors ?? {};
-  const codes = new Map<number, string[]>();
-  const add = (status: number, ...added: readonly string[]) =>
-    codes.set(status, [...new Set([...(codes.get(status) ?? []), ...added])]);
+export function errorCodesOf(row: Row): Map<number, ErrorCode[]> {
+  const codes = new Map<number, ErrorCode[]>();
+  // Each code under its status in the catalogue, or the other one it is written out with.
+  const add = (...added: readonly DocumentedError[]) => {
+    for (const error of added) {
+      const { code, status } =
+        typeof error === 'string' ? { code: error, status: ERROR_CODES[error].status } : error;
+      codes.set(status, [...new Set([...(codes.get(status) ?? []), code])]);
+    }
+  };
   const takesInput = Boolean(row.pathParameters || row.query || row.body || row.form || row.streamedBody);
-  if (takesInput) add(400, 'VALIDATION_ERROR');
-  if (row.authorization !== 'none') {
-    add(401, 'UNAUTHORIZED');
-    add(403, row.deniedCode);
-  }
-  for (const [status, statusCodes] of Object.entries(documented)) {
-    add(Number(status), ...(statusCodes ?? []));
-  }
-  if (row.idempotent === true) add(409, 'IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_IN_PROGRESS');
-  if (row.body || row.form || row.streamedBody) add(413, 'REQUEST_TOO_LARGE');
-  add(429, 'TOO_MANY_REQUESTS');
-  add(500, 'INTERNAL_ERROR');
+  if (takesInput) add('VALIDATION_ERROR');
+  if (row.authorization !== 'none') add('UNAUTHORIZED', row.deniedCode);
+  add(...(operationResponses[row.id].errors ?? []));
+  if (row.idempotent === true) add('IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_IN_PROGRESS');
+  if (row.body || row.form || row.streamedBody) add('REQUEST_TOO_LARGE');
+  add('TOO_MANY_REQUESTS', 'INTERNAL_ERROR');
   return new Map([...codes].sort(([left], [right]) => left - right));
 }
 
@@ -346,7 +347,7 @@ function responsesOf(row: Row): Record<string, OpenApiResponse> {
         ? `${STATUS_DESCRIPTIONS[status]}; REQUEST_TOO_LARGE: API Gateway refuses bodies over ${MAX_REQUEST_BODY_BYTES} bytes`
         : (STATUS_DESCRIPTIONS[status] ?? 'Error');
     const codeList = codes
-      .map((code) => (SPEC_ERROR_CODES.includes(code) ? code : `${code} (extension)`))
+      .map((code) => (errorCodeEntry(code).spec ? code : `${code} (extension)`))
       .join(', ');
     responses[String(status)] = {
       description: `${description}: ${codeList}`,

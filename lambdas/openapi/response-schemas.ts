@@ -1,15 +1,18 @@
 /**
- * JSON Schemas (2020-12, as OpenAPI 3.1 takes them) of every response body, written once: the
- * spec's section 2 field lists, as the views in `lambdas/domain/<resource>/<resource>-view.ts`
- * build them. Objects are closed (`additionalProperties: false`) so that a field a view adds
- * without this file knowing fails the end-to-end check against live answers.
+ * JSON Schemas (2020-12, as OpenAPI 3.1 takes them) of every response body. An entity's answer is
+ * its view's (`lambdas/domain/<resource>/<resource>-view.ts`, declared with `defineView` from the
+ * entity's one declaration), so its fields are not restated here; this file adds the envelopes,
+ * pages and the answers that show no entity. Objects are closed (`additionalProperties: false`)
+ * so that a field an answer adds without its schema fails the end-to-end check against live answers.
  */
-import { CATEGORY_STATUSES } from '#domain/categories/category-schemas.js';
-import { OBJECT_STATUSES } from '#domain/objects/object-lifecycle.js';
-import { WALLET_STATUSES } from '#domain/wallets/wallet-schemas.js';
+import { categoryView } from '#domain/categories/category-view.js';
+import { fileView } from '#domain/files/file-view.js';
+import { ledgerEventView } from '#domain/ledger/event-view.js';
+import { objectView } from '#domain/objects/object-view.js';
+import { subcategoryDetailView, subcategorySummaryView } from '#domain/subcategories/subcategory-view.js';
 import { SESSION_TOKEN_PATTERN } from '#domain/wallets/wallet-sessions.js';
-import { SUBCATEGORY_STATUSES } from '#repositories/subcategory-repository.js';
-import { SUPPORTED_TYPES } from '#shared/file-types.js';
+import { walletDetailView, walletView } from '#domain/wallets/wallet-view.js';
+import { errorCodeEntry, errorCodes } from '#shared/error-catalogue.js';
 import type { JsonSchema } from '#shared/schema.js';
 import { type ImportResponseSchemaName, importResponseSchemas } from './import-response-schemas.js';
 import { type WebhookResponseSchemaName, webhookResponseSchemas } from './webhook-response-schemas.js';
@@ -43,20 +46,14 @@ const dateTime: JsonSchema = {
   format: 'date-time',
   description: 'ISO 8601 UTC, milliseconds',
 };
-const nullableDateTime: JsonSchema = { type: ['string', 'null'], format: 'date-time' };
 const count: JsonSchema = { type: 'integer', minimum: 0 };
 const sha256Hex: JsonSchema = { type: 'string', pattern: '^[0-9a-f]{64}$' };
-const metadata: JsonSchema = {
-  type: 'object',
-  additionalProperties: true,
-  description: 'free key-value pairs, as stored',
-};
-/** `{ field: { from, to } }`, any JSON values. */
-const fieldChanges = (fields?: readonly string[]): JsonSchema => ({
-  type: 'object',
-  ...(fields ? { propertyNames: { enum: [...fields] } } : {}),
-  additionalProperties: closedObject({ from: {}, to: {} }),
+/** `{ field: { from, to } }` as a ledger event's `changes`, among the given fields only. */
+const fieldChanges = (fields: readonly string[]): JsonSchema => ({
+  ...ledgerEventView.entity.attributes.changes.schema.jsonSchema,
+  propertyNames: { enum: [...fields] },
 });
+const subcategoryAttributes = subcategoryDetailView.entity.attributes;
 const success: JsonSchema = { type: 'string', const: 'success' };
 
 const pagination = closedObject(
@@ -80,117 +77,6 @@ const pageOf = (item: ResponseSchemaName, description: string): JsonSchema =>
     { description },
   );
 
-const subcategorySummary = closedObject(
-  {
-    id: uuid,
-    name: text,
-    description: text,
-    status: {
-      type: 'string',
-      enum: SUBCATEGORY_STATUSES.filter((status) => status !== 'removed'),
-      description: 'removed subcategories are never shown',
-    },
-    categoryId: uuid,
-    metadata,
-    createdAt: dateTime,
-    updatedAt: dateTime,
-    statistics: closedObject({ objectCount: count }),
-  },
-  { description: 'A subcategory inside a category (spec 2.4, first shape)' },
-);
-
-const category = closedObject(
-  {
-    id: uuid,
-    name: described(text, '2-100 characters, unique within the company ignoring case'),
-    description: text,
-    status: { type: 'string', enum: [...CATEGORY_STATUSES] },
-    metadata,
-    createdAt: dateTime,
-    updatedAt: dateTime,
-    statistics: closedObject({ subcategoryCount: count, objectCount: count }),
-    subcategories: { type: 'array', items: schemaRef('SubcategorySummary') },
-  },
-  { description: 'Spec 2.3' },
-);
-
-const subcategoryDetail = closedObject(
-  {
-    id: uuid,
-    name: text,
-    status: { type: 'string', enum: SUBCATEGORY_STATUSES.filter((status) => status !== 'removed') },
-    path: described(text, '`<category name>/<subcategory name>`'),
-    description: text,
-    imageId: described({ type: ['string', 'null'], format: 'uuid' }, 'the current image, one of `files`'),
-    createDate: dateTime,
-    categoryId: uuid,
-    files: {
-      type: 'array',
-      description: 'every image the subcategory has had',
-      items: closedObject({
-        id: uuid,
-        name: described(text, 'stored name'),
-        title: described(text, 'name as uploaded'),
-        mimeType: text,
-        uploadDate: dateTime,
-      }),
-    },
-    statistics: closedObject({
-      totalObjects: count,
-      lastObjectCreated: described(nullableDateTime, 'null until the first object'),
-      averageObjectsPerDay: described(
-        { type: 'number', minimum: 0 },
-        'objects ÷ days since creation (at least one), 2 decimals',
-      ),
-    }),
-  },
-  { description: 'The single-subcategory detail (spec 2.4, second shape)' },
-);
-
-const objectEntity = closedObject(
-  {
-    id: uuid,
-    externalId: described(text, '1-100 characters, unique within the company'),
-    name: text,
-    description: text,
-    summary: described({ type: ['string', 'null'] }, 'null when not given'),
-    owner: text,
-    status: {
-      type: 'string',
-      enum: [...OBJECT_STATUSES],
-      description: 'extension: `report_stolen` leads to `stolen`, `repair` back to `active`',
-    },
-    categoryId: uuid,
-    subcategoryId: uuid,
-    metadata,
-    createdAt: dateTime,
-    updatedAt: dateTime,
-    blockchain: closedObject({
-      txId: described(sha256Hex, "the first event's hash"),
-      lastTxId: described(sha256Hex, "the latest event's hash"),
-      eventCount: { type: 'integer', minimum: 1 },
-    }),
-  },
-  { description: 'Spec 2.2' },
-);
-
-const ledgerEvent = closedObject(
-  {
-    chainId: described(text, '`object:<companyId>:<objectId>` (or `subcategory:...`): hashed, so shown'),
-    sequence: { type: 'integer', minimum: 1 },
-    txId: described(sha256Hex, 'equals `hash`'),
-    action: described(text, '`create`, `update`, `transfer`, `repair`, `report_stolen`, `file_upload`, ...'),
-    changes: fieldChanges(),
-    eventDescription: { type: ['string', 'null'] },
-    performedBy: { type: ['string', 'null'] },
-    principal: described(text, '`apiKey:<keyId>` or `wallet:<username@appId>`'),
-    timestamp: dateTime,
-    prevHash: described(sha256Hex, '64 zeros for the first event'),
-    hash: described(sha256Hex, 'SHA-256 of the canonical JSON of every other field but txId (README)'),
-  },
-  { description: "Extension (spec 2.7: not shown): one event of an object's ledger chain" },
-);
-
 const chainVerification = closedObject(
   {
     objectId: uuid,
@@ -204,23 +90,6 @@ const chainVerification = closedObject(
     },
   },
   { description: "Extension: the verdict of recomputing an object's ledger chain" },
-);
-
-const fileRecord = closedObject(
-  {
-    id: uuid,
-    fileName: described(text, 'stored name: `<id><extension>`'),
-    originalFileName: described(text, 'name as uploaded'),
-    mimeType: { type: 'string', enum: SUPPORTED_TYPES.map((type) => type.mimeType) },
-    size: described(count, 'bytes'),
-    description: text,
-    tags: { type: 'array', items: text },
-    uploadedAt: dateTime,
-    uploadedBy: described(text, '`apiKey:<keyId>`'),
-    url: described(text, 'path of the download operation (with the stage prefix in AWS)'),
-    checksum: { type: 'string', pattern: '^sha256:[0-9a-f]{64}$' },
-  },
-  { description: 'Spec 2.6' },
 );
 
 const uploadSession = closedObject(
@@ -239,32 +108,6 @@ const uploadSession = closedObject(
   { description: 'Extension: a presigned upload straight to S3 (large files in AWS)' },
 );
 
-const walletFields = {
-  id: uuid,
-  username: described(text, '3-50 characters, without the App id'),
-  appId: uuid,
-  fullUsername: described(text, '`username@appId`'),
-  status: { type: 'string', enum: [...WALLET_STATUSES] },
-  metadata,
-  createdAt: dateTime,
-  updatedAt: dateTime,
-  lastLoginAt: described(nullableDateTime, 'null until the first login'),
-};
-
-const wallet = closedObject(walletFields, { description: 'Spec 2.5 (the password is never returned)' });
-
-const walletDetail = closedObject(
-  {
-    ...walletFields,
-    stats: closedObject({
-      loginCount: count,
-      apiCallCount: described(count, 'calls made with the wallet session token'),
-      lastApiCallAt: nullableDateTime,
-    }),
-  },
-  { description: 'Spec 2.5, detail response' },
-);
-
 const walletLogin = closedObject(
   {
     token: described(
@@ -278,7 +121,11 @@ const walletLogin = closedObject(
 );
 
 const subcategoryCreated = closedObject(
-  { status: success, data: closedObject({ id: uuid }), timestamp: dateTime },
+  {
+    status: success,
+    data: closedObject({ id: subcategoryAttributes.id.schema.jsonSchema }),
+    timestamp: dateTime,
+  },
   { description: 'Spec 4.8' },
 );
 const subcategoryDetailResponse = closedObject(
@@ -288,7 +135,7 @@ const subcategoryDetailResponse = closedObject(
 const subcategoryUpdated = closedObject(
   {
     status: success,
-    data: closedObject({ imageId: { type: ['string', 'null'], format: 'uuid' } }),
+    data: closedObject({ imageId: subcategoryAttributes.imageId.schema.jsonSchema }),
     changes: described(
       fieldChanges(['name', 'description', 'imageId']),
       'the fields that changed, among name, description and imageId (a status move is in the ledger event)',
@@ -344,23 +191,23 @@ const consistencyProof = closedObject(
 /** Every named response schema, for the document's `components.schemas`. */
 export const responseSchemas = {
   Pagination: pagination,
-  Category: category,
+  Category: categoryView.jsonSchema,
   CategoryPage: pageOf('Category', 'Spec 4.5: a page of categories'),
-  SubcategorySummary: subcategorySummary,
-  SubcategoryDetail: subcategoryDetail,
+  SubcategorySummary: subcategorySummaryView.jsonSchema,
+  SubcategoryDetail: subcategoryDetailView.jsonSchema,
   SubcategoryCreated: subcategoryCreated,
   SubcategoryDetailResponse: subcategoryDetailResponse,
   SubcategoryUpdated: subcategoryUpdated,
-  Object: objectEntity,
+  Object: objectView.jsonSchema,
   ObjectPage: pageOf('Object', 'Spec 4.1, 4.2: a page of objects'),
-  LedgerEvent: ledgerEvent,
+  LedgerEvent: ledgerEventView.jsonSchema,
   LedgerEventPage: pageOf('LedgerEvent', 'Extension: a page of events, oldest first'),
   ChainVerification: chainVerification,
-  FileRecord: fileRecord,
+  FileRecord: fileView.jsonSchema,
   FileRecordPage: pageOf('FileRecord', "Extension: a page of an object's files, newest first"),
   UploadSession: uploadSession,
-  Wallet: wallet,
-  WalletDetail: walletDetail,
+  Wallet: walletView.jsonSchema,
+  WalletDetail: walletDetailView.jsonSchema,
   WalletPage: pageOf('Wallet', 'Spec 4.11: a page of wallets'),
   WalletLogin: walletLogin,
   OpenApiDocument: openApiDocument,
@@ -401,7 +248,9 @@ export type ResponseSchemaName =
 export type IssueFormat = 'validationErrors' | 'details';
 
 /** Codes whose 400 body carries the field issues (they are `ValidationError`s). */
-export const CODES_WITH_ISSUES = ['VALIDATION_ERROR', 'INVALID_ACTION'];
+export const CODES_WITH_ISSUES: readonly string[] = errorCodes().filter(
+  (code) => errorCodeEntry(code).withIssues,
+);
 
 const fieldIssues: Record<IssueFormat, JsonSchema> = {
   validationErrors: {

@@ -5,38 +5,26 @@
  */
 
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import {
-  CATEGORY_STATUSES,
-  type CategoryStatus,
-  type ListSort,
-} from '#domain/categories/category-schemas.js';
+import type { ListSort } from '#domain/categories/category-schemas.js';
 import { dynamoDb, tableName } from '#shared/clients.js';
 import { ConflictError } from '#shared/errors.js';
 import type { ItemKey } from '#shared/page-cursor.js';
-import type { Metadata } from '#shared/schema.js';
 import { comparableName } from '#shared/text.js';
+import {
+  CATEGORY_STATUSES,
+  type CategoryRecord,
+  type CategoryStatus,
+  categoryEntity,
+} from './category-entity.js';
 import { queryAllPages } from './query-pages.js';
 import { readStatusSortedList, statusSortedIndexAttributes } from './status-sorted-list.js';
 import { countersKey, tenantPartition } from './tenant-keys.js';
-import { type TransactItem, writeTransaction } from './transactions.js';
+import { type TransactItem, type TransactionEntry, writeTransaction } from './transactions.js';
 import { setAttributesItem, withoutAttributes } from './update-expression.js';
 
 const STATISTICS_ATTRIBUTES = ['subcategoryCount', 'objectCount'] as const;
 
-export interface CategoryRecord {
-  id: string;
-  companyId: string;
-  name: string;
-  description: string;
-  status: CategoryStatus;
-  metadata: Metadata;
-  createdAt: string;
-  updatedAt: string;
-  /** Bumped by every write; the condition of the next write (optimistic locking). */
-  version: number;
-  subcategoryCount: number;
-  objectCount: number;
-}
+export type { CategoryRecord } from './category-entity.js';
 
 /** The write lost a race with another write of the same category; read again and retry. */
 export class StaleCategoryError extends Error {}
@@ -65,14 +53,10 @@ const counterAttribute = (status: CategoryStatus) => `categoryCount_${status}`;
 function toItem(record: CategoryRecord): Record<string, unknown> {
   const nameKey = comparableName(record.name);
   const createdKey = `${record.createdAt}#${record.id}`;
-  const { metadata, ...plain } = record;
   return {
     ...categoryKey(record.companyId, record.id),
-    entity: 'category',
-    ...plain,
+    ...categoryEntity.toItem(record),
     nameKey,
-    // Stored as JSON text: it round-trips any JSON exactly (numbers, empty keys, nesting).
-    metadataJson: JSON.stringify(metadata),
     // Names are unique per company ignoring case, so the name key alone sorts without ties.
     ...statusSortedIndexAttributes(
       { status: byStatusPartition(record.companyId, record.status), all: allPartition(record.companyId) },
@@ -81,21 +65,7 @@ function toItem(record: CategoryRecord): Record<string, unknown> {
   };
 }
 
-function fromItem(item: Record<string, unknown>): CategoryRecord {
-  return {
-    id: item.id as string,
-    companyId: item.companyId as string,
-    name: item.name as string,
-    description: item.description as string,
-    status: item.status as CategoryStatus,
-    metadata: JSON.parse(item.metadataJson as string) as Metadata,
-    createdAt: item.createdAt as string,
-    updatedAt: item.updatedAt as string,
-    version: item.version as number,
-    subcategoryCount: (item.subcategoryCount as number) ?? 0,
-    objectCount: (item.objectCount as number) ?? 0,
-  };
-}
+const fromItem = categoryEntity.fromItem;
 
 const nameExists = (name: string) =>
   new ConflictError('CATEGORY_NAME_EXISTS', `A category named "${name}" already exists in this company`);
@@ -103,10 +73,15 @@ const nameExists = (name: string) =>
 /** Writes a new category, its name marker and its counter in one transaction. */
 export async function insertCategory(record: CategoryRecord): Promise<void> {
   const table = tableName();
-  await writeTransaction(
-    [
-      { Put: { TableName: table, Item: toItem(record), ConditionExpression: 'attribute_not_exists(pk)' } },
-      {
+  await writeTransaction([
+    {
+      item: {
+        Put: { TableName: table, Item: toItem(record), ConditionExpression: 'attribute_not_exists(pk)' },
+      },
+      onConditionFailed: () => new Error('Category id collision'),
+    },
+    {
+      item: {
         Put: {
           TableName: table,
           Item: {
@@ -117,18 +92,18 @@ export async function insertCategory(record: CategoryRecord): Promise<void> {
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
-      {
-        Update: {
-          TableName: table,
-          Key: countersKey(record.companyId),
-          UpdateExpression: 'ADD #count :one',
-          ExpressionAttributeNames: { '#count': counterAttribute(record.status) },
-          ExpressionAttributeValues: { ':one': 1 },
-        },
+      onConditionFailed: () => nameExists(record.name),
+    },
+    {
+      Update: {
+        TableName: table,
+        Key: countersKey(record.companyId),
+        UpdateExpression: 'ADD #count :one',
+        ExpressionAttributeNames: { '#count': counterAttribute(record.status) },
+        ExpressionAttributeValues: { ':one': 1 },
       },
-    ],
-    (failedIndex) => (failedIndex === 1 ? nameExists(record.name) : new Error('Category id collision')),
-  );
+    },
+  ]);
 }
 
 export async function findCategory(
@@ -174,31 +149,37 @@ export async function readCategoryPartition(
  */
 export async function replaceCategory(before: CategoryRecord, after: CategoryRecord): Promise<void> {
   const table = tableName();
-  const items: TransactItem[] = [
-    // Statistics are left out: object and subcategory writes ADD to them concurrently.
-    setAttributesItem(
-      table,
-      categoryKey(after.companyId, after.id),
-      withoutAttributes(toItem(after), STATISTICS_ATTRIBUTES),
-      {
-        expression: '#version = :expectedVersion',
-        names: { '#version': 'version' },
-        values: { ':expectedVersion': before.version },
-      },
-    ),
+  const items: TransactionEntry[] = [
+    {
+      // Statistics are left out: object and subcategory writes ADD to them concurrently.
+      item: setAttributesItem(
+        table,
+        categoryKey(after.companyId, after.id),
+        withoutAttributes(toItem(after), STATISTICS_ATTRIBUTES),
+        {
+          expression: '#version = :expectedVersion',
+          names: { '#version': 'version' },
+          values: { ':expectedVersion': before.version },
+        },
+      ),
+      onConditionFailed: () => new StaleCategoryError(),
+    },
   ];
   if (comparableName(before.name) !== comparableName(after.name)) {
     items.push(
       {
-        Put: {
-          TableName: table,
-          Item: {
-            ...nameMarkerKey(after.companyId, after.name),
-            entity: 'categoryNameMarker',
-            categoryId: after.id,
+        item: {
+          Put: {
+            TableName: table,
+            Item: {
+              ...nameMarkerKey(after.companyId, after.name),
+              entity: 'categoryNameMarker',
+              categoryId: after.id,
+            },
+            ConditionExpression: 'attribute_not_exists(pk)',
           },
-          ConditionExpression: 'attribute_not_exists(pk)',
         },
+        onConditionFailed: () => nameExists(after.name),
       },
       { Delete: { TableName: table, Key: nameMarkerKey(before.companyId, before.name) } },
     );
@@ -217,10 +198,7 @@ export async function replaceCategory(before: CategoryRecord, after: CategoryRec
       },
     });
   }
-  // Only the category (0) and the new name marker carry conditions.
-  await writeTransaction(items, (failedIndex) =>
-    failedIndex === 0 ? new StaleCategoryError() : nameExists(after.name),
-  );
+  await writeTransaction(items);
 }
 
 /**

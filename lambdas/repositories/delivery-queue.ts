@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { QueuedDelivery } from './delivery-message.js';
 
 export const WEBHOOK_QUEUE_URL_ENVIRONMENT = 'WEBHOOK_QUEUE_URL';
 export const LOCAL_DELIVERY_QUEUE_ENVIRONMENT = 'LOCAL_DELIVERY_QUEUE';
@@ -16,23 +17,6 @@ export const LOCAL_DELIVERY_QUEUE_ENVIRONMENT = 'LOCAL_DELIVERY_QUEUE';
  * that is slow or failing holds at most this many deliveries in flight at once.
  */
 export const LANES_PER_WEBHOOK = 8;
-
-/** What a queue message asks for: one delivery to be attempted. */
-export interface DeliveryMessage {
-  companyId: string;
-  webhookId: string;
-  deliveryId: string;
-  /** A retry asked for through the API: one attempt, sent even if an earlier one succeeded. */
-  manual?: boolean;
-}
-
-export interface QueuedDelivery {
-  message: DeliveryMessage;
-  /** The lane (FIFO message group): `<webhookId>#<n>`, n from the object's id. */
-  lane: string;
-  /** Equal ids sent within 5 minutes are one message (SQS FIFO de-duplication). */
-  deduplicationId: string;
-}
 
 /** The lane of an entity's deliveries to a subscription. */
 export function laneOf(webhookId: string, entityId: string): string {

@@ -4,22 +4,10 @@
  */
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '#shared/clients.js';
+import { type ExportJobRecord, exportJobEntity } from './export-job-entity.js';
 import { tenantPartition } from './tenant-keys.js';
 
-export interface ExportJobRecord {
-  id: string;
-  companyId: string;
-  status: 'running' | 'completed' | 'failed';
-  format: 'csv' | 'jsonl';
-  /** The filters and sort of spec 4.1, as asked. */
-  parameters: Record<string, string>;
-  resultKey: string;
-  rowCount: number | null;
-  size: number | null;
-  error: string | null;
-  createdAt: string;
-  completedAt: string | null;
-}
+export type { ExportJobRecord } from './export-job-entity.js';
 
 const exportKey = (companyId: string, exportId: string) => ({
   pk: `${tenantPartition(companyId)}#EXPORTS`,
@@ -30,7 +18,7 @@ export async function insertExportJob(record: ExportJobRecord): Promise<void> {
   await dynamoDb.send(
     new PutCommand({
       TableName: tableName(),
-      Item: { ...exportKey(record.companyId, record.id), entity: 'export', ...record },
+      Item: { ...exportKey(record.companyId, record.id), ...exportJobEntity.toItem(record) },
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   );
@@ -43,9 +31,7 @@ export async function findExportJob(
   const { Item } = await dynamoDb.send(
     new GetCommand({ TableName: tableName(), Key: exportKey(companyId, exportId), ConsistentRead: true }),
   );
-  if (!Item) return undefined;
-  const { pk: _pk, sk: _sk, entity: _entity, ...record } = Item;
-  return record as ExportJobRecord;
+  return Item ? exportJobEntity.fromItem(Item) : undefined;
 }
 
 /** Records how the job ended. */

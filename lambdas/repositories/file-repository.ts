@@ -8,29 +8,14 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '#shared/clients.js';
 import type { ItemKey, PagePosition } from '#shared/page-cursor.js';
 import { deleteItems } from './batch-delete.js';
+import { type FileRecord, fileEntity, type UploadSessionRecord, uploadSessionEntity } from './file-entity.js';
+import { COMPANY_FILES_PREFIX } from './file-store.js';
 import { readIndexWindow } from './index-query.js';
 import { TIME_TO_LIVE_ATTRIBUTE } from './table-definition.js';
 import { tenantPartition } from './tenant-keys.js';
 import type { TransactItem } from './transactions.js';
 
-export interface FileRecord {
-  id: string;
-  companyId: string;
-  objectId: string;
-  fileName: string;
-  originalFileName: string;
-  mimeType: string;
-  size: number;
-  description: string;
-  tags: string[];
-  uploadedAt: string;
-  uploadedBy: string;
-  /** `sha256:<hex>` of the stored bytes. */
-  checksum: string;
-  storageKey: string;
-  /** The S3 version holding the bytes (deleted by version, so that deletion is permanent). */
-  storageVersionId?: string;
-}
+export type { FileRecord, UploadSessionRecord } from './file-entity.js';
 
 const fileKey = (companyId: string, fileId: string) => ({
   pk: `${tenantPartition(companyId)}#FILE#${fileId}`,
@@ -39,50 +24,37 @@ const fileKey = (companyId: string, fileId: string) => ({
 const objectFilesPartition = (companyId: string, objectId: string) =>
   `${tenantPartition(companyId)}#OBJECT#${objectId}#FILES`;
 
+/** Key prefix of what is staged in the files bucket and expires (`lib/data-store.ts`'s lifecycle rule). */
+export const UPLOAD_STAGING_PREFIX = 'uploads/';
+
 /** Where a file's bytes are stored. */
-export const fileStorageKey = (companyId: string, fileId: string) => `companies/${companyId}/files/${fileId}`;
+export const fileStorageKey = (companyId: string, fileId: string) =>
+  `${COMPANY_FILES_PREFIX}${companyId}/files/${fileId}`;
 
 /**
  * Where a presigned upload lands before it is verified. Its own top-level prefix, so that a
  * lifecycle rule can expire what was never completed, and so that bytes posted again to a used
  * presigned address can never replace a verified file.
  */
-export const uploadStagingKey = (companyId: string, uploadId: string) => `uploads/${companyId}/${uploadId}`;
+export const uploadStagingKey = (companyId: string, uploadId: string) =>
+  `${UPLOAD_STAGING_PREFIX}${companyId}/${uploadId}`;
 /** An import job's file, kept while the job runs (under the staging prefix, so it expires). */
 export const importSourceKey = (companyId: string, importId: string) =>
-  `uploads/${companyId}/imports/${importId}`;
+  `${UPLOAD_STAGING_PREFIX}${companyId}/imports/${importId}`;
 /** An export job's result, read through a presigned link (under the staging prefix, so it expires). */
 export const exportResultKey = (companyId: string, exportId: string) =>
-  `uploads/${companyId}/exports/${exportId}`;
+  `${UPLOAD_STAGING_PREFIX}${companyId}/exports/${exportId}`;
 
 function toItem(record: FileRecord): Record<string, unknown> {
   return {
     ...fileKey(record.companyId, record.id),
-    entity: 'file',
-    ...record,
+    ...fileEntity.toItem(record),
     gsi1pk: objectFilesPartition(record.companyId, record.objectId),
     gsi1sk: `${record.uploadedAt}#${record.id}`,
   };
 }
 
-function fromItem(item: Record<string, unknown>): FileRecord {
-  return {
-    id: item.id as string,
-    companyId: item.companyId as string,
-    objectId: item.objectId as string,
-    fileName: item.fileName as string,
-    originalFileName: item.originalFileName as string,
-    mimeType: item.mimeType as string,
-    size: item.size as number,
-    description: item.description as string,
-    tags: (item.tags as string[]) ?? [],
-    uploadedAt: item.uploadedAt as string,
-    uploadedBy: item.uploadedBy as string,
-    checksum: item.checksum as string,
-    storageKey: item.storageKey as string,
-    storageVersionId: item.storageVersionId as string | undefined,
-  };
-}
+const fromItem = fileEntity.fromItem;
 
 export function insertFileItem(record: FileRecord): TransactItem {
   return {
@@ -133,21 +105,6 @@ export async function listAllObjectFiles(companyId: string, objectId: string): P
   return (await listObjectFiles(companyId, objectId, { offset: 0, limit: Number.MAX_SAFE_INTEGER })).records;
 }
 
-/** A presigned upload that has been handed out and not yet completed. */
-export interface UploadSessionRecord {
-  id: string;
-  companyId: string;
-  objectId: string;
-  originalFileName: string;
-  mimeType: string;
-  size: number;
-  description: string;
-  tags: string[];
-  createdAt: string;
-  expiresAt: string;
-  storageKey: string;
-}
-
 const uploadSessionKey = (companyId: string, uploadId: string) => ({
   pk: `${tenantPartition(companyId)}#UPLOAD#${uploadId}`,
   sk: 'UPLOAD',
@@ -159,8 +116,7 @@ export async function insertUploadSession(session: UploadSessionRecord): Promise
       TableName: tableName(),
       Item: {
         ...uploadSessionKey(session.companyId, session.id),
-        entity: 'uploadSession',
-        ...session,
+        ...uploadSessionEntity.toItem(session),
         // DynamoDB's TTL removes sessions nobody completed (a day after they expire).
         [TIME_TO_LIVE_ATTRIBUTE]: Math.floor(Date.parse(session.expiresAt) / 1000) + 86_400,
       },
@@ -180,9 +136,7 @@ export async function findUploadSession(
       ConsistentRead: true,
     }),
   );
-  if (!Item) return undefined;
-  const { pk: _pk, sk: _sk, entity: _entity, ttl: _ttl, ...session } = Item;
-  return session as UploadSessionRecord;
+  return Item ? uploadSessionEntity.fromItem(Item) : undefined;
 }
 
 /** Ends a session in the transaction that records its file; fails when it was already completed. */

@@ -8,8 +8,14 @@ import type { Readable } from 'node:stream';
 import { filesBucketName } from '#shared/clients.js';
 import { loadS3 } from '#shared/s3-loader.js';
 
+/**
+ * Key prefix of a company's bytes in the files bucket (its files, `file-repository.ts`, and its
+ * subcategories' images); the operations' IAM grants cover it as `companies/*`.
+ */
+export const COMPANY_FILES_PREFIX = 'companies/';
+
 export const subcategoryImageKey = (companyId: string, subcategoryId: string, fileId: string) =>
-  `companies/${companyId}/subcategories/${subcategoryId}/images/${fileId}`;
+  `${COMPANY_FILES_PREFIX}${companyId}/subcategories/${subcategoryId}/images/${fileId}`;
 
 export async function putFileBytes(key: string, content: Buffer, contentType: string): Promise<void> {
   const { s3, sdk } = await loadS3();

@@ -7,12 +7,16 @@ import { dynamoDbClient, tableName } from '#shared/clients.js';
 import { TIME_TO_LIVE_ATTRIBUTE } from './table-definition.js';
 import { tenantPartition } from './tenant-keys.js';
 
+/** The partition of a tenant's idempotency records; `lib/` grants `idempotencyPartition('*')`. */
+export const idempotencyPartition = (tenantId: string): string => `${tenantPartition(tenantId)}#IDEMPOTENCY`;
+
+/** The Powertools persistence layer of one tenant's idempotency records. */
 export function idempotencyStore(tenantId: string): DynamoDBPersistenceLayer {
   return new DynamoDBPersistenceLayer({
     tableName: tableName(),
     keyAttr: 'pk',
     sortKeyAttr: 'sk',
-    staticPkValue: `${tenantPartition(tenantId)}#IDEMPOTENCY`,
+    staticPkValue: idempotencyPartition(tenantId),
     expiryAttr: TIME_TO_LIVE_ATTRIBUTE,
     awsSdkV3Client: dynamoDbClient,
   });

@@ -37,8 +37,12 @@ const tenantKey = (type: PrincipalType, tenantId: string) => ({
   sk: type === 'company' ? 'COMPANY' : 'APP',
 });
 
-// Key items are looked up before any tenant is known: the key decides the tenant.
-const apiKeyKey = (keyId: string) => ({ pk: `APIKEY#${keyId}`, sk: 'APIKEY' });
+/**
+ * An API key item's partition. Key items are looked up before any tenant is known (the key
+ * decides the tenant); the authorizer's IAM grant covers `apiKeyPartition('*')`.
+ */
+export const apiKeyPartition = (keyId: string): string => `APIKEY#${keyId}`;
+const apiKeyKey = (keyId: string) => ({ pk: apiKeyPartition(keyId), sk: 'APIKEY' });
 
 export async function insertTenant(tenant: TenantRecord): Promise<void> {
   await dynamoDb.send(

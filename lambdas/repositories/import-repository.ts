@@ -13,57 +13,24 @@ import {
   type QueryCommandInput,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import type { ImportMode, ImportStatus, RowOutcome } from '#domain/imports/import-job.js';
+import type { RowOutcome } from '#domain/imports/import-job.js';
 import { dynamoDb, tableName } from '#shared/clients.js';
-import type { FieldIssue } from '#shared/errors.js';
 import type { ItemKey } from '#shared/page-cursor.js';
-import type { Permission, PrincipalType } from '#shared/principal.js';
+import {
+  COUNT_ATTRIBUTES,
+  type ImportCounts,
+  type ImportErrorRecord,
+  type ImportJobRecord,
+  type ImportStatus,
+  importErrorEntity,
+  importJobEntity,
+} from './import-job-entity.js';
 import { queryAllPages } from './query-pages.js';
 import { TIME_TO_LIVE_ATTRIBUTE } from './table-definition.js';
 import { tenantPartition } from './tenant-keys.js';
 import type { TransactItem } from './transactions.js';
 
-export type ImportCounts = Record<'total' | RowOutcome, number>;
-
-export interface ImportJobRecord {
-  id: string;
-  companyId: string;
-  status: ImportStatus;
-  format: 'csv' | 'jsonl';
-  mode: ImportMode;
-  fileName: string | null;
-  /** Where the file is kept while the job runs (the files bucket's staging prefix). */
-  sourceKey: string;
-  /** Target of rows that name none. */
-  defaultCategoryId: string | null;
-  defaultSubcategoryId: string | null;
-  /** Create categories and subcategories named by rows that do not exist yet. */
-  createMissing: boolean;
-  performedBy: string | null;
-  /** The caller that created the job: the actor of every ledger event it writes. */
-  principal: { type: PrincipalType; keyId: string; permissions: Permission[] };
-  counts: ImportCounts;
-  /** Number of error entries (`GET .../errors`). */
-  errorCount: number;
-  /** Rows before this index are done and counted. */
-  nextIndex: number;
-  /** Columns of the file that the import does not read. */
-  ignoredColumns: string[];
-  error: { code: string; message: string } | null;
-  createdAt: string;
-  updatedAt: string;
-  startedAt: string | null;
-  completedAt: string | null;
-  /** A presigned upload's deadline (jobs waiting for their file). */
-  uploadExpiresAt: string | null;
-}
-
-/** One error entry: a reported row's issue. */
-export interface ImportErrorRecord extends FieldIssue {
-  row: number;
-  /** `failed`, or `skipped` (create mode: the externalId exists). */
-  outcome: 'failed' | 'skipped';
-}
+export type { ImportCounts, ImportErrorRecord, ImportJobRecord } from './import-job-entity.js';
 
 /** Markers of written rows are needed only while a job may resume. */
 const DONE_MARKER_DAYS = 30;
@@ -87,39 +54,12 @@ const errorKey = (companyId: string, importId: string, index: number, issue: num
   sk: `ERROR#${indexText(index)}#${String(issue).padStart(2, '0')}`,
 });
 
-const COUNT_ATTRIBUTES = {
-  total: 'totalCount',
-  created: 'createdCount',
-  updated: 'updatedCount',
-  skipped: 'skippedCount',
-  failed: 'failedCount',
-} as const;
+const toItem = (record: ImportJobRecord): Record<string, unknown> => ({
+  ...jobKey(record.companyId, record.id),
+  ...importJobEntity.toItem(record),
+});
 
-function toItem(record: ImportJobRecord): Record<string, unknown> {
-  const { counts, ...plain } = record;
-  return {
-    ...jobKey(record.companyId, record.id),
-    entity: 'import',
-    ...plain,
-    ...Object.fromEntries(
-      Object.entries(COUNT_ATTRIBUTES).map(([name, attribute]) => [
-        attribute,
-        counts[name as keyof ImportCounts],
-      ]),
-    ),
-  };
-}
-
-function fromItem(item: Record<string, unknown>): ImportJobRecord {
-  const { pk: _pk, sk: _sk, entity: _entity, ...plain } = item;
-  for (const attribute of Object.values(COUNT_ATTRIBUTES)) delete plain[attribute];
-  return {
-    ...(plain as Omit<ImportJobRecord, 'counts'>),
-    counts: Object.fromEntries(
-      Object.entries(COUNT_ATTRIBUTES).map(([name, attribute]) => [name, Number(item[attribute] ?? 0)]),
-    ) as ImportCounts,
-  };
-}
+const fromItem = importJobEntity.fromItem;
 
 export async function insertImportJob(record: ImportJobRecord): Promise<void> {
   await dynamoDb.send(
@@ -242,7 +182,7 @@ export function rowErrorItems(
   return errors.slice(0, ROW_ISSUES_MAX).map((error, issue) => ({
     Put: {
       TableName: tableName(),
-      Item: { ...errorKey(companyId, importId, index, issue), entity: 'importError', index, ...error },
+      Item: { ...errorKey(companyId, importId, index, issue), ...importErrorEntity.toItem(error), index },
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   }));
@@ -346,14 +286,6 @@ async function countItems(
   return count;
 }
 
-const errorEntryOf = (item: Record<string, unknown>): ImportErrorRecord => ({
-  row: item.row as number,
-  field: item.field as string,
-  code: item.code as string,
-  message: item.message as string,
-  outcome: item.outcome as ImportErrorRecord['outcome'],
-});
-
 /** A page of a job's error entries in row order. */
 export async function listImportErrors(
   companyId: string,
@@ -368,5 +300,5 @@ export async function listImportErrors(
     },
     window,
   );
-  return { records: page.items.map(errorEntryOf), lastKey: page.lastKey };
+  return { records: page.items.map(importErrorEntity.fromItem), lastKey: page.lastKey };
 }

@@ -9,8 +9,8 @@
 
 import { createHash } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { FieldChanges, LedgerEvent } from '#domain/ledger/ledger-event.js';
 import { dynamoDb, tableName } from '#shared/clients.js';
+import { LEDGER_EVENT_ENTITY, type LedgerEvent, ledgerEventEntity } from './ledger-event-entity.js';
 import { outboxItem } from './log-outbox.js';
 import { queryAllPages } from './query-pages.js';
 import { tenantPartition } from './tenant-keys.js';
@@ -41,8 +41,11 @@ export function chainRefOf(chainId: string): ChainRef {
   return { kind: kind as ChainKind, tenantId: tenantId as string, entityId: entityId as string };
 }
 
+/** The start of every ledger partition of a tenant; `lib/ledger-protection.ts` guards `ledgerPartitionPrefix('*')*`. */
+export const ledgerPartitionPrefix = (tenantId: string): string => `${tenantPartition(tenantId)}#LEDGER#`;
+
 const chainPartition = (chain: ChainRef) =>
-  `${tenantPartition(chain.tenantId)}#LEDGER#${chain.kind}#${chain.entityId}`;
+  `${ledgerPartitionPrefix(chain.tenantId)}${chain.kind}#${chain.entityId}`;
 /** Sequence numbers are written with 10 digits. */
 const MAX_SEQUENCE = 9_999_999_999;
 export const eventSortKey = (sequence: number) => `EVENT#${String(sequence).padStart(10, '0')}`;
@@ -52,36 +55,16 @@ function headKey(chainId: string) {
   return { pk: `LEDGER_HEADS#${shard}`, sk: chainId };
 }
 
-/** The `entity` of event items: the table stream publishes exactly these (filtered on it in AWS). */
-export const LEDGER_EVENT_ENTITY = 'ledgerEvent';
+export { LEDGER_EVENT_ENTITY };
 
-function toEventItem(chain: ChainRef, event: LedgerEvent): Record<string, unknown> {
-  const { changes, ...rest } = event;
-  return {
-    pk: chainPartition(chain),
-    sk: eventSortKey(event.sequence),
-    entity: LEDGER_EVENT_ENTITY,
-    ...rest,
-    // JSON text keeps any value exactly (DynamoDB numbers and maps would not).
-    changesJson: JSON.stringify(changes),
-  };
-}
+const toEventItem = (chain: ChainRef, event: LedgerEvent): Record<string, unknown> => ({
+  pk: chainPartition(chain),
+  sk: eventSortKey(event.sequence),
+  ...ledgerEventEntity.toItem(event),
+});
 
 /** Reads an event item back into the exact body that was hashed (plus the stored hash). */
-export function fromEventItem(item: Record<string, unknown>): LedgerEvent {
-  return {
-    chainId: item.chainId as string,
-    sequence: item.sequence as number,
-    action: item.action as string,
-    changes: JSON.parse(item.changesJson as string) as FieldChanges,
-    eventDescription: (item.eventDescription as string | null) ?? null,
-    performedBy: (item.performedBy as string | null) ?? null,
-    principal: item.principal as string,
-    timestamp: item.timestamp as string,
-    prevHash: item.prevHash as string,
-    hash: item.hash as string,
-  };
-}
+export const fromEventItem = (item: Record<string, unknown>): LedgerEvent => ledgerEventEntity.fromItem(item);
 
 /**
  * The transaction items that append `event` to its chain: the event itself (never

@@ -7,7 +7,7 @@
  */
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '#shared/clients.js';
-import type { QueuedDelivery } from './delivery-queue.js';
+import type { QueuedDelivery } from './delivery-message.js';
 import { queryAllPages } from './query-pages.js';
 
 const QUEUE_PARTITION = 'LOCAL#DELIVERY_QUEUE';

@@ -25,6 +25,9 @@ export interface OutboxEntry {
 const shardOf = (chainId: string) =>
   createHash('sha256').update(chainId).digest().readUInt16BE(0) % OUTBOX_SHARD_COUNT;
 
+/** An outbox shard's partition; `lib/ledger-log.ts` grants the sequencer `outboxPartition('*')`. */
+export const outboxPartition = (shard: number | string): string => `LOG_OUTBOX#${shard}`;
+
 /** The outbox item of an event, for the event's own transaction. */
 export function outboxItem(event: {
   chainId: string;
@@ -36,7 +39,7 @@ export function outboxItem(event: {
     Put: {
       TableName: tableName(),
       Item: {
-        pk: `LOG_OUTBOX#${shardOf(event.chainId)}`,
+        pk: outboxPartition(shardOf(event.chainId)),
         sk: `${event.timestamp}#${event.chainId}#${String(event.sequence).padStart(10, '0')}`,
         entity: 'logOutbox',
         chainId: event.chainId,
@@ -55,7 +58,7 @@ export async function readOutbox(limit: number): Promise<OutboxEntry[]> {
         new QueryCommand({
           TableName: tableName(),
           KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': `LOG_OUTBOX#${shard}` },
+          ExpressionAttributeValues: { ':pk': outboxPartition(shard) },
           ConsistentRead: true,
           Limit: limit,
         }),

@@ -12,7 +12,12 @@ import { putItems } from './batch-delete.js';
 import { eventSortKey } from './ledger-repository.js';
 import type { OutboxEntry } from './log-outbox.js';
 
-const STATE_KEY = { pk: 'LOG', sk: 'STATE' };
+/** The partition of the sequencer's state item. */
+export const SEQUENCER_STATE_PARTITION = 'LOG';
+const STATE_KEY = { pk: SEQUENCER_STATE_PARTITION, sk: 'STATE' };
+
+/** A chain's log positions; `lib/ledger-log.ts` grants the sequencer `positionPartition('*')`. */
+export const positionPartition = (chainId: string): string => `LOG_POSITION#${chainId}`;
 
 export interface PendingBatch {
   fromSize: number;
@@ -136,7 +141,7 @@ export const clearLastBatch = (owner: string): Promise<void> =>
   updateHoldingLease(owner, 'REMOVE lastBatch', {});
 
 const positionKey = (chainId: string, sequence: number) => ({
-  pk: `LOG_POSITION#${chainId}`,
+  pk: positionPartition(chainId),
   sk: eventSortKey(sequence),
 });
 
@@ -168,7 +173,7 @@ export async function chainLogIndexes(chainId: string): Promise<Map<number, numb
       new QueryCommand({
         TableName: tableName(),
         KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': `LOG_POSITION#${chainId}` },
+        ExpressionAttributeValues: { ':pk': positionPartition(chainId) },
         ConsistentRead: true,
         ExclusiveStartKey,
       }),

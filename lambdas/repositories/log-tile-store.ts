@@ -9,7 +9,8 @@ import { type StoredHashes, TILE_WIDTH } from '#domain/ledger/log-tree.js';
 import { digestBucketName } from '#shared/clients.js';
 import { loadS3, type S3Sdk } from '#shared/s3-loader.js';
 
-const LOG_PREFIX = 'log/';
+/** Prefix of every log file in the bucket; the API's read grants cover it as `log/*`. */
+export const LOG_PREFIX = 'log/';
 const checkpointKey = (treeSize: number) => `${LOG_PREFIX}checkpoints/${String(treeSize).padStart(20, '0')}`;
 const LATEST_CHECKPOINT_KEY = `${LOG_PREFIX}checkpoint`;
 

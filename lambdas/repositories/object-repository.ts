@@ -6,40 +6,21 @@
  */
 
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { dynamoDb, tableName } from '#shared/clients.js';
+import { ConflictError } from '#shared/errors.js';
 import type { ItemKey, PagePosition } from '#shared/page-cursor.js';
-import type { Metadata } from '#shared/schema.js';
 import { comparableName } from '#shared/text.js';
 import { deleteItems } from './batch-delete.js';
 import { type ItemFilter, readIndexWindow } from './index-query.js';
+import { type ObjectRecord, objectEntity } from './object-entity.js';
+import { statusSortedIndexAttributes } from './status-sorted-list.js';
 import type { IndexName } from './table-definition.js';
 import { adjustCountersItem, readCounters, removingSubcategoriesOf, sumCounters } from './tenant-counters.js';
 import { tenantPartition } from './tenant-keys.js';
-import type { TransactItem } from './transactions.js';
+import type { TransactItem, TransactionEntry } from './transactions.js';
 
-export interface ObjectRecord {
-  id: string;
-  companyId: string;
-  externalId: string;
-  name: string;
-  description: string;
-  summary: string | null;
-  owner: string;
-  status: string;
-  categoryId: string;
-  subcategoryId: string;
-  metadata: Metadata;
-  createdAt: string;
-  updatedAt: string;
-  /** Hash of the first ledger event. */
-  txId: string;
-  /** Hash of the latest ledger event. */
-  lastTxId: string;
-  /** Number of ledger events; the condition of the next write (optimistic concurrency). */
-  eventCount: number;
-  /** Number of files attached. */
-  fileCount: number;
-}
+export type { ObjectRecord } from './object-entity.js';
 
 /** `active`, or `inactive` for every other status: the two values of the list's status filter. */
 export type StatusBucket = 'active' | 'inactive';
@@ -63,26 +44,19 @@ const categoryObjectsPartition = (companyId: string, categoryId: string) =>
   `${tenantPartition(companyId)}#CATEGORY#${categoryId}#OBJECTS`;
 
 function toItem(record: ObjectRecord): Record<string, unknown> {
-  const { metadata, ...plain } = record;
   const bucket = statusBucketOf(record.status);
   const createdKey = `${record.createdAt}#${record.id}`;
   // Names repeat, so the id breaks ties; U+0000 sorts below every character of a name.
   const nameKey = `${comparableName(record.name)}\u0000${record.id}`;
   return {
     ...objectKey(record.companyId, record.id),
-    entity: 'object',
-    ...plain,
+    ...objectEntity.toItem(record),
     nameKey: comparableName(record.name),
     ownerKey: comparableName(record.owner),
-    metadataJson: JSON.stringify(metadata),
-    gsi1pk: bucketPartition(record.companyId, bucket),
-    gsi1sk: createdKey,
-    gsi2pk: bucketPartition(record.companyId, bucket),
-    gsi2sk: nameKey,
-    gsi3pk: allPartition(record.companyId),
-    gsi3sk: createdKey,
-    gsi4pk: allPartition(record.companyId),
-    gsi4sk: nameKey,
+    ...statusSortedIndexAttributes(
+      { status: bucketPartition(record.companyId, bucket), all: allPartition(record.companyId) },
+      { createdKey, nameKey },
+    ),
     gsi5pk: subcategoryPartition(record.companyId, record.subcategoryId),
     gsi5sk: createdKey,
     gsi6pk: categoryObjectsPartition(record.companyId, record.categoryId),
@@ -90,51 +64,40 @@ function toItem(record: ObjectRecord): Record<string, unknown> {
   };
 }
 
-function fromItem(item: Record<string, unknown>): ObjectRecord {
-  return {
-    id: item.id as string,
-    companyId: item.companyId as string,
-    externalId: item.externalId as string,
-    name: item.name as string,
-    description: item.description as string,
-    summary: (item.summary as string | null) ?? null,
-    owner: item.owner as string,
-    status: item.status as string,
-    categoryId: item.categoryId as string,
-    subcategoryId: item.subcategoryId as string,
-    metadata: JSON.parse(item.metadataJson as string) as Metadata,
-    createdAt: item.createdAt as string,
-    updatedAt: item.updatedAt as string,
-    txId: item.txId as string,
-    lastTxId: item.lastTxId as string,
-    eventCount: item.eventCount as number,
-    fileCount: (item.fileCount as number | undefined) ?? 0,
-  };
-}
+const fromItem = objectEntity.fromItem;
 
 /**
  * Transaction items that write a new object, claim its externalId and count it in the
- * company's totals. Index 1 (the marker) fails when the externalId is taken.
+ * company's totals. The marker fails with `EXTERNAL_ID_EXISTS` when the externalId is taken.
  */
-export function insertObjectItems(record: ObjectRecord): TransactItem[] {
+export function insertObjectItems(record: ObjectRecord): TransactionEntry[] {
   return [...newObjectItems(record), countNewObjectsItem(record.companyId, 1)];
 }
 
-/** The new object and its externalId marker (index 1 fails when the externalId is taken). */
-export function newObjectItems(record: ObjectRecord): TransactItem[] {
+const externalIdExists = (externalId: string) =>
+  new ConflictError(
+    'EXTERNAL_ID_EXISTS',
+    `An object with externalId "${externalId}" already exists in this company`,
+  );
+
+/** The new object and its externalId marker (which fails with `EXTERNAL_ID_EXISTS` when the externalId is taken). */
+export function newObjectItems(record: ObjectRecord): TransactionEntry[] {
   const table = tableName();
   return [
     { Put: { TableName: table, Item: toItem(record), ConditionExpression: 'attribute_not_exists(pk)' } },
     {
-      Put: {
-        TableName: table,
-        Item: {
-          ...externalIdMarkerKey(record.companyId, record.externalId),
-          entity: 'externalIdMarker',
-          objectId: record.id,
+      item: {
+        Put: {
+          TableName: table,
+          Item: {
+            ...externalIdMarkerKey(record.companyId, record.externalId),
+            entity: 'externalIdMarker',
+            objectId: record.id,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
         },
-        ConditionExpression: 'attribute_not_exists(pk)',
       },
+      onConditionFailed: () => externalIdExists(record.externalId),
     },
   ];
 }
@@ -144,18 +107,34 @@ export const countNewObjectsItem = (companyId: string, count: number): TransactI
   adjustCountersItem(companyId, { [counterName('active')]: count });
 
 /**
+ * The object changed since it was read (another change took its next event). `current` is the
+ * object as that change left it, when DynamoDB returned it with the refusal.
+ */
+export class StaleObjectError extends Error {
+  constructor(readonly current?: ObjectRecord) {
+    super('The object changed since it was read');
+  }
+}
+
+/**
  * Transaction items that replace an object read at `before`; the write's condition is that
  * no event was appended since (`eventCount` unchanged). Index 0 fails on a lost race.
  */
-export function replaceObjectItems(before: ObjectRecord, after: ObjectRecord): TransactItem[] {
-  const items: TransactItem[] = [
+export function replaceObjectItems(before: ObjectRecord, after: ObjectRecord): TransactionEntry[] {
+  const items: TransactionEntry[] = [
     {
-      Put: {
-        TableName: tableName(),
-        Item: toItem(after),
-        ConditionExpression: 'eventCount = :expected',
-        ExpressionAttributeValues: { ':expected': before.eventCount },
+      item: {
+        Put: {
+          TableName: tableName(),
+          Item: toItem(after),
+          ConditionExpression: 'eventCount = :expected',
+          ExpressionAttributeValues: { ':expected': before.eventCount },
+          // The object as the change that won left it: the next try builds on it without a read.
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        },
       },
+      onConditionFailed: (reason) =>
+        new StaleObjectError(reason.Item ? fromItem(unmarshall(reason.Item)) : undefined),
     },
   ];
   const fromBucket = statusBucketOf(before.status);

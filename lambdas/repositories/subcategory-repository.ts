@@ -9,40 +9,28 @@
 import type { CancellationReason } from '@aws-sdk/client-dynamodb';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '#shared/clients.js';
-import type { Metadata } from '#shared/schema.js';
+import { ConflictError } from '#shared/errors.js';
 import { comparableName } from '#shared/text.js';
 import { deleteItems } from './batch-delete.js';
 import { type CategoryRecord, categoryPartition, readCategoryPartition } from './category-repository.js';
 import { queryAllPages } from './query-pages.js';
-import type { TransactItem } from './transactions.js';
+import {
+  type SubcategoryFileRecord,
+  type SubcategoryRecord,
+  subcategoryEntity,
+  subcategoryFileEntity,
+} from './subcategory-entity.js';
+import type { TransactItem, TransactionEntry } from './transactions.js';
 import { setAttributesItem, withoutAttributes } from './update-expression.js';
 
 const OBJECT_COUNT_ATTRIBUTES = ['objectCount', 'activeObjectCount', 'lastObjectCreated'] as const;
 
-export const SUBCATEGORY_STATUSES = ['active', 'delisted', 'removed'] as const;
-export type SubcategoryStatus = (typeof SUBCATEGORY_STATUSES)[number];
-
-export interface SubcategoryRecord {
-  id: string;
-  companyId: string;
-  categoryId: string;
-  name: string;
-  description: string;
-  status: SubcategoryStatus;
-  imageId: string | null;
-  metadata: Metadata;
-  createdAt: string;
-  updatedAt: string;
-  /** Bumped by every write of the subcategory itself (optimistic locking). */
-  version: number;
-  objectCount: number;
-  /** Objects of the subcategory whose status is `active` (the rest count as inactive). */
-  activeObjectCount: number;
-  lastObjectCreated: string | null;
-  /** Length of the subcategory's own ledger chain. */
-  eventCount: number;
-  lastTxId: string;
-}
+export {
+  SUBCATEGORY_STATUSES,
+  type SubcategoryFileRecord,
+  type SubcategoryRecord,
+  type SubcategoryStatus,
+} from './subcategory-entity.js';
 
 const subcategoryKey = (companyId: string, categoryId: string, subcategoryId: string) => ({
   pk: categoryPartition(companyId, categoryId),
@@ -54,45 +42,31 @@ const nameMarkerKey = (companyId: string, categoryId: string, name: string) => (
   sk: `SUBCATEGORY_NAME#${comparableName(name)}`,
 });
 
-function toItem(record: SubcategoryRecord): Record<string, unknown> {
-  const { metadata, ...plain } = record;
-  return {
-    ...subcategoryKey(record.companyId, record.categoryId, record.id),
-    entity: 'subcategory',
-    ...plain,
-    metadataJson: JSON.stringify(metadata),
-  };
-}
+const toItem = (record: SubcategoryRecord): Record<string, unknown> => ({
+  ...subcategoryKey(record.companyId, record.categoryId, record.id),
+  ...subcategoryEntity.toItem(record),
+});
 
-function fromItem(item: Record<string, unknown>): SubcategoryRecord {
-  return {
-    id: item.id as string,
-    companyId: item.companyId as string,
-    categoryId: item.categoryId as string,
-    name: item.name as string,
-    description: item.description as string,
-    status: item.status as SubcategoryStatus,
-    imageId: (item.imageId as string | null) ?? null,
-    metadata: JSON.parse(item.metadataJson as string) as Metadata,
-    createdAt: item.createdAt as string,
-    updatedAt: item.updatedAt as string,
-    version: item.version as number,
-    objectCount: (item.objectCount as number) ?? 0,
-    activeObjectCount: (item.activeObjectCount as number) ?? 0,
-    lastObjectCreated: (item.lastObjectCreated as string | null) ?? null,
-    eventCount: item.eventCount as number,
-    lastTxId: item.lastTxId as string,
-  };
-}
+const fromItem = subcategoryEntity.fromItem;
 
-/** Transaction items that write a new subcategory and claim its name in the category. */
-export function insertSubcategoryItems(record: SubcategoryRecord): TransactItem[] {
-  const table = tableName();
-  return [
-    { Put: { TableName: table, Item: toItem(record), ConditionExpression: 'attribute_not_exists(pk)' } },
-    {
+const nameExists = (name: string) =>
+  new ConflictError(
+    'SUBCATEGORY_NAME_EXISTS',
+    `A subcategory named "${name}" already exists in this category`,
+  );
+
+/** A subcategory changed since it was read (its version moved): read it again and retry. */
+export class StaleSubcategoryError extends Error {}
+
+/**
+ * A put of the subcategory's name marker: it fails with `SUBCATEGORY_NAME_EXISTS` when the
+ * name is taken in the category.
+ */
+function nameMarkerPut(record: SubcategoryRecord): TransactionEntry {
+  return {
+    item: {
       Put: {
-        TableName: table,
+        TableName: tableName(),
         Item: {
           ...nameMarkerKey(record.companyId, record.categoryId, record.name),
           entity: 'subcategoryNameMarker',
@@ -101,6 +75,20 @@ export function insertSubcategoryItems(record: SubcategoryRecord): TransactItem[
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
+    onConditionFailed: () => nameExists(record.name),
+  };
+}
+
+/**
+ * Transaction items that write a new subcategory and claim its name in the category (a taken
+ * name fails with `SUBCATEGORY_NAME_EXISTS`).
+ */
+export function insertSubcategoryItems(record: SubcategoryRecord): TransactionEntry[] {
+  return [
+    {
+      Put: { TableName: tableName(), Item: toItem(record), ConditionExpression: 'attribute_not_exists(pk)' },
+    },
+    nameMarkerPut(record),
   ];
 }
 
@@ -161,34 +149,41 @@ export function moveObjectStatusItem(
 
 /**
  * Transaction items that replace a subcategory read at `before` (condition: same version),
- * with the name marker moved when the name changes. Index 0 fails on a lost race; the
- * marker put (index 1, when present) fails when the new name is taken.
+ * with the name marker moved when the name changes. The subcategory's update fails with
+ * {@link StaleSubcategoryError} on a lost race; the marker put, when present, fails when the
+ * new name is taken (`SUBCATEGORY_NAME_EXISTS`).
  */
-export function replaceSubcategoryItems(before: SubcategoryRecord, after: SubcategoryRecord): TransactItem[] {
+export function replaceSubcategoryItems(
+  before: SubcategoryRecord,
+  after: SubcategoryRecord,
+): TransactionEntry[] {
   const table = tableName();
-  const items: TransactItem[] = [
-    // Object counts are left out: object writes ADD to them concurrently.
-    setAttributesItem(
-      table,
-      subcategoryKey(after.companyId, after.categoryId, after.id),
-      withoutAttributes(toItem(after), OBJECT_COUNT_ATTRIBUTES),
-      after.status === 'removed'
-        ? {
-            // Removal subtracts these counts from the totals: they must be the ones it read.
-            expression: '#version = :expected AND objectCount = :objects AND activeObjectCount = :active',
-            names: { '#version': 'version' },
-            values: {
-              ':expected': before.version,
-              ':objects': before.objectCount,
-              ':active': before.activeObjectCount,
+  const items: TransactionEntry[] = [
+    {
+      // Object counts are left out: object writes ADD to them concurrently.
+      item: setAttributesItem(
+        table,
+        subcategoryKey(after.companyId, after.categoryId, after.id),
+        withoutAttributes(toItem(after), OBJECT_COUNT_ATTRIBUTES),
+        after.status === 'removed'
+          ? {
+              // Removal subtracts these counts from the totals: they must be the ones it read.
+              expression: '#version = :expected AND objectCount = :objects AND activeObjectCount = :active',
+              names: { '#version': 'version' },
+              values: {
+                ':expected': before.version,
+                ':objects': before.objectCount,
+                ':active': before.activeObjectCount,
+              },
+            }
+          : {
+              expression: '#version = :expected',
+              names: { '#version': 'version' },
+              values: { ':expected': before.version },
             },
-          }
-        : {
-            expression: '#version = :expected',
-            names: { '#version': 'version' },
-            values: { ':expected': before.version },
-          },
-    ),
+      ),
+      onConditionFailed: () => new StaleSubcategoryError(),
+    },
   ];
   const renamed = comparableName(before.name) !== comparableName(after.name);
   if (after.status === 'removed') {
@@ -197,36 +192,11 @@ export function replaceSubcategoryItems(before: SubcategoryRecord, after: Subcat
       Delete: { TableName: table, Key: nameMarkerKey(before.companyId, before.categoryId, before.name) },
     });
   } else if (renamed) {
-    items.push(
-      {
-        Put: {
-          TableName: table,
-          Item: {
-            ...nameMarkerKey(after.companyId, after.categoryId, after.name),
-            entity: 'subcategoryNameMarker',
-            subcategoryId: after.id,
-          },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
-      { Delete: { TableName: table, Key: nameMarkerKey(before.companyId, before.categoryId, before.name) } },
-    );
+    items.push(nameMarkerPut(after), {
+      Delete: { TableName: table, Key: nameMarkerKey(before.companyId, before.categoryId, before.name) },
+    });
   }
   return items;
-}
-
-/** An image (or other file) attached to a subcategory: the `files` of the detail view. */
-export interface SubcategoryFileRecord {
-  id: string;
-  subcategoryId: string;
-  /** The stored name. */
-  name: string;
-  /** The name as uploaded. */
-  title: string;
-  mimeType: string;
-  size: number;
-  uploadDate: string;
-  storageKey: string;
 }
 
 // Not under `SUBCATEGORY#`, so that listing a category's subcategories does not read files.
@@ -250,8 +220,7 @@ export function insertSubcategoryFileItem(
       TableName: tableName(),
       Item: {
         ...subcategoryFileKey(companyId, categoryId, file.subcategoryId, file.id),
-        entity: 'subcategoryFile',
-        ...file,
+        ...subcategoryFileEntity.toItem(file),
       },
       ConditionExpression: 'attribute_not_exists(pk)',
     },
@@ -273,16 +242,7 @@ export async function listSubcategoryFiles(
     },
     ConsistentRead: true,
   });
-  const files: SubcategoryFileRecord[] = items.map((item) => ({
-    id: item.id as string,
-    subcategoryId: item.subcategoryId as string,
-    name: item.name as string,
-    title: item.title as string,
-    mimeType: item.mimeType as string,
-    size: item.size as number,
-    uploadDate: item.uploadDate as string,
-    storageKey: item.storageKey as string,
-  }));
+  const files = items.map(subcategoryFileEntity.fromItem);
   return files.sort((a, b) => (a.uploadDate < b.uploadDate ? -1 : a.uploadDate > b.uploadDate ? 1 : 0));
 }
 

@@ -1,8 +1,9 @@
 /**
  * Wallet items and everything keyed around them: the username marker that makes usernames
  * unique per App (ignoring case) and finds a wallet at login, the App's per-status wallet
- * counters, the four sorted index entries the list operation reads, and the login bookkeeping
- * (failed attempts, lock, statistics) kept on the wallet item itself.
+ * counters, the four sorted index entries the list operation reads, and the call statistics
+ * kept on the wallet item itself. Login throttling (failed attempts, lock) on the same item is
+ * `login-throttle.ts`.
  *
  * A deleted wallet keeps its item (status `deleted`) but loses its index entries and its
  * username marker: it is in no list, and its username may be taken again.
@@ -10,47 +11,19 @@
 
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { WalletListSort, WalletStatus } from '#domain/wallets/wallet-schemas.js';
+import type { WalletListSort } from '#domain/wallets/wallet-schemas.js';
 import { dynamoDb, tableName } from '#shared/clients.js';
 import { ConflictError } from '#shared/errors.js';
 import type { ItemKey } from '#shared/page-cursor.js';
-import type { Metadata } from '#shared/schema.js';
 import { comparableName } from '#shared/text.js';
 import { readStatusSortedList, statusSortedIndexAttributes } from './status-sorted-list.js';
 import { adjustCountersItem } from './tenant-counters.js';
 import { tenantPartition } from './tenant-keys.js';
 import { type TransactItem, writeTransaction } from './transactions.js';
 import { setAttributesItem } from './update-expression.js';
+import { type WalletRecord, type WalletStatus, walletEntity } from './wallet-entity.js';
 
-export type StoredWalletStatus = WalletStatus | 'deleted';
-
-export interface WalletRecord {
-  id: string;
-  appId: string;
-  /** As given at creation; compared ignoring case. */
-  username: string;
-  status: StoredWalletStatus;
-  metadata: Metadata;
-  createdAt: string;
-  updatedAt: string;
-  lastLoginAt: string | null;
-  deletedAt?: string;
-  /** `scrypt$N$r$p$salt$hash`; never leaves the domain layer. */
-  passwordHash: string;
-  /** Bumped by every change that ends the wallet's sessions; each session holds the value it began with. */
-  sessionVersion: number;
-  /** Bumped by every write of the wallet's own fields; the condition of the next write. */
-  version: number;
-  loginCount: number;
-  apiCallCount: number;
-  lastApiCallAt: string | null;
-  /** Failed logins since the last successful one. */
-  failedLoginCount: number;
-  /** Logins are refused until then (ISO 8601), whatever the password. */
-  lockedUntil?: string;
-  /** Marks of the counted login attempts whose password is being checked now (see {@link reserveLoginAttempt}). */
-  loginChecksInFlight?: string[];
-}
+export type { StoredWalletStatus, WalletRecord } from './wallet-entity.js';
 
 /** The write lost a race with another write of the same wallet; read again and retry. */
 export class StaleWalletError extends Error {}
@@ -90,45 +63,15 @@ function indexAttributes(record: WalletRecord): Record<string, string> {
 }
 
 function toItem(record: WalletRecord): Record<string, unknown> {
-  // Login checks in flight are only ever added and deleted one by one, by the logins themselves.
-  const { metadata, lockedUntil, deletedAt, loginChecksInFlight: _inFlight, ...plain } = record;
   return {
     ...walletKey(record.appId, record.id),
-    entity: 'wallet',
-    ...plain,
-    ...(lockedUntil ? { lockedUntil } : {}),
-    ...(deletedAt ? { deletedAt } : {}),
+    ...walletEntity.toItem(record),
     usernameKey: usernameKeyOf(record.username),
-    // Stored as JSON text: it round-trips any JSON exactly (numbers, empty keys, nesting).
-    metadataJson: JSON.stringify(metadata),
     ...indexAttributes(record),
   };
 }
 
-function fromItem(item: Record<string, unknown>): WalletRecord {
-  return {
-    id: item.id as string,
-    appId: item.appId as string,
-    username: item.username as string,
-    status: item.status as StoredWalletStatus,
-    metadata: JSON.parse(item.metadataJson as string) as Metadata,
-    createdAt: item.createdAt as string,
-    updatedAt: item.updatedAt as string,
-    lastLoginAt: (item.lastLoginAt as string | null | undefined) ?? null,
-    deletedAt: item.deletedAt as string | undefined,
-    passwordHash: item.passwordHash as string,
-    sessionVersion: (item.sessionVersion as number | undefined) ?? 1,
-    version: item.version as number,
-    loginCount: (item.loginCount as number | undefined) ?? 0,
-    apiCallCount: (item.apiCallCount as number | undefined) ?? 0,
-    lastApiCallAt: (item.lastApiCallAt as string | null | undefined) ?? null,
-    failedLoginCount: (item.failedLoginCount as number | undefined) ?? 0,
-    lockedUntil: item.lockedUntil as string | undefined,
-    loginChecksInFlight: item.loginChecksInFlight
-      ? [...(item.loginChecksInFlight as Set<string>)]
-      : undefined,
-  };
-}
+const fromItem = walletEntity.fromItem;
 
 const usernameExists = (username: string) =>
   new ConflictError('USERNAME_EXISTS', `A wallet named "${username}" already exists in this App`);
@@ -136,10 +79,15 @@ const usernameExists = (username: string) =>
 /** Writes a new wallet, its username marker and its counter in one transaction. */
 export async function insertWallet(record: WalletRecord): Promise<void> {
   const table = tableName();
-  await writeTransaction(
-    [
-      { Put: { TableName: table, Item: toItem(record), ConditionExpression: 'attribute_not_exists(pk)' } },
-      {
+  await writeTransaction([
+    {
+      item: {
+        Put: { TableName: table, Item: toItem(record), ConditionExpression: 'attribute_not_exists(pk)' },
+      },
+      onConditionFailed: () => new Error('Wallet id collision'),
+    },
+    {
+      item: {
         Put: {
           TableName: table,
           Item: {
@@ -150,10 +98,10 @@ export async function insertWallet(record: WalletRecord): Promise<void> {
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
-      adjustCountersItem(record.appId, { [counterAttribute(record.status as WalletStatus)]: 1 }),
-    ],
-    (failedIndex) => (failedIndex === 1 ? usernameExists(record.username) : new Error('Wallet id collision')),
-  );
+      onConditionFailed: () => usernameExists(record.username),
+    },
+    adjustCountersItem(record.appId, { [counterAttribute(record.status as WalletStatus)]: 1 }),
+  ]);
 }
 
 /** One wallet of the App, deleted ones included (the caller decides what they mean). */
@@ -223,9 +171,9 @@ export async function replaceWallet(before: WalletRecord, after: WalletRecord): 
 export async function markWalletDeleted(before: WalletRecord, deletedAt: string): Promise<void> {
   if (before.status === 'deleted') throw new StaleWalletError();
   const table = tableName();
-  await writeTransaction(
-    [
-      {
+  await writeTransaction([
+    {
+      item: {
         Update: {
           TableName: table,
           Key: walletKey(before.appId, before.id),
@@ -241,7 +189,10 @@ export async function markWalletDeleted(before: WalletRecord, deletedAt: string)
           },
         },
       },
-      {
+      onConditionFailed: () => new StaleWalletError(),
+    },
+    {
+      item: {
         Delete: {
           TableName: table,
           Key: usernameMarkerKey(before.appId, before.username),
@@ -249,11 +200,10 @@ export async function markWalletDeleted(before: WalletRecord, deletedAt: string)
           ExpressionAttributeValues: { ':walletId': before.id },
         },
       },
-      adjustCountersItem(before.appId, { [counterAttribute(before.status)]: -1 }),
-    ],
-    (failedIndex) =>
-      failedIndex === 0 ? new StaleWalletError() : new Error('Username marker of another wallet'),
-  );
+      onConditionFailed: () => new Error('Username marker of another wallet'),
+    },
+    adjustCountersItem(before.appId, { [counterAttribute(before.status)]: -1 }),
+  ]);
 }
 
 export interface WalletListQuery {
@@ -289,116 +239,6 @@ export async function listWallets(
     counterNames: statuses.map(counterAttribute),
   });
   return { records: items.map(fromItem), total, lastKey };
-}
-
-/**
- * Counts one login attempt of an active, unlocked wallet whose failed-attempt count is still
- * `expectedFailedCount` (so that parallel attempts are counted one by one), and sets the lock
- * in the same write when this attempt is the one that earns it. The attempt counts as failed
- * until {@link recordLogin} resets the count; `checkMark` stays in `loginChecksInFlight` until
- * {@link recordLogin} or {@link releaseLoginCheck} takes it out. False when the wallet does not
- * exist, is not active, is locked at `nowIso`, or another attempt was counted since it was read.
- */
-export async function reserveLoginAttempt(
-  appId: string,
-  walletId: string,
-  attempt: { expectedFailedCount: number; nowIso: string; lockedUntil?: string; checkMark: string },
-): Promise<boolean> {
-  try {
-    await dynamoDb.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: walletKey(appId, walletId),
-        UpdateExpression: `SET failedLoginCount = :next${attempt.lockedUntil ? ', lockedUntil = :lockedUntil' : ''} ADD loginChecksInFlight :mark`,
-        ConditionExpression:
-          'attribute_exists(pk) AND #status = :active AND failedLoginCount = :expected AND ' +
-          '(attribute_not_exists(lockedUntil) OR lockedUntil <= :now)',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':next': attempt.expectedFailedCount + 1,
-          ':expected': attempt.expectedFailedCount,
-          ':active': 'active',
-          ':now': attempt.nowIso,
-          ':mark': new Set([attempt.checkMark]),
-          ...(attempt.lockedUntil ? { ':lockedUntil': attempt.lockedUntil } : {}),
-        },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
-    throw error;
-  }
-}
-
-/**
- * Records a successful login in one transaction with the `session` item given: `lastLoginAt`,
- * one login more, failed attempts and lock cleared, the attempt's `checkMark` out of
- * `loginChecksInFlight`. Refused (false) when the wallet stopped being active or its sessions
- * were ended since it was read.
- */
-export async function recordLogin(
-  wallet: WalletRecord,
-  loggedInAt: string,
-  session: TransactItem,
-  checkMark: string,
-): Promise<boolean> {
-  try {
-    await writeTransaction(
-      [
-        {
-          Update: {
-            TableName: tableName(),
-            Key: walletKey(wallet.appId, wallet.id),
-            UpdateExpression:
-              'SET lastLoginAt = :now, failedLoginCount = :zero ADD loginCount :one REMOVE lockedUntil ' +
-              'DELETE loginChecksInFlight :mark',
-            ConditionExpression: '#status = :active AND sessionVersion = :sessionVersion',
-            ExpressionAttributeNames: { '#status': 'status' },
-            ExpressionAttributeValues: {
-              ':now': loggedInAt,
-              ':zero': 0,
-              ':one': 1,
-              ':active': 'active',
-              ':sessionVersion': wallet.sessionVersion,
-              ':mark': new Set([checkMark]),
-            },
-          },
-        },
-        session,
-      ],
-      () => new StaleWalletError(),
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof StaleWalletError) return false;
-    throw error;
-  }
-}
-
-/**
- * Takes the marks given out of the wallet's `loginChecksInFlight`: the attempt's own once its
- * password check failed, and any left behind by attempts that died. Does nothing when there is
- * no such wallet (it never creates one), so a refused attempt can make the same call.
- */
-export async function releaseLoginCheck(
-  appId: string,
-  walletId: string,
-  checkMarks: string[],
-): Promise<void> {
-  try {
-    await dynamoDb.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: walletKey(appId, walletId),
-        UpdateExpression: 'DELETE loginChecksInFlight :marks',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':marks': new Set(checkMarks) },
-      }),
-    );
-  } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
-  }
 }
 
 /**

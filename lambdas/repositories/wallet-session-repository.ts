@@ -26,7 +26,9 @@ export interface WalletSessionRecord {
 
 /** The name of the table's time-to-live attribute (epoch seconds). */
 
-const sessionKey = (tokenHash: string) => ({ pk: `WALLET_SESSION#${tokenHash}`, sk: 'SESSION' });
+/** A session item's partition; the authorizer's IAM grant covers `sessionPartition('*')`. */
+export const sessionPartition = (tokenHash: string): string => `WALLET_SESSION#${tokenHash}`;
+const sessionKey = (tokenHash: string) => ({ pk: sessionPartition(tokenHash), sk: 'SESSION' });
 
 /** Transaction item that writes a new session (its login's transaction writes the wallet too). */
 export function insertSessionItem(session: WalletSessionRecord): TransactItem {

@@ -9,56 +9,14 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { DeliveryStatus, WebhookStatus } from '#domain/webhooks/webhook-schemas.js';
 import { dynamoDb, tableName } from '#shared/clients.js';
 import { readIndexWindow } from './index-query.js';
 import { queryAllPages } from './query-pages.js';
 import { TIME_TO_LIVE_ATTRIBUTE } from './table-definition.js';
 import { tenantPartition } from './tenant-keys.js';
+import { type DeliveryRecord, deliveryEntity, type WebhookRecord, webhookEntity } from './webhook-entity.js';
 
-export interface WebhookRecord {
-  id: string;
-  companyId: string;
-  url: string;
-  events: string[];
-  description: string;
-  status: WebhookStatus;
-  failingSince: string | null;
-  createdAt: string;
-  updatedAt: string;
-  /** The signing secret, sealed (`lambdas/shared/secret-box.ts`). */
-  sealedSecret: string;
-  /** The secret before the last rotation, sealed, while it still signs. */
-  sealedPreviousSecret: string | null;
-  previousSecretExpiresAt: string | null;
-  version: number;
-}
-
-export interface DeliveryAttempt {
-  attemptedAt: string;
-  statusCode: number | null;
-  latencyMs: number;
-  response: string;
-  error: string | null;
-  manual: boolean;
-}
-
-export interface DeliveryRecord {
-  id: string;
-  companyId: string;
-  webhookId: string;
-  eventType: string;
-  entityId: string;
-  sequence: number;
-  /** The ledger event's chain id, which names the event with `sequence`. */
-  chainId: string;
-  status: DeliveryStatus;
-  createdAt: string;
-  /** When the first automatic attempt was made; retries stop 24 h after it. */
-  firstAttemptAt: string | null;
-  nextAttemptAt: string | null;
-  attempts: DeliveryAttempt[];
-}
+export type { DeliveryAttempt, DeliveryRecord, WebhookRecord } from './webhook-entity.js';
 
 /** A subscription changed since it was read (optimistic concurrency). */
 export class StaleWebhookError extends Error {
@@ -87,32 +45,11 @@ const deliveryListPartition = (companyId: string, webhookId: string) =>
 const deadLetterPartition = (companyId: string, webhookId: string) =>
   `${deliveriesPartition(companyId, webhookId)}#DEAD`;
 
-const RECORD_FIELDS = [
-  'id',
-  'companyId',
-  'url',
-  'events',
-  'description',
-  'status',
-  'failingSince',
-  'createdAt',
-  'updatedAt',
-  'sealedSecret',
-  'sealedPreviousSecret',
-  'previousSecretExpiresAt',
-  'version',
-] as const satisfies readonly (keyof WebhookRecord)[];
-
-function toWebhookRecord(item: Record<string, unknown>): WebhookRecord {
-  return Object.fromEntries(
-    RECORD_FIELDS.map((field) => [field, item[field] ?? null]),
-  ) as unknown as WebhookRecord;
-}
+const toWebhookRecord = webhookEntity.fromItem;
 
 const webhookItem = (record: WebhookRecord) => ({
   ...subscriptionKey(record.companyId, record.id),
-  entity: 'webhook',
-  ...record,
+  ...webhookEntity.toItem(record),
 });
 
 export async function insertWebhook(record: WebhookRecord): Promise<void> {
@@ -205,8 +142,7 @@ function deliveryItem(record: DeliveryRecord): Record<string, unknown> {
   const listed = `${record.createdAt}#${String(record.sequence).padStart(10, '0')}#${record.id}`;
   return {
     ...deliveryKey(record.companyId, record.webhookId, record.id),
-    entity: 'webhookDelivery',
-    ...record,
+    ...deliveryEntity.toItem(record),
     attempts: record.attempts.slice(-KEPT_ATTEMPTS),
     [TIME_TO_LIVE_ATTRIBUTE]:
       Math.floor(Date.parse(record.createdAt) / 1000) + DELIVERY_RETENTION_DAYS * 86_400,
@@ -218,20 +154,7 @@ function deliveryItem(record: DeliveryRecord): Record<string, unknown> {
   };
 }
 
-const toDeliveryRecord = (item: Record<string, unknown>): DeliveryRecord => {
-  const {
-    pk,
-    sk,
-    entity,
-    gsi1pk,
-    gsi1sk,
-    gsi2pk,
-    gsi2sk,
-    [TIME_TO_LIVE_ATTRIBUTE]: expiresAt,
-    ...record
-  } = item;
-  return record as unknown as DeliveryRecord;
-};
+const toDeliveryRecord = deliveryEntity.fromItem;
 
 /** Records a new delivery; false when it exists already (the event was seen before). */
 export async function insertDelivery(record: DeliveryRecord): Promise<boolean> {

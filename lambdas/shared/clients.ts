@@ -37,9 +37,16 @@ function requiredEnvironment(name: string): string {
   return value;
 }
 
+/** The environment variable with the single table's name (set by `lib/`). */
+export const TABLE_NAME_ENVIRONMENT = 'TABLE_NAME';
+/** The environment variable with the files bucket's name. */
+export const FILES_BUCKET_NAME_ENVIRONMENT = 'FILES_BUCKET_NAME';
+/** The environment variable with the ledger digest bucket's name. */
+export const DIGEST_BUCKET_NAME_ENVIRONMENT = 'DIGEST_BUCKET_NAME';
+
 /** The single table's name (read on use, so tests and the local gateway can set it late). */
-export const tableName = (): string => requiredEnvironment('TABLE_NAME');
+export const tableName = (): string => requiredEnvironment(TABLE_NAME_ENVIRONMENT);
 /** The files bucket's name. */
-export const filesBucketName = (): string => requiredEnvironment('FILES_BUCKET_NAME');
+export const filesBucketName = (): string => requiredEnvironment(FILES_BUCKET_NAME_ENVIRONMENT);
 /** The ledger digest bucket's name (S3 Object Lock, COMPLIANCE mode, in AWS). */
-export const digestBucketName = (): string => requiredEnvironment('DIGEST_BUCKET_NAME');
+export const digestBucketName = (): string => requiredEnvironment(DIGEST_BUCKET_NAME_ENVIRONMENT);

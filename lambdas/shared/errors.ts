@@ -1,7 +1,9 @@
 /**
- * Typed errors of the API. Domain and handler code throw these; the error middleware
+ * Typed errors of the API. Domain, repository and handler code throw these with a code of the
+ * catalogue (`error-catalogue.ts`), which holds each code's HTTP status; the error middleware
  * (`error-responder.ts`) is the one place that turns them into the spec's error bodies.
  */
+import { type CodeAnswering, ERROR_CODES, type ErrorCode, type StatusOf } from './error-catalogue.js';
 
 /** One entry of the spec's `validationErrors` array. */
 export interface FieldIssue {
@@ -11,76 +13,106 @@ export interface FieldIssue {
   code: string;
 }
 
-/** Base class: an HTTP status, a spec error code and a human-readable message. */
-export class ApiError extends Error {
+/** The codes whose 400 body carries the field issues. */
+export type CodeWithIssues = {
+  [Code in ErrorCode]: (typeof ERROR_CODES)[Code] extends { withIssues: true } ? Code : never;
+}[ErrorCode];
+
+/**
+ * Base class: a code of the catalogue and a human-readable message. The status is the
+ * catalogue's; a subclass may name the code's other status (`alsoStatus`), which the types check.
+ */
+export class ApiError<Code extends ErrorCode = ErrorCode> extends Error {
   /** Headers of the error answer (`Retry-After`, ...). */
   readonly headers: Record<string, string> = {};
+  /** The HTTP status the error responder answers with. */
+  readonly statusCode: number;
   constructor(
-    readonly statusCode: number,
-    readonly code: string,
+    readonly code: Code,
     message: string,
+    statusCode: StatusOf<Code> = ERROR_CODES[code].status,
   ) {
     super(message);
     this.name = new.target.name;
+    this.statusCode = statusCode;
   }
 }
 
 /** 400 with the list of field issues: `VALIDATION_ERROR`, or another code such as `INVALID_ACTION`. */
-export class ValidationError extends ApiError {
+export class ValidationError extends ApiError<CodeWithIssues> {
   constructor(
     readonly issues: FieldIssue[],
-    message = 'The request is not valid',
-    code = 'VALIDATION_ERROR',
+    message: string = ERROR_CODES.VALIDATION_ERROR.message,
+    code: CodeWithIssues = 'VALIDATION_ERROR',
   ) {
-    super(400, code, message);
+    super(code, message, 400);
   }
 }
 
 /** 400 with a code of its own (`INVALID_ACTION`, `FILE_REQUIRED`, ...). */
-export class BadRequestError extends ApiError {
-  constructor(code: string, message: string) {
-    super(400, code, message);
+export class BadRequestError extends ApiError<CodeAnswering<400>> {
+  constructor(code: CodeAnswering<400>, message: string) {
+    super(code, message, 400);
   }
 }
 
 /** 401 `UNAUTHORIZED`. */
-export class UnauthorizedError extends ApiError {
-  constructor(message = 'Missing or invalid credentials') {
-    super(401, 'UNAUTHORIZED', message);
+export class UnauthorizedError extends ApiError<'UNAUTHORIZED'> {
+  constructor(message: string = ERROR_CODES.UNAUTHORIZED.message) {
+    super('UNAUTHORIZED', message);
   }
 }
 
 /** 403 with the operation's access-denied code. */
-export class ForbiddenError extends ApiError {
-  constructor(code: string, message: string) {
-    super(403, code, message);
+export class ForbiddenError extends ApiError<CodeAnswering<403>> {
+  constructor(code: CodeAnswering<403>, message: string) {
+    super(code, message, 403);
   }
 }
 
 /** 404 with a resource-specific code (`CATEGORY_NOT_FOUND`, ...). */
-export class NotFoundError extends ApiError {
-  constructor(code: string, message: string) {
-    super(404, code, message);
+export class NotFoundError extends ApiError<CodeAnswering<404>> {
+  constructor(code: CodeAnswering<404>, message: string) {
+    super(code, message, 404);
   }
 }
 
 /** 409 with a resource-specific code (`CATEGORY_NAME_EXISTS`, ...). */
-export class ConflictError extends ApiError {
-  constructor(code: string, message: string) {
-    super(409, code, message);
+export class ConflictError extends ApiError<CodeAnswering<409>> {
+  constructor(code: CodeAnswering<409>, message: string) {
+    super(code, message, 409);
   }
 }
 
 /** 413 `FILE_TOO_LARGE` and other size refusals. */
-export class PayloadTooLargeError extends ApiError {
-  constructor(code: string, message: string) {
-    super(413, code, message);
+export class PayloadTooLargeError extends ApiError<CodeAnswering<413>> {
+  constructor(code: CodeAnswering<413>, message: string) {
+    super(code, message, 413);
   }
 }
 
 /** 415 for bodies of a type the operation does not take. */
-export class UnsupportedMediaTypeError extends ApiError {
-  constructor(code: string, message: string) {
-    super(415, code, message);
+export class UnsupportedMediaTypeError extends ApiError<CodeAnswering<415>> {
+  constructor(code: CodeAnswering<415>, message: string) {
+    super(code, message, 415);
   }
 }
+
+// Builders of the errors thrown from more than one place, each written once.
+
+/**
+ * No such category in the caller's company.
+ *
+ * @example
+ * if (!category) throw categoryNotFound(categoryId);
+ */
+export const categoryNotFound = (categoryId: string): NotFoundError =>
+  new NotFoundError('CATEGORY_NOT_FOUND', `No category ${categoryId} in this company`);
+
+/** No such subcategory (or a removed one) in the category. */
+export const subcategoryNotFound = (subcategoryId: string): NotFoundError =>
+  new NotFoundError('SUBCATEGORY_NOT_FOUND', `No subcategory ${subcategoryId} in this category`);
+
+/** An uploaded file over the operation's limit. */
+export const fileTooLarge = (maxBytes: number): PayloadTooLargeError =>
+  new PayloadTooLargeError('FILE_TOO_LARGE', `The file is larger than ${maxBytes} bytes`);

@@ -7,12 +7,17 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 
-const serviceName = process.env.POWERTOOLS_SERVICE_NAME ?? 'asset-registry';
+/** Powertools' environment variable for the service name, which `lib/` sets to the stack's name. */
+export const SERVICE_NAME_ENVIRONMENT = 'POWERTOOLS_SERVICE_NAME';
+/** Powertools' environment variable for the CloudWatch metrics namespace. */
+export const METRICS_NAMESPACE_ENVIRONMENT = 'POWERTOOLS_METRICS_NAMESPACE';
+
+const serviceName = process.env[SERVICE_NAME_ENVIRONMENT] ?? 'asset-registry';
 
 export const logger = new Logger({ serviceName });
 export const metrics = new Metrics({
   serviceName,
-  namespace: process.env.POWERTOOLS_METRICS_NAMESPACE ?? 'AssetRegistry',
+  namespace: process.env[METRICS_NAMESPACE_ENVIRONMENT] ?? 'AssetRegistry',
 });
 /** The service name in logs, metrics and trace annotations. */
 export const observedServiceName = serviceName;

@@ -67,9 +67,14 @@ export type Infer<S extends Shape> = { [K in RequiredKeys<S>]: OutputOf<S[K]> } 
 const describeType = (value: unknown): string =>
   value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
 
-/** A string of `min` to `max` characters (code points), optionally of a given format. */
-export function string(options: { min?: number; max?: number; format?: 'uuid' } = {}): Schema<string> {
-  const { min = 0, max, format } = options;
+/**
+ * A string of `min` to `max` characters (code points), optionally of a given format or matching
+ * a pattern (said in the JSON Schema as `pattern`, its source).
+ */
+export function string(
+  options: { min?: number; max?: number; format?: 'uuid'; pattern?: RegExp } = {},
+): Schema<string> {
+  const { min = 0, max, format, pattern } = options;
   return {
     read(input, field, issues) {
       if (typeof input !== 'string') {
@@ -102,6 +107,10 @@ export function string(options: { min?: number; max?: number; format?: 'uuid' } 
         // UUIDs are case-insensitive on input (RFC 9562); ids are stored in lower case.
         return input.toLowerCase();
       }
+      if (pattern && !pattern.test(input)) {
+        issues.push({ field, code: 'FORMAT_INVALID', message: `${field} must match ${pattern.source}` });
+        return undefined;
+      }
       return input;
     },
     jsonSchema: {
@@ -109,6 +118,7 @@ export function string(options: { min?: number; max?: number; format?: 'uuid' } 
       ...(min > 0 ? { minLength: min } : {}),
       ...(max !== undefined ? { maxLength: max } : {}),
       ...(format ? { format } : {}),
+      ...(pattern ? { pattern: pattern.source } : {}),
     },
   };
 }
@@ -284,6 +294,123 @@ export function nullableJsonSchema(schema: JsonSchema): JsonSchema {
     ...schema,
     type: [type, 'null'],
     ...(Array.isArray(schema.enum) ? { enum: [...schema.enum, null] } : {}),
+  };
+}
+
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
+
+/** A UTC instant as ISO 8601 text (`2026-01-31T12:00:00.000Z`), as every timestamp we store. */
+export function dateTime(): Schema<string> {
+  return {
+    read(input, field, issues) {
+      if (typeof input !== 'string' || !ISO_DATE_TIME.test(input) || Number.isNaN(Date.parse(input))) {
+        issues.push({ field, code: 'FORMAT_INVALID', message: `${field} must be an ISO 8601 UTC date-time` });
+        return undefined;
+      }
+      return input;
+    },
+    jsonSchema: { type: 'string', format: 'date-time', description: 'ISO 8601 UTC, milliseconds' },
+  };
+}
+
+/** A JSON number (not only whole) of at least `min`. */
+export function number(options: { min?: number } = {}): Schema<number> {
+  const { min } = options;
+  return {
+    read(input, field, issues) {
+      if (typeof input !== 'number' || !Number.isFinite(input)) {
+        issues.push({ field, code: 'TYPE_INVALID', message: `${field} must be a number` });
+        return undefined;
+      }
+      if (min !== undefined && input < min) {
+        issues.push({ field, code: 'RANGE_INVALID', message: `${field} must be at least ${min}` });
+        return undefined;
+      }
+      return input;
+    },
+    jsonSchema: { type: 'number', ...(min !== undefined ? { minimum: min } : {}) },
+  };
+}
+
+/**
+ * The same schema, also taking `null` (a stored value that may be absent, such as an image id):
+ * unlike an optional request field, `null` is a value here and reads as `null`.
+ */
+export function nullable<T>(schema: Schema<T>): Schema<T | null> & { readonly nonNull: Schema<T> } {
+  return {
+    read: (input, field, issues) => (input === null ? null : schema.read(input, field, issues)),
+    jsonSchema: nullableJsonSchema(schema.jsonSchema),
+    // A request field that may be left out takes the schema without null (`optional` reads null as absent).
+    nonNull: schema,
+  };
+}
+
+/** A JSON array whose every item reads with `items`. */
+export function arrayOf<T>(items: Schema<T>): Schema<T[]> {
+  return {
+    read(input, field, issues) {
+      if (!Array.isArray(input)) {
+        issues.push({ field, code: 'TYPE_INVALID', message: `${field} must be an array` });
+        return undefined;
+      }
+      const issueCountBefore = issues.length;
+      const output = input.map((item, index) => items.read(item, `${field}[${index}]`, issues));
+      return issues.length === issueCountBefore ? (output as T[]) : undefined;
+    },
+    jsonSchema: { type: 'array', items: items.jsonSchema },
+  };
+}
+
+/**
+ * A value the service writes itself and never reads from a caller (a ledger event's `changes`):
+ * only its JSON Schema is said, and reading takes any value as it is.
+ *
+ * @example
+ * const changes = writtenByService<FieldChanges>({ type: 'object', additionalProperties: true });
+ */
+export function writtenByService<T>(jsonSchema: JsonSchema): Schema<T> {
+  return { read: (input) => input as T, jsonSchema };
+}
+
+/** The value a schema reads. */
+export type SchemaValue<S> = S extends Schema<infer T> ? T : never;
+
+/**
+ * A closed JSON object of exactly these members, all required (a nested value that responses
+ * show, such as an import job's `counts`): each member reads with its schema.
+ *
+ * @example
+ * const failure = objectOf({ code: string(), message: string() }, { description: 'why it failed' });
+ */
+export function objectOf<const M extends Record<string, Schema<unknown>>>(
+  members: M,
+  options: { description?: string } = {},
+): Schema<{ -readonly [K in keyof M]: SchemaValue<M[K]> }> {
+  return {
+    read(input, field, issues) {
+      if (input === null || typeof input !== 'object' || Array.isArray(input)) {
+        issues.push({ field, code: 'TYPE_INVALID', message: `${field} must be a JSON object` });
+        return undefined;
+      }
+      const source = input as Record<string, unknown>;
+      const issueCountBefore = issues.length;
+      const output = Object.fromEntries(
+        Object.entries(members).map(([name, member]) => [
+          name,
+          member.read(source[name], `${field}.${name}`, issues),
+        ]),
+      );
+      return issues.length === issueCountBefore ? (output as never) : undefined;
+    },
+    jsonSchema: {
+      type: 'object',
+      ...(options.description ? { description: options.description } : {}),
+      properties: Object.fromEntries(
+        Object.entries(members).map(([name, member]) => [name, member.jsonSchema]),
+      ),
+      required: Object.keys(members),
+      additionalProperties: false,
+    },
   };
 }
 

@@ -5,8 +5,8 @@
  * Without the context there is no CORS at all.
  */
 import type { Template } from 'aws-cdk-lib/assertions';
+import { CORS_ALLOWED_ORIGINS_ENVIRONMENT } from '../../lambdas/http/cors.js';
 import { operationList } from '../../lambdas/operations.js';
-import { CORS_ALLOWED_ORIGINS_ENVIRONMENT } from '../../lambdas/shared/cors.js';
 import { functionConstructId } from '../../lib/operation-routes.js';
 import { type SynthesizedStack, synthesizeStack } from './synthesized-stack.js';
 

@@ -14,13 +14,18 @@ import {
   exportResultKey,
   fileStorageKey,
   importSourceKey,
+  UPLOAD_STAGING_PREFIX,
   uploadStagingKey,
 } from '../../lambdas/repositories/file-repository.js';
 import { subcategoryImageKey } from '../../lambdas/repositories/file-store.js';
 import { idempotencyStore } from '../../lambdas/repositories/idempotency-store.js';
 import { findApiKey } from '../../lambdas/repositories/identity-repository.js';
 import { outboxItem, readOutbox } from '../../lambdas/repositories/log-outbox.js';
-import { readLogState, writePositions } from '../../lambdas/repositories/log-state-repository.js';
+import {
+  readLogState,
+  SEQUENCER_STATE_PARTITION,
+  writePositions,
+} from '../../lambdas/repositories/log-state-repository.js';
 import { walkObjects } from '../../lambdas/repositories/object-repository.js';
 import { findSession } from '../../lambdas/repositories/wallet-session-repository.js';
 import { JOB_FUNCTION_ENVIRONMENT } from '../../lambdas/shared/background-jobs.js';
@@ -34,8 +39,7 @@ import {
   IMPORT_OBJECTS_ACCESS,
   REMOVE_SUBCATEGORY_DATA_ACCESS,
 } from '../../lib/background-job-functions.js';
-import { UPLOAD_STAGING_PREFIX } from '../../lib/data-store.js';
-import { OUTBOX_PARTITIONS, POSITION_PARTITIONS, SEQUENCER_STATE_PARTITION } from '../../lib/ledger-log.js';
+import { OUTBOX_PARTITIONS, POSITION_PARTITIONS } from '../../lib/ledger-log.js';
 import {
   type DataAccess,
   FILE_KEY_PATTERN,

@@ -5,6 +5,7 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { operationList } from '../../lambdas/operations.js';
+import { UPLOAD_STAGING_PREFIX } from '../../lambdas/repositories/file-repository.js';
 import {
   TABLE_INDEXES,
   TABLE_PARTITION_KEY,
@@ -20,7 +21,6 @@ import {
   USAGE_PLANS,
   type UsagePlanName,
 } from '../../lib/api-gateway-settings.js';
-import { UPLOAD_STAGING_PREFIX } from '../../lib/data-store.js';
 import { usagePlanOutputId } from '../../lib/usage-plans.js';
 import {
   policyActionsOfRole,

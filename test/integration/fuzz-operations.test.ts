@@ -21,6 +21,7 @@ import {
   describeRequest,
   type FuzzRequest,
   type FuzzWorld,
+  fuzzPrincipalOf,
   fuzzRequest,
   wellFormedRequests,
 } from '../support/fuzz-requests';
@@ -139,7 +140,10 @@ describe('fuzzing every operation through the local gateway', () => {
    */
   async function worldFor(row: (typeof operationList)[number]): Promise<FuzzWorld> {
     if (row.method === 'GET') return sharedWorld;
-    return { ...sharedWorld, ...(row.principal === 'app' ? await newWallet() : await newCompanyResources()) };
+    return {
+      ...sharedWorld,
+      ...(fuzzPrincipalOf(row) === 'app' ? await newWallet() : await newCompanyResources()),
+    };
   }
 
   beforeAll(async () => {

@@ -5,7 +5,7 @@
  * gives GET's status and headers without a body.
  */
 import { issueApiKey } from '../../lambdas/domain/identity/api-keys';
-import { CORS_ALLOWED_ORIGINS_ENVIRONMENT } from '../../lambdas/shared/cors';
+import { CORS_ALLOWED_ORIGINS_ENVIRONMENT } from '../../lambdas/http/cors';
 import { APP_PERMISSIONS, COMPANY_PERMISSIONS } from '../../lambdas/shared/principal';
 import { freePort } from '../../local/free-port';
 import { type LocalGateway, startLocalGateway } from '../../local/local-gateway';

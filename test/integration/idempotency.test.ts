@@ -1,9 +1,9 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { handler as createCategory } from '../../lambdas/handlers/categories/create-category';
 import { handler as listCategories } from '../../lambdas/handlers/categories/list-categories';
+import { runIdempotently } from '../../lambdas/http/idempotency';
 import { tenantPartition } from '../../lambdas/repositories/tenant-keys';
 import { dynamoDb, tableName } from '../../lambdas/shared/clients';
-import { runIdempotently } from '../../lambdas/shared/idempotency';
 import { invoke, lambdaContext, proxyEvent } from '../support/api-events';
 import { companyPrincipal } from '../support/principals';
 

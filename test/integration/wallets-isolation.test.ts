@@ -2,6 +2,7 @@
  * App isolation for every wallet operation: another App's key and any company key get no
  * wallet of this App (never a 200, never in a list), and change nothing.
  */
+import type { WalletView } from '../../lambdas/domain/wallets/wallet-view';
 import { handler as createWalletHandler } from '../../lambdas/handlers/wallets/create-wallet';
 import { handler as deleteWalletHandler } from '../../lambdas/handlers/wallets/delete-wallet';
 import { handler as getWalletHandler } from '../../lambdas/handlers/wallets/get-wallet';
@@ -50,7 +51,7 @@ const operationsOn = (walletId: string) => ({
 
 describe('App isolation of wallets', () => {
   let owner: Principal;
-  let wallet: { id: string; fullUsername: string; updatedAt: string };
+  let wallet: WalletView;
   let operations: ReturnType<typeof operationsOn>;
 
   beforeAll(async () => {

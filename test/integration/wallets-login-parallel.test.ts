@@ -5,6 +5,7 @@
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { verifyPassword } from '../../lambdas/domain/wallets/password-hash';
+import type { WalletView } from '../../lambdas/domain/wallets/wallet-view';
 import { handler as createWalletHandler } from '../../lambdas/handlers/wallets/create-wallet';
 import { handler as getWalletHandler } from '../../lambdas/handlers/wallets/get-wallet';
 import { handler as loginHandler } from '../../lambdas/handlers/wallets/login-wallet';
@@ -25,10 +26,8 @@ jest.setTimeout(60_000);
 
 const PASSWORD = 'first password';
 
-interface WalletBody {
-  id: string;
-  fullUsername: string;
-}
+/** A wallet answer: the view the API answers with. */
+type WalletBody = WalletView;
 
 const login = (username: string, password: string) =>
   invoke(loginHandler, { method: 'POST', path: '/v2/wallets/login', body: { username, password } });

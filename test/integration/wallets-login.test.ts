@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { WalletView } from '../../lambdas/domain/wallets/wallet-view';
 import { handler as createWalletHandler } from '../../lambdas/handlers/wallets/create-wallet';
 import { handler as deleteWalletHandler } from '../../lambdas/handlers/wallets/delete-wallet';
 import { handler as getWalletHandler } from '../../lambdas/handlers/wallets/get-wallet';
@@ -23,11 +24,8 @@ const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const TOKEN = /^arw_[A-Za-z0-9_-]{43}$/;
 const PASSWORD = 'first password';
 
-interface WalletBody {
-  id: string;
-  username: string;
-  fullUsername: string;
-}
+/** A wallet answer: the view the API answers with. */
+type WalletBody = WalletView;
 
 const login = (username: unknown, password: unknown) =>
   invoke(loginHandler, { method: 'POST', path: '/v2/wallets/login', body: { username, password } });

@@ -1,4 +1,5 @@
 /** Get wallet (spec 4.13) and list wallets (spec 4.11, 2.1) through the handlers, against DynamoDB Local. */
+import type { WalletView } from '../../lambdas/domain/wallets/wallet-view';
 import { handler as createWalletHandler } from '../../lambdas/handlers/wallets/create-wallet';
 import { handler as deleteWalletHandler } from '../../lambdas/handlers/wallets/delete-wallet';
 import { handler as getWalletHandler } from '../../lambdas/handlers/wallets/get-wallet';
@@ -10,12 +11,8 @@ import { appPrincipal, companyPrincipal } from '../support/principals';
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-interface WalletBody {
-  id: string;
-  username: string;
-  status: string;
-  createdAt: string;
-}
+/** A wallet answer: the view the API answers with. */
+type WalletBody = WalletView;
 
 const getWallet = (principal: Principal, walletId: string) =>
   invoke(getWalletHandler, {

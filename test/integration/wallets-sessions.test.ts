@@ -8,6 +8,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { handler as authorizer, clearAuthorizerCache } from '../../lambdas/authorizer/api-key-authorizer';
 import { issueApiKey } from '../../lambdas/domain/identity/api-keys';
+import type { WalletView } from '../../lambdas/domain/wallets/wallet-view';
 import { handler as createWalletHandler } from '../../lambdas/handlers/wallets/create-wallet';
 import { handler as deleteWalletHandler } from '../../lambdas/handlers/wallets/delete-wallet';
 import { handler as getWalletHandler } from '../../lambdas/handlers/wallets/get-wallet';
@@ -27,11 +28,8 @@ const METHOD_ARN = 'arn:aws:execute-api:eu-west-1:123456789012:a1b2c3d4e5/prod/G
 
 type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
-interface WalletBody {
-  id: string;
-  username: string;
-  fullUsername: string;
-}
+/** A wallet answer: the view the API answers with. */
+type WalletBody = WalletView;
 
 const walletRequest = (method: string, walletId: string, body?: unknown): EventOptions => ({
   method,

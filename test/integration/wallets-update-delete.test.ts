@@ -1,5 +1,6 @@
 /** Update wallet (spec 4.14) and delete wallet (spec 4.15) through the handlers, against DynamoDB Local. */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { WalletView } from '../../lambdas/domain/wallets/wallet-view';
 import { handler as createWalletHandler } from '../../lambdas/handlers/wallets/create-wallet';
 import { handler as deleteWalletHandler } from '../../lambdas/handlers/wallets/delete-wallet';
 import { handler as getWalletHandler } from '../../lambdas/handlers/wallets/get-wallet';
@@ -13,14 +14,8 @@ import { appPrincipal, companyPrincipal } from '../support/principals';
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-interface WalletBody {
-  id: string;
-  username: string;
-  status: string;
-  metadata: Record<string, unknown>;
-  createdAt: string;
-  updatedAt: string;
-}
+/** A wallet answer: the view the API answers with. */
+type WalletBody = WalletView;
 
 const walletRequest = (principal: Principal, method: string, walletId: string, body?: unknown) => ({
   method,

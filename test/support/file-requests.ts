@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import type { FileView } from '../../lambdas/domain/files/file-view';
 import { handler as completeUploadSessionHandler } from '../../lambdas/handlers/files/complete-upload-session';
 import { handler as createUploadSessionHandler } from '../../lambdas/handlers/files/create-upload-session';
 import { handler as deleteFileHandler } from '../../lambdas/handlers/files/delete-file';
@@ -29,20 +30,8 @@ export interface FileAnswer {
   body: any;
 }
 
-/** The file record of spec 2.6, as the tests read it. */
-export interface FileRecordBody {
-  id: string;
-  fileName: string;
-  originalFileName: string;
-  mimeType: string;
-  size: number;
-  description: string;
-  tags: string[];
-  uploadedAt: string;
-  uploadedBy: string;
-  url: string;
-  checksum: string;
-}
+/** The file record of spec 2.6, as the tests read it: the view the API answers with. */
+export type FileRecordBody = FileView;
 
 export const FILES_RESOURCE = '/v2/companies/{companyId}/objects/{objectId}/files';
 export const FILE_RESOURCE = '/v2/companies/{companyId}/files/{fileId}';

@@ -10,6 +10,7 @@
  */
 import fc from 'fast-check';
 import type { Operation, OperationId } from '../../lambdas/operations';
+import type { PrincipalType } from '../../lambdas/shared/principal';
 import type { JsonSchema } from '../../lambdas/shared/schema';
 
 /** The resources and credentials a fuzz run can point its requests at. */
@@ -39,6 +40,17 @@ export interface FuzzWorld {
 
 /** An operation of the table, with its id. */
 export type FuzzOperation = Operation & { id: OperationId };
+
+/**
+ * The kind of key a row is fuzzed with: its `principal`; a public row, which has none, with an
+ * App's for wallet login (it acts on an App's wallet) and a company's otherwise.
+ */
+export const fuzzPrincipalOf = (operation: Operation): PrincipalType =>
+  operation.authorization !== 'none'
+    ? operation.principal
+    : operation.path.startsWith('/v2/wallets/')
+      ? 'app'
+      : 'company';
 
 /** One generated request. */
 export interface FuzzRequest {
@@ -613,8 +625,9 @@ function credentialsOf(
   operation: FuzzOperation,
   mode: Mode,
 ): fc.Arbitrary<Record<string, string>> {
-  const rightKey = operation.principal === 'app' ? world.appKey : world.companyKey;
-  const otherKey = operation.principal === 'app' ? world.companyKey : world.appKey;
+  const principal = fuzzPrincipalOf(operation);
+  const rightKey = principal === 'app' ? world.appKey : world.companyKey;
+  const otherKey = principal === 'app' ? world.companyKey : world.appKey;
   if (mode === 'wellFormed') {
     const credentials: Record<string, string> =
       operation.authorization === 'none' ? {} : { 'X-API-Key': rightKey };
@@ -631,7 +644,7 @@ function credentialsOf(
     { arbitrary: fc.constant({ 'X-API-Key': world.noPermissionKey }), weight: 1 },
     {
       arbitrary: fc.constant({ Authorization: `Bearer ${world.walletToken}` }),
-      weight: operation.principal === 'app' ? 3 : 1,
+      weight: principal === 'app' ? 3 : 1,
     },
     { arbitrary: headerText(60).map((token) => ({ Authorization: `Bearer ${token}` })), weight: 1 },
   );

@@ -1,5 +1,6 @@
 /** Calls of the import and export operations through their handlers, for tests. */
 import type { APIGatewayProxyResult } from 'aws-lambda';
+import type { ImportErrorView, ImportView } from '../../lambdas/domain/imports/import-view';
 import { handler as getExportHandler } from '../../lambdas/handlers/exports/get-export';
 import { handler as createImportHandler } from '../../lambdas/handlers/imports/create-import';
 import { handler as getImportHandler } from '../../lambdas/handlers/imports/get-import';
@@ -68,7 +69,7 @@ export const listImportErrors = (
 
 /** Every error entry of an import, page after page by cursor. */
 export async function allImportErrors(principal: Principal, importId: string) {
-  const entries: { row: number; field: string; code: string; message: string; outcome: string }[] = [];
+  const entries: ImportErrorView[] = [];
   let cursor: string | null = null;
   do {
     const page = await listImportErrors(principal, importId, { limit: '100', ...(cursor ? { cursor } : {}) });
@@ -126,12 +127,5 @@ export async function importAndWait(
   if (created.statusCode !== 202) throw new Error(`import: ${JSON.stringify(created.body)}`);
   await settleBackgroundJobs();
   const job = await getImport(principal, created.body.id);
-  return job.body as {
-    id: string;
-    status: string;
-    counts: { total: number; created: number; updated: number; skipped: number; failed: number };
-    errorCount: number;
-    ignoredColumns: string[];
-    error: { code: string; message: string } | null;
-  };
+  return job.body as ImportView;
 }

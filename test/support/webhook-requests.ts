@@ -1,4 +1,5 @@
 /** Calls of the webhook handlers in process, as API Gateway would make them, for the integration tests. */
+import type { CreatedWebhookView } from '../../lambdas/domain/webhooks/webhook-view';
 import { handler as createWebhookHandler } from '../../lambdas/handlers/webhooks/create-webhook';
 import { handler as deleteWebhookHandler } from '../../lambdas/handlers/webhooks/delete-webhook';
 import { handler as getWebhookHandler } from '../../lambdas/handlers/webhooks/get-webhook';
@@ -67,7 +68,7 @@ export const retryDelivery = (principal: Principal | undefined, webhookId: strin
 export async function createWebhookOk(
   principal: Principal,
   body: Record<string, unknown>,
-): Promise<{ id: string; secret: string; status: string }> {
+): Promise<CreatedWebhookView> {
   const response = await postWebhook(principal, body);
   if (response.statusCode !== 201) {
     throw new Error(`creating a webhook answered ${response.statusCode}: ${JSON.stringify(response.body)}`);

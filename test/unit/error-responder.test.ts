@@ -1,7 +1,7 @@
 /** The one middleware that turns thrown errors into the spec's error bodies (section 7). */
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { errorBody, errorResponder } from '../../lambdas/shared/error-responder';
+import { errorBody, errorResponder } from '../../lambdas/http/error-responder';
 import {
   ApiError,
   BadRequestError,

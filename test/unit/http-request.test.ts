@@ -1,6 +1,7 @@
 /** Reading the parts of a proxy event: headers by any case, text and JSON bodies. */
+
+import { bodyText, headerValue, parseJsonBody } from '../../lambdas/http/http-request';
 import { ValidationError } from '../../lambdas/shared/errors';
-import { bodyText, headerValue, parseJsonBody } from '../../lambdas/shared/http-request';
 import { proxyEvent } from '../support/api-events';
 
 describe('headerValue', () => {

@@ -3,8 +3,7 @@
  * path, parameters, bodies, security and answers), valid against the official OpenAPI 3.1
  * schema, every Schema Object valid JSON Schema 2020-12, and served by its handler without a key.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+
 import { handler as getOpenApi } from '../../lambdas/handlers/openapi/get-openapi';
 import {
   API_KEY_SCHEME,
@@ -13,8 +12,12 @@ import {
   type OpenApiDocument,
   WALLET_SESSION_SCHEME,
 } from '../../lambdas/openapi/openapi-document';
+import type { OperationResponses } from '../../lambdas/openapi/operation-responses';
 import { operationList, operations } from '../../lambdas/operations';
+import { type ErrorCode, errorCodeEntry, errorCodes } from '../../lambdas/shared/error-catalogue';
+import { NotFoundError } from '../../lambdas/shared/errors';
 import type { JsonSchema } from '../../lambdas/shared/schema';
+import { GATEWAY_RESPONSES, USAGE_PLAN_GATEWAY_RESPONSES } from '../../lib/api-gateway-settings';
 import { invoke } from '../support/api-events';
 import { officialSchemaProblems, ResponseValidator } from '../support/openapi-validator';
 
@@ -295,40 +298,55 @@ describe('OpenAPI document: generated from the operation table', () => {
     expect(codes('walletLogin', 401)?.code.enum).toEqual(['UNAUTHORIZED']);
   });
 
-  it('documents every error code the runtime throws, and none that it does not', () => {
-    // Prepare: the codes in `new XxxError('CODE'` and the row deniedCodes, across lambdas/
-    const sources = (folder: string): string[] =>
-      readdirSync(folder, { withFileTypes: true }).flatMap((entry) =>
-        entry.isDirectory()
-          ? entry.name === 'openapi'
-            ? []
-            : sources(join(folder, entry.name))
-          : entry.name.endsWith('.ts')
-            ? [readFileSync(join(folder, entry.name), 'utf8')]
-            : [],
-      );
-    const lambdaSources = sources(join(__dirname, '..', '..', 'lambdas')).join('\n');
-    const thrown = new Set(
-      [...lambdaSources.matchAll(/new \w+Error\(\s*'([A-Z_]+)'/g)].map((match) => match[1] as string),
-    );
-    // Act
-    const documented = new Set(
-      Object.values(document.paths).flatMap((item) =>
-        Object.values(item).flatMap((operation) =>
-          Object.values(operation.responses).flatMap(
-            (response) =>
-              ((response.content?.['application/json']?.schema.properties as { code?: { enum?: string[] } })
-                ?.code?.enum ?? []) as string[],
-          ),
-        ),
-      ),
-    );
-    const gatewayCodes = ['UNAUTHORIZED', 'REQUEST_TOO_LARGE', 'TOO_MANY_REQUESTS', 'INTERNAL_ERROR'];
+  it('documents every code of the error catalogue at its status, but the ones only API Gateway answers', () => {
+    // Act: the codes of each error answer, with the statuses they are documented under
+    const documented = new Map<string, Set<number>>();
+    for (const item of Object.values(document.paths)) {
+      for (const operation of Object.values(item)) {
+        for (const [status, response] of Object.entries(operation.responses)) {
+          const schema = response.content?.['application/json']?.schema.properties as
+            | { code?: { enum?: string[] } }
+            | undefined;
+          for (const code of schema?.code?.enum ?? []) {
+            documented.set(code, new Set([...(documented.get(code) ?? []), Number(status)]));
+          }
+        }
+      }
+    }
     // Assess
-    expect([...thrown].filter((code) => !documented.has(code))).toEqual([]);
-    expect(
-      [...documented].filter((code) => !gatewayCodes.includes(code) && !lambdaSources.includes(`'${code}'`)),
-    ).toEqual([]);
+    expect(errorCodes().filter((code) => !documented.has(code))).toEqual(
+      errorCodes().filter((code) => errorCodeEntry(code).gatewayOnly),
+    );
+    for (const [code, statuses] of documented) {
+      const entry = errorCodeEntry(code as ErrorCode);
+      expect([
+        code,
+        [...statuses].filter((status) => status !== entry.status && status !== entry.alsoStatus?.status),
+      ]).toEqual([code, []]);
+    }
+  });
+
+  it("gives API Gateway's own answers the codes and statuses of the catalogue", () => {
+    // Assess
+    for (const answer of [
+      ...Object.values(GATEWAY_RESPONSES),
+      ...Object.values(USAGE_PLAN_GATEWAY_RESPONSES),
+    ]) {
+      expect([answer.code, answer.statusCode]).toEqual([answer.code, errorCodeEntry(answer.code).status]);
+    }
+  });
+
+  it('refuses, when compiling, a code the catalogue does not hold or holds under another status', () => {
+    // Assess: tsc fails when one of these compiles (the test file is type-checked)
+    const refused = [
+      // @ts-expect-error: a typo
+      (): OperationResponses => ({ body: null, errors: ['CATEGORY_NOT_FOUNDD'] }),
+      // @ts-expect-error: FILE_TOO_LARGE answers 413, or 400 written out, never 404
+      (): OperationResponses => ({ body: null, errors: [{ code: 'FILE_TOO_LARGE', status: 404 }] }),
+      // @ts-expect-error: a 409 code is no NotFoundError
+      () => new NotFoundError('CATEGORY_NAME_EXISTS', 'taken'),
+    ];
+    expect(refused).toHaveLength(3);
   });
 
   it('documents Idempotency-Key and its 409s on the rows the table marks idempotent', () => {

@@ -4,10 +4,10 @@
  * refused with an API error (400 or 413), never with a crash or a 500.
  */
 import fc from 'fast-check';
+import { readFormBody } from '../../lambdas/http/form-body';
+import { parseMultipart } from '../../lambdas/http/multipart';
 import { operations } from '../../lambdas/operations';
 import { ApiError } from '../../lambdas/shared/errors';
-import { readFormBody } from '../../lambdas/shared/form-body';
-import { parseMultipart } from '../../lambdas/shared/multipart';
 import { PNG_1X1 } from '../support/subcategory-images';
 import { fieldParts, imagePart, multipartBody } from '../support/subcategory-multipart';
 
@@ -20,7 +20,7 @@ const eventWith = (body: Buffer, contentType = `multipart/form-data; boundary=${
     isBase64Encoded: true,
   }) as unknown as Parameters<typeof parseMultipart>[0];
 
-const limits = (maxFileBytes: number) => ({ maxFileBytes, fileTooLargeCode: 'FILE_TOO_LARGE' });
+const limits = (maxFileBytes: number) => ({ maxFileBytes });
 
 /** How a parse ended: the parsed body, or the API error's status and code. */
 async function outcome(promise: Promise<unknown>) {

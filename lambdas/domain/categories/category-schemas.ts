@@ -1,15 +1,13 @@
 /** Request shapes of the category operations (spec 4.5-4.7, limits in section 8). */
+import { categoryEntity } from '#repositories/category-entity.js';
 import { pageQueryFields } from '#shared/pagination.js';
-import { defaulted, metadata, object, oneOf, optional, required, string } from '#shared/schema.js';
-
-export const CATEGORY_STATUSES = ['active', 'inactive', 'archived'] as const;
-export type CategoryStatus = (typeof CATEGORY_STATUSES)[number];
+import { defaulted, object, oneOf, optional, required, string } from '#shared/schema.js';
 
 export const LIST_SORTS = ['createdAt:desc', 'createdAt:asc', 'name:asc', 'name:desc'] as const;
 export type ListSort = (typeof LIST_SORTS)[number];
 
-const categoryName = string({ min: 2, max: 100 });
-const categoryDescription = string({ max: 500 });
+const categoryName = categoryEntity.attributes.name.schema;
+const categoryDescription = categoryEntity.attributes.description.schema;
 
 export const categoryIdPath = object({
   categoryId: required(string({ format: 'uuid' })),
@@ -25,12 +23,12 @@ export const listCategoriesQuery = object({
 export const createCategoryBody = object({
   name: required(categoryName, 'unique within the company, ignoring case'),
   description: optional(categoryDescription),
-  metadata: optional(metadata()),
+  metadata: optional(categoryEntity.attributes.metadata.schema),
 });
 
 export const updateCategoryBody = object({
   name: optional(categoryName),
   description: optional(categoryDescription),
-  status: optional(oneOf(CATEGORY_STATUSES)),
-  metadata: optional(metadata(), 'replaces the stored metadata'),
+  status: optional(categoryEntity.attributes.status.schema),
+  metadata: optional(categoryEntity.attributes.metadata.schema, 'replaces the stored metadata'),
 });

@@ -13,7 +13,7 @@ import {
   type SubcategoryRecord,
 } from '#repositories/subcategory-repository.js';
 import { nextTimestamp, nowIso } from '#shared/clock.js';
-import { NotFoundError } from '#shared/errors.js';
+import { categoryNotFound } from '#shared/errors.js';
 import { retryLostRaces } from '#shared/lost-race-retry.js';
 import { type CursorPage, type PageScope, pagePositionOf, toCursorPage } from '#shared/page-cursor.js';
 import type { Infer } from '#shared/schema.js';
@@ -36,9 +36,6 @@ const viewWith = (record: CategoryRecord, subcategories: SubcategoryRecord[]): C
     record,
     subcategories.filter((subcategory) => subcategory.status !== 'removed').map(toSubcategorySummary),
   );
-
-const categoryNotFound = (categoryId: string) =>
-  new NotFoundError('CATEGORY_NOT_FOUND', `No category ${categoryId} in this company`);
 
 /**
  * Creates an `active` category with zero statistics.

@@ -1,44 +1,20 @@
 /** The category as the API shows it (spec 2.3). */
-import type { CategoryRecord } from '#repositories/category-repository.js';
+import { type CategoryRecord, categoryEntity } from '#repositories/category-entity.js';
+import { computed, defineView, group, type ViewOf, viewRef } from '#shared/entity.js';
+import { arrayOf } from '#shared/schema.js';
+import { type SubcategorySummary, subcategorySummaryView } from '../subcategories/subcategory-view.js';
 
-/** A subcategory in the shape category responses embed (spec 2.4, first shape). */
-export interface SubcategorySummary {
-  id: string;
-  name: string;
-  description: string;
-  status: string;
-  categoryId: string;
-  metadata: Record<string, unknown>;
-  createdAt: string;
-  updatedAt: string;
-  statistics: { objectCount: number };
-}
+export const categoryView = defineView(categoryEntity, {
+  name: 'Category',
+  description: 'Spec 2.3',
+  fields: {
+    statistics: group(['subcategoryCount', 'objectCount']),
+    subcategories: computed(arrayOf(viewRef(subcategorySummaryView))),
+  },
+});
+export type CategoryView = ViewOf<typeof categoryView>;
 
-export interface CategoryView {
-  id: string;
-  name: string;
-  description: string;
-  status: string;
-  metadata: Record<string, unknown>;
-  createdAt: string;
-  updatedAt: string;
-  statistics: { subcategoryCount: number; objectCount: number };
-  subcategories: SubcategorySummary[];
-}
-
-export function toCategoryView(
+export const toCategoryView = (
   record: CategoryRecord,
   subcategories: SubcategorySummary[] = [],
-): CategoryView {
-  return {
-    id: record.id,
-    name: record.name,
-    description: record.description,
-    status: record.status,
-    metadata: record.metadata,
-    createdAt: record.createdAt,
-    updatedAt: record.updatedAt,
-    statistics: { subcategoryCount: record.subcategoryCount, objectCount: record.objectCount },
-    subcategories,
-  };
-}
+): CategoryView => categoryView.toView(record, { subcategories });

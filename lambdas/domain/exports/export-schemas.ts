@@ -1,10 +1,9 @@
 /** Request shapes of the export operations (extension). */
+import { EXPORT_FORMATS } from '#repositories/export-job-entity.js';
 import { defaulted, object, oneOf, required, string } from '#shared/schema.js';
 import { listObjectsQuery } from '../objects/object-schemas.js';
 
-/** Formats of an export (`export-format.ts` writes them; kept here so the operation table loads no CSV writer). */
-export const EXPORT_FORMATS = ['csv', 'jsonl'] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+export { EXPORT_FORMATS, type ExportFormat } from '#repositories/export-job-entity.js';
 
 const { limit: _limit, offset: _offset, cursor: _cursor, ...listFilters } = listObjectsQuery.shape;
 

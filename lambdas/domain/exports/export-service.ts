@@ -26,6 +26,7 @@ import { matchingObjects } from '../objects/object-service.js';
 import { toObjectView } from '../objects/object-view.js';
 import { EXPORT_CONTENT_TYPES, type ExportedObject, exportHeader, exportLines } from './export-format.js';
 import type { exportObjectsQuery } from './export-schemas.js';
+import { type ExportView, exportJobView } from './export-view.js';
 
 export type ExportQuery = Infer<typeof exportObjectsQuery.shape>;
 
@@ -38,21 +39,6 @@ export const EXPORT_INLINE_MAX_BYTES = 4 * 1024 * 1024;
 export const EXPORT_LINK_SECONDS = 900;
 
 const inlineMaxBytes = () => Number(process.env.EXPORT_INLINE_MAX_BYTES ?? EXPORT_INLINE_MAX_BYTES);
-
-export interface ExportView {
-  id: string;
-  status: ExportJobRecord['status'];
-  format: ExportJobRecord['format'];
-  parameters: Record<string, string>;
-  rowCount: number | null;
-  size: number | null;
-  error: string | null;
-  createdAt: string;
-  completedAt: string | null;
-  /** A presigned GET of the file, once completed; valid until `urlExpiresAt`. */
-  url: string | null;
-  urlExpiresAt: string | null;
-}
 
 /** The filters and sort as text, the way a job keeps them. */
 function parametersOf(query: ExportQuery): Record<string, string> {
@@ -176,16 +162,7 @@ export async function runExport(companyId: string, exportId: string): Promise<vo
 
 async function toExportView(record: ExportJobRecord): Promise<ExportView> {
   const done = record.status === 'completed';
-  return {
-    id: record.id,
-    status: record.status,
-    format: record.format,
-    parameters: record.parameters,
-    rowCount: record.rowCount,
-    size: record.size,
-    error: record.error,
-    createdAt: record.createdAt,
-    completedAt: record.completedAt,
+  return exportJobView.toView(record, {
     url: done
       ? await presignedDownloadUrl(
           record.resultKey,
@@ -198,7 +175,7 @@ async function toExportView(record: ExportJobRecord): Promise<ExportView> {
         )
       : null,
     urlExpiresAt: done ? new Date(Date.now() + EXPORT_LINK_SECONDS * 1000).toISOString() : null,
-  };
+  });
 }
 
 /** An export job of the company; 404 `EXPORT_NOT_FOUND` for unknown and other companies' ids. */

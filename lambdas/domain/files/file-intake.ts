@@ -7,12 +7,7 @@
 import { createHash } from 'node:crypto';
 import { PassThrough, type Readable } from 'node:stream';
 import { streamFileBytes } from '#repositories/file-store.js';
-import {
-  BadRequestError,
-  PayloadTooLargeError,
-  UnsupportedMediaTypeError,
-  ValidationError,
-} from '#shared/errors.js';
+import { BadRequestError, fileTooLarge, UnsupportedMediaTypeError, ValidationError } from '#shared/errors.js';
 import { checkFileType, type SupportedType } from '#shared/file-types.js';
 
 /** Bytes read before the type is judged (text types are checked on up to this much). */
@@ -81,7 +76,7 @@ export function takeInFile(stream: Readable, options: IntakeOptions): Promise<Fi
       if (failed) return;
       size += chunk.length;
       if (size > options.maxBytes) {
-        fail(new PayloadTooLargeError('FILE_TOO_LARGE', `The file is larger than ${options.maxBytes} bytes`));
+        fail(fileTooLarge(options.maxBytes));
         return;
       }
       hash.update(chunk);
@@ -107,7 +102,7 @@ export function takeInFile(stream: Readable, options: IntakeOptions): Promise<Fi
     stream.on('end', () => {
       if (failed) return;
       if ((stream as Readable & { truncated?: boolean }).truncated) {
-        fail(new PayloadTooLargeError('FILE_TOO_LARGE', `The file is larger than ${options.maxBytes} bytes`));
+        fail(fileTooLarge(options.maxBytes));
         return;
       }
       if (size === 0) {

@@ -1,4 +1,5 @@
 /** Request shapes of the file operations (spec 4.16-4.18, 2.6) and the upload-session extension. */
+import { fileEntity } from '#repositories/file-entity.js';
 import { pageQueryFields } from '#shared/pagination.js';
 import { boolean, defaulted, integer, object, optional, required, string } from '#shared/schema.js';
 
@@ -9,7 +10,7 @@ export const TAGS_MAX_COUNT = 50;
 export const TAG_MAX_LENGTH = 100;
 
 const uuid = () => string({ format: 'uuid' });
-const fileDescription = string({ max: 500 });
+const fileDescription = fileEntity.attributes.description.schema;
 const tagList = string({ max: TAGS_MAX_COUNT * (TAG_MAX_LENGTH + 1) });
 
 /** `objectId` is the object's UUID or its externalId (spec 4.16). */

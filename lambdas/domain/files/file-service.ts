@@ -22,14 +22,14 @@ import {
 import type { TransactItem } from '#repositories/transactions.js';
 import { nowIso } from '#shared/clock.js';
 import { BadRequestError, NotFoundError, PayloadTooLargeError, ValidationError } from '#shared/errors.js';
-import { parseMultipartStream } from '#shared/multipart.js';
+import { parseMultipartStream } from '#shared/multipart-stream.js';
 import { type CursorPage, type PageScope, pagePositionOf, toCursorPage } from '#shared/page-cursor.js';
 import { actorOf, type Principal } from '#shared/principal.js';
 import type { Infer } from '#shared/schema.js';
 import { UUID_PATTERN } from '#shared/schema.js';
 import { changeObject, objectNotFound } from '../objects/object-change.js';
 import { type FileIntake, takeInFile } from './file-intake.js';
-import { FILE_MAX_BYTES, TAG_MAX_LENGTH, TAGS_MAX_COUNT, uploadFields } from './file-schemas.js';
+import { TAG_MAX_LENGTH, TAGS_MAX_COUNT, type uploadFields } from './file-schemas.js';
 import { type FileView, toFileView } from './file-view.js';
 
 type UploadFields = Infer<typeof uploadFields.shape>;
@@ -137,7 +137,20 @@ export async function recordUploadedFile(
   return record;
 }
 
+/**
+ * How a direct upload's multipart body is read: the operation row's `streamedBody` declaration
+ * (`operations.uploadFile`), which the OpenAPI document describes too.
+ */
+export interface UploadForm {
+  /** The text fields' schema. */
+  fields: typeof uploadFields;
+  /** The part that carries the file; only the first such part counts. */
+  fileField: string;
+  maxFileBytes: number;
+}
+
 export interface UploadRequest {
+  form: UploadForm;
   body: Readable;
   contentType: string;
   contentLength: number | undefined;
@@ -157,17 +170,17 @@ export async function uploadFile(
 ): Promise<FileView> {
   if (
     request.contentLength !== undefined &&
-    request.contentLength > FILE_MAX_BYTES + MULTIPART_OVERHEAD_BYTES
+    request.contentLength > request.form.maxFileBytes + MULTIPART_OVERHEAD_BYTES
   ) {
     throw new PayloadTooLargeError(
       'FILE_TOO_LARGE',
-      `The file is larger than ${FILE_MAX_BYTES} bytes (50 MB)`,
+      `The file is larger than ${request.form.maxFileBytes} bytes (50 MB)`,
     );
   }
   if (!request.contentType.toLowerCase().startsWith('multipart/form-data')) {
     throw new BadRequestError(
       'FILE_REQUIRED',
-      'Send the file as multipart/form-data, in a part named "file"',
+      `Send the file as multipart/form-data, in a part named "${request.form.fileField}"`,
     );
   }
   const object = await resolveObject(principal.tenantId, objectRef);
@@ -183,7 +196,7 @@ export async function uploadFile(
     request.body,
     request.contentType,
     (part) => {
-      if (part.fieldName !== 'file' || filePart) {
+      if (part.fieldName !== request.form.fileField || filePart) {
         part.stream.resume(); // only the first `file` part counts
         return;
       }
@@ -192,20 +205,25 @@ export async function uploadFile(
         intake: takeInFile(part.stream, {
           fileName: part.fileName,
           declaredMimeType: part.mimeType,
-          maxBytes: FILE_MAX_BYTES,
+          maxBytes: request.form.maxFileBytes,
           storageKey,
         }),
       };
       filePart.intake.catch(rejectEarly);
     },
-    { maxFileBytes: FILE_MAX_BYTES },
+    { maxFileBytes: request.form.maxFileBytes },
   );
   let intake: FileIntake | undefined;
   try {
     const fields = await Promise.race([fieldsRead, refused]);
-    if (!filePart) throw new BadRequestError('FILE_REQUIRED', 'The body has no file part named "file"');
+    if (!filePart) {
+      throw new BadRequestError(
+        'FILE_REQUIRED',
+        `The body has no file part named "${request.form.fileField}"`,
+      );
+    }
     intake = await filePart.intake;
-    const parsedFields: UploadFields = uploadFields.parse(fields, 'body');
+    const parsedFields: UploadFields = request.form.fields.parse(fields, 'body');
     const record = await recordUploadedFile(principal, object, {
       id,
       originalFileName: filePart.originalFileName,

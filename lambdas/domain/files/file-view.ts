@@ -1,37 +1,21 @@
 /** The file record as the API shows it (spec 2.6). */
-import type { FileRecord } from '#repositories/file-repository.js';
+import { type FileRecord, fileEntity } from '#repositories/file-entity.js';
+import { computed, defineView, type ViewOf } from '#shared/entity.js';
+import { string } from '#shared/schema.js';
 
-export interface FileView {
-  id: string;
-  fileName: string;
-  originalFileName: string;
-  mimeType: string;
-  size: number;
-  description: string;
-  tags: string[];
-  uploadedAt: string;
-  uploadedBy: string;
-  url: string;
-  checksum: string;
-}
+export const fileView = defineView(fileEntity, {
+  name: 'FileRecord',
+  description: 'Spec 2.6',
+  fields: {
+    url: computed(string(), { description: 'path of the download operation (with the stage prefix in AWS)' }),
+  },
+});
+export type FileView = ViewOf<typeof fileView>;
 
 /** The file's address under the company files path (the download operation). */
 export const fileAddress = (companyId: string, fileId: string) =>
   `/v2/companies/${companyId}/files/${fileId}`;
 
 /** `pathPrefix` is the stage prefix of the request (`/prod` in AWS, empty locally). */
-export function toFileView(record: FileRecord, pathPrefix = ''): FileView {
-  return {
-    id: record.id,
-    fileName: record.fileName,
-    originalFileName: record.originalFileName,
-    mimeType: record.mimeType,
-    size: record.size,
-    description: record.description,
-    tags: record.tags,
-    uploadedAt: record.uploadedAt,
-    uploadedBy: record.uploadedBy,
-    url: `${pathPrefix}${fileAddress(record.companyId, record.id)}`,
-    checksum: record.checksum,
-  };
-}
+export const toFileView = (record: FileRecord, pathPrefix = ''): FileView =>
+  fileView.toView(record, { url: `${pathPrefix}${fileAddress(record.companyId, record.id)}` });

@@ -1,15 +1,16 @@
 /**
  * The values an import job takes, with no code behind them: the operation table, the schemas,
  * the repository and the OpenAPI document read them without loading a client or a parser.
+ * The job's entity declares them (`#repositories/import-job-entity.js`).
  */
-export const IMPORT_FORMATS = ['csv', 'jsonl'] as const;
-export type ImportFormat = (typeof IMPORT_FORMATS)[number];
-
-export const IMPORT_STATUSES = ['pending', 'running', 'completed', 'failed'] as const;
-export type ImportStatus = (typeof IMPORT_STATUSES)[number];
-
-export const IMPORT_MODES = ['create', 'upsert'] as const;
-export type ImportMode = (typeof IMPORT_MODES)[number];
+export {
+  IMPORT_FORMATS,
+  IMPORT_MODES,
+  IMPORT_STATUSES,
+  type ImportFormat,
+  type ImportMode,
+  type ImportStatus,
+} from '#repositories/import-job-entity.js';
 
 /** What became of a row. */
 export type RowOutcome = 'created' | 'updated' | 'skipped' | 'failed';

@@ -132,7 +132,7 @@ class JobRun {
   private claim(index: number, outcome: 'created' | 'updated') {
     return {
       item: rowDoneItem(this.job.companyId, this.job.id, index, outcome),
-      whenTaken: () => new RowTakenError(),
+      onConditionFailed: () => new RowTakenError(),
     };
   }
 

@@ -9,7 +9,6 @@ import { importSourceKey } from '#repositories/file-repository.js';
 import { presignedUploadPost, putFileBytes, storedFile } from '#repositories/file-store.js';
 import {
   findImportJob,
-  type ImportErrorRecord,
   type ImportJobRecord,
   insertImportJob,
   listImportErrors as listImportErrorRecords,
@@ -26,7 +25,13 @@ import { timeOrderedId } from '#shared/time-ordered-id.js';
 import { csvText } from '../exports/export-format.js';
 import type { ImportFormat } from './import-job.js';
 import { IMPORT_BODY_TYPES, IMPORT_UPLOAD_MAX_BYTES, type importOptionsOf } from './import-schemas.js';
-import { type ImportView, toImportView } from './import-view.js';
+import {
+  type ImportErrorView,
+  type ImportUploadView,
+  type ImportView,
+  toImportErrorView,
+  toImportView,
+} from './import-view.js';
 
 type ImportOptions = ReturnType<typeof importOptionsOf>;
 
@@ -39,16 +44,6 @@ export interface ImportFile {
   content: Buffer;
   fileName?: string;
   mimeType?: string;
-}
-
-export interface ImportUploadView {
-  method: 'POST';
-  url: string;
-  fields: Record<string, string>;
-  expiresAt: string;
-  maxBytes: number;
-  /** Where to start the job once the file is uploaded (relative to the API base). */
-  startPath: string;
 }
 
 const importNotFound = (importId: string) =>
@@ -217,13 +212,13 @@ export async function listImportErrors(
   companyId: string,
   importId: string,
   query: PageRequest & { cursor?: string },
-): Promise<CursorPage<ImportErrorRecord>> {
+): Promise<CursorPage<ImportErrorView>> {
   const scope: PageScope = { tenantId: companyId, list: `importErrors:${importId}` };
   const position = await pagePositionOf(query, scope);
   const job = await findImportJob(companyId, importId);
   if (!job) throw importNotFound(importId);
   const { records, lastKey } = await listImportErrorRecords(companyId, importId, position);
-  return toCursorPage(records, position, job.errorCount, scope, lastKey);
+  return toCursorPage(records.map(toImportErrorView), position, job.errorCount, scope, lastKey);
 }
 
 export const IMPORT_ERROR_COLUMNS = ['row', 'field', 'code', 'message', 'outcome'] as const;

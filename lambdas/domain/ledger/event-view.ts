@@ -1,36 +1,20 @@
 /**
  * A ledger event as the API and the CLI show it (the spec does not show one: our format). It
  * carries every field the hash covers (README, "Canonical event serialization"), so anyone can
- * recompute `hash` from the answer alone.
+ * recompute `hash` from the answer alone, plus `txId`.
  */
+import { ledgerEventEntity } from '#repositories/ledger-event-entity.js';
+import { computed, defineView, type ViewOf } from '#shared/entity.js';
 import type { LedgerEvent } from './ledger-event.js';
 
-export interface LedgerEventView {
-  chainId: string;
-  sequence: number;
-  txId: string;
-  action: string;
-  changes: LedgerEvent['changes'];
-  eventDescription: string | null;
-  performedBy: string | null;
-  principal: string;
-  timestamp: string;
-  prevHash: string;
-  hash: string;
-}
+export const ledgerEventView = defineView(ledgerEventEntity, {
+  name: 'LedgerEvent',
+  description: "Extension (spec 2.7: not shown): one event of an object's ledger chain",
+  fields: {
+    txId: computed(ledgerEventEntity.attributes.hash.schema, { description: 'equals `hash`' }),
+  },
+});
+export type LedgerEventView = ViewOf<typeof ledgerEventView>;
 
-export function toEventView(event: LedgerEvent): LedgerEventView {
-  return {
-    chainId: event.chainId,
-    sequence: event.sequence,
-    txId: event.hash,
-    action: event.action,
-    changes: event.changes,
-    eventDescription: event.eventDescription,
-    performedBy: event.performedBy,
-    principal: event.principal,
-    timestamp: event.timestamp,
-    prevHash: event.prevHash,
-    hash: event.hash,
-  };
-}
+export const toEventView = (event: LedgerEvent): LedgerEventView =>
+  ledgerEventView.toView(event, { txId: event.hash });

@@ -5,34 +5,19 @@
  * shown to API users (`txId`, `lastTxId`) is the event's hash.
  */
 import { createHash } from 'node:crypto';
+import type { LedgerEvent } from '#repositories/ledger-event-entity.js';
 import { canonicalJson } from './canonical-json.js';
 
 /** The `prevHash` of a chain's first event. */
 export const GENESIS_HASH = '0'.repeat(64);
 
-/** A field's value before and after the change. */
-export type FieldChanges = Record<string, { from: unknown; to: unknown }>;
+export type { FieldChanges, LedgerEvent } from '#repositories/ledger-event-entity.js';
 
-/** The hashed part of an event: everything but the hash itself. */
-export interface LedgerEventBody {
-  /** Which chain: `object:<companyId>:<objectId>` or `subcategory:<companyId>:<subcategoryId>`. */
-  chainId: string;
-  /** 1 for the first event of the chain, then +1. */
-  sequence: number;
-  /** `create`, `update`, `transfer`, `repair`, `report_stolen`, `file_upload`, ... */
-  action: string;
-  changes: FieldChanges;
-  eventDescription: string | null;
-  performedBy: string | null;
-  /** The authenticated caller that caused it (`apiKey:<keyId>`, later `wallet:<fullUsername>`). */
-  principal: string;
-  timestamp: string;
-  prevHash: string;
-}
-
-export interface LedgerEvent extends LedgerEventBody {
-  hash: string;
-}
+/**
+ * The hashed part of an event: everything but the hash itself (its fields are the ledger event
+ * entity's, `#repositories/ledger-event-entity.ts`).
+ */
+export type LedgerEventBody = Omit<LedgerEvent, 'hash'>;
 
 export const hashEventBody = (body: LedgerEventBody): string =>
   createHash('sha256').update(canonicalJson(body), 'utf8').digest('hex');

@@ -96,16 +96,22 @@ export function kmsSigner(keyName: string, keyId: string, kms = new KMSClient({}
 
 /** The log origin when none is configured. */
 export const DEFAULT_LOG_ORIGIN = 'asset-registry.local/ledger';
+/** The environment variables the signer is configured with (`lib/ledger-log.ts` sets the first two). */
+export const LOG_ORIGIN_ENVIRONMENT = 'LEDGER_LOG_ORIGIN';
+export const SIGNING_KEY_ID_ENVIRONMENT = 'LEDGER_SIGNING_KEY_ID';
+export const SIGNING_KEY_FILE_ENVIRONMENT = 'LEDGER_SIGNING_KEY_FILE';
 
 /**
  * The signer this process is configured with: `LEDGER_SIGNING_KEY_ID` (KMS) in AWS,
  * `LEDGER_SIGNING_KEY_FILE` locally; the origin from `LEDGER_LOG_ORIGIN`.
  */
 export function signerFromEnvironment(): LogSigner {
-  const origin = process.env.LEDGER_LOG_ORIGIN || DEFAULT_LOG_ORIGIN;
-  if (process.env.LEDGER_SIGNING_KEY_ID) return kmsSigner(origin, process.env.LEDGER_SIGNING_KEY_ID);
-  if (process.env.LEDGER_SIGNING_KEY_FILE) return localSigner(origin, process.env.LEDGER_SIGNING_KEY_FILE);
-  throw new Error('Neither LEDGER_SIGNING_KEY_ID nor LEDGER_SIGNING_KEY_FILE is set');
+  const origin = process.env[LOG_ORIGIN_ENVIRONMENT] || DEFAULT_LOG_ORIGIN;
+  const keyId = process.env[SIGNING_KEY_ID_ENVIRONMENT];
+  if (keyId) return kmsSigner(origin, keyId);
+  const keyFile = process.env[SIGNING_KEY_FILE_ENVIRONMENT];
+  if (keyFile) return localSigner(origin, keyFile);
+  throw new Error(`Neither ${SIGNING_KEY_ID_ENVIRONMENT} nor ${SIGNING_KEY_FILE_ENVIRONMENT} is set`);
 }
 
 /** The signed checkpoint of a tree head, and the verifier key that checks it. */

@@ -36,6 +36,14 @@ export interface SequencerTiming {
   leaseRetrySeconds: number;
 }
 
+/** The environment variable of each setting, which `lib/ledger-log.ts` sets and the job reads. */
+export const SEQUENCER_TIMING_ENVIRONMENT: Readonly<Record<keyof SequencerTiming, string>> = {
+  pollSeconds: 'SEQUENCER_POLL_SECONDS',
+  runSeconds: 'SEQUENCER_RUN_SECONDS',
+  leaseSeconds: 'SEQUENCER_LEASE_SECONDS',
+  leaseRetrySeconds: 'SEQUENCER_LEASE_RETRY_SECONDS',
+};
+
 /** The sequencer's settings for a bound of `checkpointSeconds`; throws for a bound it cannot keep. */
 export function sequencerTiming(checkpointSeconds: number = DEFAULT_CHECKPOINT_SECONDS): SequencerTiming {
   if (!Number.isInteger(checkpointSeconds) || checkpointSeconds < MIN_CHECKPOINT_SECONDS) {

@@ -10,10 +10,11 @@ import {
   findVisibleObject,
   type ObjectRecord,
   replaceObjectItems,
+  StaleObjectError,
   statusBucketOf,
 } from '#repositories/object-repository.js';
 import { moveObjectStatusItem } from '#repositories/subcategory-repository.js';
-import { type TransactItem, writeTransaction } from '#repositories/transactions.js';
+import { type ConditionedItem, type TransactItem, writeTransaction } from '#repositories/transactions.js';
 import { nextTimestamp } from '#shared/clock.js';
 import { NotFoundError } from '#shared/errors.js';
 import { retryLostRaces } from '#shared/lost-race-retry.js';
@@ -61,11 +62,11 @@ function statusCountItems(before: ObjectRecord, after: ObjectRecord): TransactIt
   return [moveObjectStatusItem(after.companyId, after.categoryId, after.subcategoryId, isActive ? 1 : -1)];
 }
 
-/** An item of a caller's written with the change, whose failed condition means `whenTaken()`. */
-export interface ObjectClaim {
-  item: TransactItem;
-  whenTaken(): Error;
-}
+/**
+ * An item of a caller's written with the change, with the error its failed condition means
+ * (an import row written already), which wins over the change's own conflicts.
+ */
+export type ObjectClaim = ConditionedItem;
 
 export interface ObjectChange {
   action: string;
@@ -87,7 +88,8 @@ class LostRaceError extends Error {}
  * Applies a change to an object of the principal's company; returns the new version.
  * `startFrom` is the object as the caller just read it (visible): the first try builds on it
  * instead of reading it again; the write is conditioned on its event count anyway, so a change
- * in between costs one retry, which reads the object afresh.
+ * in between costs one retry, built on the object as DynamoDB returns it with the refusal (a
+ * retry reads only when DynamoDB returned nothing).
  */
 export async function changeObject(
   principal: Principal,
@@ -96,10 +98,14 @@ export async function changeObject(
   startFrom?: ObjectRecord,
 ): Promise<ObjectRecord> {
   let knownState = startFrom;
-  // Another change took this sequence number: build again on top of it (lost-race-retry.ts).
+  // Another change took this sequence number: build again on top of it (lost-race-retry.ts),
+  // starting from the object as DynamoDB returned it with the refusal, without reading it again.
   return retryLostRaces(
     'object',
-    (error) => error instanceof LostRaceError,
+    (error) => {
+      if (error instanceof StaleObjectError) knownState = error.current;
+      return error instanceof StaleObjectError || error instanceof LostRaceError;
+    },
     async () => {
       const before = knownState ?? (await findVisibleObject(principal.tenantId, objectId));
       knownState = undefined;
@@ -127,12 +133,8 @@ export async function changeObject(
         ...(change.extraItems?.(after) ?? []),
         ...appendEventItems(objectChain(after), event),
       ];
-      const claimIndex = change.claim ? items.push(change.claim.item) - 1 : -1;
-      await writeTransaction(items, (_failedIndex, reasons) =>
-        change.claim && reasons[claimIndex]?.Code === 'ConditionalCheckFailed'
-          ? change.claim.whenTaken()
-          : new LostRaceError(),
-      );
+      // The claim carries its own error; any other failed condition is a lost race.
+      await writeTransaction([...(change.claim ? [change.claim] : []), ...items], () => new LostRaceError());
       return after;
     },
   );

@@ -10,17 +10,14 @@
  * | repair          | `active`                |
  * | report_stolen   | `stolen`                |
  */
+import type { ObjectStatus } from '#repositories/object-entity.js';
+import type { StatusTransitions } from '../status-transitions.js';
 import type { ObjectAction } from './object-schemas.js';
 
-export const OBJECT_STATUSES = ['active', 'stolen'] as const;
-
-export function statusAfter(action: ObjectAction, currentStatus: string): string {
-  switch (action) {
-    case 'repair':
-      return 'active';
-    case 'report_stolen':
-      return 'stolen';
-    default:
-      return currentStatus;
-  }
-}
+/** The object state table above, read by `statusAfter` (`../status-transitions.ts`). */
+export const OBJECT_TRANSITIONS: StatusTransitions<ObjectAction, ObjectStatus> = {
+  update: {},
+  transfer: {},
+  repair: { to: 'active' },
+  report_stolen: { to: 'stolen' },
+};

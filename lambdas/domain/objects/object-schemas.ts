@@ -1,6 +1,7 @@
 /** Request shapes of the object operations (spec 4.1-4.4, limits in section 2.2 and 8). */
+import { objectEntity } from '#repositories/object-entity.js';
 import { pageQueryFields } from '#shared/pagination.js';
-import { defaulted, metadata, object, oneOf, optional, required, string } from '#shared/schema.js';
+import { defaulted, object, oneOf, optional, required, string } from '#shared/schema.js';
 
 export const OBJECT_ACTIONS = ['update', 'transfer', 'repair', 'report_stolen'] as const;
 export type ObjectAction = (typeof OBJECT_ACTIONS)[number];
@@ -12,10 +13,11 @@ export const EVENT_DESCRIPTION_MAX = 1000;
 export const PERFORMED_BY_MAX = 200;
 
 const uuid = () => string({ format: 'uuid' });
-const objectName = string({ min: 2, max: 200 });
-const objectDescription = string({ max: 1000 });
-const objectSummary = string({ max: 500 });
-const objectOwner = string({ max: 100 });
+const { attributes } = objectEntity;
+const objectName = attributes.name.schema;
+const objectDescription = attributes.description.schema;
+const objectSummary = attributes.summary.schema.nonNull;
+const objectOwner = attributes.owner.schema;
 
 export const objectIdPath = object({ objectId: required(uuid()) });
 
@@ -25,12 +27,12 @@ export const subcategoryObjectsPath = object({
 });
 
 export const createObjectBody = object({
-  externalId: required(string({ min: 1, max: 100 }), 'unique within the company'),
+  externalId: required(attributes.externalId.schema, 'unique within the company'),
   name: required(objectName),
   description: optional(objectDescription),
   summary: optional(objectSummary),
   owner: optional(objectOwner),
-  metadata: optional(metadata()),
+  metadata: optional(attributes.metadata.schema),
 });
 
 export const updateObjectBody = object(
@@ -42,7 +44,10 @@ export const updateObjectBody = object(
     owner: optional(objectOwner, 'required (1-100 characters) when action is transfer'),
     eventDescription: optional(string({ max: EVENT_DESCRIPTION_MAX }), 'recorded in the ledger event'),
     performedBy: optional(string({ max: PERFORMED_BY_MAX }), 'recorded in the ledger event'),
-    metadata: optional(metadata(), 'merged into the stored metadata; a key set to null is removed'),
+    metadata: optional(
+      attributes.metadata.schema,
+      'merged into the stored metadata; a key set to null is removed',
+    ),
   },
   { requiredWhen: { owner: { field: 'action', equals: 'transfer' } } },
 );
@@ -55,7 +60,7 @@ export const listObjectsQuery = object({
     '`inactive` matches every status but active',
   ),
   name: optional(string({ max: 200 }), 'case-insensitive partial match'),
-  externalId: optional(string({ min: 1, max: 100 }), 'exact match'),
+  externalId: optional(attributes.externalId.schema, 'exact match'),
   categoryId: optional(uuid()),
   subcategoryId: optional(uuid()),
   owner: optional(string({ max: 100 }), 'case-insensitive partial match'),

@@ -28,15 +28,16 @@ import {
   findSubcategory,
   refusedSubcategoryStatus,
 } from '#repositories/subcategory-repository.js';
-import { type TransactItem, writeTransaction } from '#repositories/transactions.js';
+import { plainItem, type TransactionEntry, writeTransaction } from '#repositories/transactions.js';
 import { nextTimestamp, nowIso } from '#shared/clock.js';
-import { ConflictError, NotFoundError, ValidationError } from '#shared/errors.js';
+import { ConflictError, subcategoryNotFound, ValidationError } from '#shared/errors.js';
 import { type CursorPage, type PageScope, pagePositionOf, toCursorPage } from '#shared/page-cursor.js';
 import { actorOf, type Principal } from '#shared/principal.js';
 import { type Infer, METADATA_MAX_BYTES, type Metadata } from '#shared/schema.js';
 import { type ChainVerification, verifyChain } from '../ledger/chain-verification.js';
 import { type LedgerEventView, toEventView } from '../ledger/event-view.js';
 import { nextLink, sealEvent } from '../ledger/ledger-event.js';
+import { statusAfter } from '../status-transitions.js';
 import {
   changeObject,
   fieldChanges,
@@ -44,7 +45,7 @@ import {
   objectChain,
   objectNotFound,
 } from './object-change.js';
-import { statusAfter } from './object-lifecycle.js';
+import { OBJECT_TRANSITIONS } from './object-lifecycle.js';
 import type {
   createObjectBody,
   listObjectEventsQuery,
@@ -63,8 +64,8 @@ type PageInput = Infer<typeof listSubcategoryObjectsQuery.shape> & Infer<typeof 
 
 /**
  * What a caller other than the API adds to a creation (an import row): the event's description
- * and performer, and an item written in the same transaction whose failed condition means
- * `whenTaken()` (the row was written already), not a conflict of the object's.
+ * and performer, and an item written in the same transaction that carries the error its failed
+ * condition means (the row was written already), which wins over the object's own conflicts.
  */
 export interface CreationOptions {
   eventDescription?: string | null;
@@ -72,15 +73,13 @@ export interface CreationOptions {
   claim?: ObjectClaim;
 }
 
-const subcategoryNotFound = (subcategoryId: string) =>
-  new NotFoundError('SUBCATEGORY_NOT_FOUND', `No subcategory ${subcategoryId} in this category`);
 const subcategoryNotActive = (subcategoryId: string) =>
   new ConflictError(
     'SUBCATEGORY_NOT_ACTIVE',
     `Subcategory ${subcategoryId} is delisted and accepts no new objects`,
   );
 
-/** A new object's record and the items only it writes (object, marker, first event). */
+/** A new object's record and the items only it writes (object, marker, first event; not the claim). */
 function objectCreation(
   principal: Principal,
   categoryId: string,
@@ -88,7 +87,7 @@ function objectCreation(
   input: CreateObjectInput,
   options: CreationOptions,
   createdAt = nowIso(),
-): { record: ObjectRecord; items: TransactItem[] } {
+): { record: ObjectRecord; items: TransactionEntry[] } {
   const draft: ObjectRecord = {
     id: randomUUID(),
     companyId: principal.tenantId,
@@ -121,11 +120,7 @@ function objectCreation(
   const record: ObjectRecord = { ...draft, txId: event.hash, lastTxId: event.hash };
   return {
     record,
-    items: [
-      ...newObjectItems(record),
-      ...appendEventItems(objectChain(record), event),
-      ...(options.claim ? [options.claim.item] : []),
-    ],
+    items: [...newObjectItems(record), ...appendEventItems(objectChain(record), event)],
   };
 }
 
@@ -147,37 +142,30 @@ export async function createObject(
   // No read first: the subcategory's counter item in the transaction refuses a missing, removed
   // or delisted subcategory, and its cancellation reason tells which.
   const { record, items: ownItems } = objectCreation(principal, categoryId, subcategoryId, input, options);
-  const items = [
-    countObjectCreatedItem(companyId, categoryId, subcategoryId, record.createdAt),
-    adjustCategoryStatisticsItem(companyId, categoryId, { objectCount: 1 }),
-    countNewObjectsItem(companyId, 1),
-    ...ownItems,
-  ];
-  const [subcategoryIndex, categoryIndex, markerIndex] = [0, 1, 4];
-  const claimIndex = options.claim ? items.length - 1 : -1;
-  await writeTransaction(items, async (_failedIndex, reasons) => {
-    const failed = (index: number) => reasons[index]?.Code === 'ConditionalCheckFailed';
-    if (failed(claimIndex) && options.claim) return options.claim.whenTaken();
-    // Where the object would go is answered before what it collides with (as a read first would).
-    if (failed(subcategoryIndex)) {
-      const status = await refusedSubcategoryStatus(reasons[subcategoryIndex], {
-        companyId,
-        categoryId,
-        subcategoryId,
-      });
-      return status === undefined || status === 'removed'
-        ? subcategoryNotFound(subcategoryId)
-        : subcategoryNotActive(subcategoryId);
-    }
-    if (failed(categoryIndex)) return subcategoryNotFound(subcategoryId);
-    if (failed(markerIndex)) {
-      return new ConflictError(
-        'EXTERNAL_ID_EXISTS',
-        `An object with externalId "${input.externalId}" already exists in this company`,
-      );
-    }
-    return subcategoryNotFound(subcategoryId);
-  });
+  // The order is the precedence of the errors: a claim taken (the row was written already), then
+  // where the object would go before what it collides with (as a read first would), then the
+  // externalId marker among the object's own items.
+  await writeTransaction(
+    [
+      ...(options.claim ? [options.claim] : []),
+      {
+        item: countObjectCreatedItem(companyId, categoryId, subcategoryId, record.createdAt),
+        onConditionFailed: async (reason) => {
+          const status = await refusedSubcategoryStatus(reason, { companyId, categoryId, subcategoryId });
+          return status === undefined || status === 'removed'
+            ? subcategoryNotFound(subcategoryId)
+            : subcategoryNotActive(subcategoryId);
+        },
+      },
+      {
+        item: adjustCategoryStatisticsItem(companyId, categoryId, { objectCount: 1 }),
+        onConditionFailed: () => subcategoryNotFound(subcategoryId),
+      },
+      countNewObjectsItem(companyId, 1),
+      ...ownItems,
+    ],
+    () => subcategoryNotFound(subcategoryId),
+  );
   return toObjectView(record);
 }
 
@@ -243,8 +231,12 @@ export async function createObjectsTogether(
         adjustCategoryStatisticsItem(companyId, categoryId, { objectCount: count }),
       ),
       countNewObjectsItem(companyId, created.length),
-      ...created.flatMap(({ items }) => items),
-    ],
+      ...created.flatMap(({ items }, index) => [
+        ...items,
+        ...(objects[index]?.options.claim ? [objects[index].options.claim] : []),
+      ]),
+      // Every refusal alike: the caller learns which one by creating the objects one by one.
+    ].map(plainItem),
     () => new CreatedTogetherRefusedError(),
   );
   return created.map(({ record }) => toObjectView(record));
@@ -279,7 +271,7 @@ export function updatedFields(before: ObjectRecord, input: UpdateObjectInput): O
     summary: input.summary ?? before.summary,
     owner: input.owner ?? before.owner,
     metadata: mergeMetadata(before.metadata, input.metadata),
-    status: statusAfter(input.action, before.status),
+    status: statusAfter(OBJECT_TRANSITIONS, input.action, before.status),
   };
 }
 

@@ -9,7 +9,7 @@ import type { SubcategoryFileRecord } from '#repositories/subcategory-repository
 import { nowIso } from '#shared/clock.js';
 import { PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '#shared/errors.js';
 import { checkFileType, SUPPORTED_TYPES, type SupportedType } from '#shared/file-types.js';
-import type { UploadedFile } from '#shared/multipart.js';
+import type { UploadedFile } from '#shared/multipart-stream.js';
 import { SUBCATEGORY_IMAGE_MAX_BYTES } from './subcategory-schemas.js';
 
 const IMAGE_TYPES = SUPPORTED_TYPES.filter((type) => type.kind === 'image');

@@ -1,9 +1,9 @@
 /** Request shapes of the subcategory operations (spec 4.8-4.10). */
-import { documented, metadata, object, optional, required, string } from '#shared/schema.js';
+import { subcategoryEntity } from '#repositories/subcategory-entity.js';
+import { documented, object, optional, required, string } from '#shared/schema.js';
 
-/** The spec sets no bounds on a subcategory name: we use the category name's, 2-100 characters. */
-const subcategoryName = string({ min: 2, max: 100 });
-const subcategoryDescription = string({ max: 2048 });
+const subcategoryName = subcategoryEntity.attributes.name.schema;
+const subcategoryDescription = subcategoryEntity.attributes.description.schema;
 
 /** 10 MB of image bytes, as base64 text (4 characters per 3 bytes). */
 export const SUBCATEGORY_IMAGE_MAX_BYTES = 10 * 1024 * 1024;
@@ -31,7 +31,10 @@ export const createSubcategoryBody = object({
     'base64 image, at most 10 MB of bytes; a `data:image/...;base64,` prefix and line breaks are taken',
   ),
   // Not in spec 4.8's body, but in the subcategory shape of 2.4 (in category responses).
-  metadata: optional(metadata(), 'shown with the subcategory in category responses (extension)'),
+  metadata: optional(
+    subcategoryEntity.attributes.metadata.schema,
+    'shown with the subcategory in category responses (extension)',
+  ),
 });
 
 export const subcategoryDetailPath = object({

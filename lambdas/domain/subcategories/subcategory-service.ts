@@ -22,6 +22,7 @@ import {
   insertSubcategoryItems,
   listSubcategoryFiles,
   replaceSubcategoryItems,
+  StaleSubcategoryError,
   type SubcategoryFileRecord,
   type SubcategoryRecord,
 } from '#repositories/subcategory-repository.js';
@@ -29,13 +30,14 @@ import { adjustCountersItem } from '#repositories/tenant-counters.js';
 import { type TransactItem, writeTransaction } from '#repositories/transactions.js';
 import { startBackgroundJob } from '#shared/background-jobs.js';
 import { nextTimestamp, nowIso } from '#shared/clock.js';
-import { ConflictError, NotFoundError, ValidationError } from '#shared/errors.js';
+import { ConflictError, categoryNotFound, subcategoryNotFound, ValidationError } from '#shared/errors.js';
 import { retryLostRaces } from '#shared/lost-race-retry.js';
-import type { UploadedFile } from '#shared/multipart.js';
+import type { UploadedFile } from '#shared/multipart-stream.js';
 import { actorOf, type Principal } from '#shared/principal.js';
 import type { Infer } from '#shared/schema.js';
 import { canonicalJson } from '../ledger/canonical-json.js';
 import { type FieldChanges, nextLink, sealEvent } from '../ledger/ledger-event.js';
+import { type StatusTransitions, statusAfter } from '../status-transitions.js';
 import { imageFromBase64, imageFromUpload, storeImage } from './subcategory-image.js';
 import {
   type createSubcategoryBody,
@@ -53,18 +55,6 @@ const subcategoryChain = (record: Pick<SubcategoryRecord, 'companyId' | 'id'>): 
   tenantId: record.companyId,
   entityId: record.id,
 });
-
-const categoryNotFound = (categoryId: string) =>
-  new NotFoundError('CATEGORY_NOT_FOUND', `No category ${categoryId} in this company`);
-const subcategoryNotFound = (subcategoryId: string) =>
-  new NotFoundError('SUBCATEGORY_NOT_FOUND', `No subcategory ${subcategoryId} in this category`);
-const nameTaken = (name: string) =>
-  new ConflictError(
-    'SUBCATEGORY_NAME_EXISTS',
-    `A subcategory named "${name}" already exists in this category`,
-  );
-
-class LostRaceError extends Error {}
 
 const changesBetween = (before: Partial<SubcategoryRecord>, after: SubcategoryRecord): FieldChanges => {
   const changes: FieldChanges = {};
@@ -143,11 +133,14 @@ export async function createSubcategory(
     await writeTransaction(
       [
         ...insertSubcategoryItems(record),
-        adjustCategoryStatisticsItem(companyId, categoryId, { subcategoryCount: 1 }),
+        {
+          item: adjustCategoryStatisticsItem(companyId, categoryId, { subcategoryCount: 1 }),
+          onConditionFailed: () => categoryNotFound(categoryId),
+        },
         ...(imageFile ? [insertSubcategoryFileItem(companyId, categoryId, imageFile)] : []),
         ...appendEventItems(subcategoryChain(record), event),
       ],
-      (failedIndex) => (failedIndex === 1 ? nameTaken(input.name) : categoryNotFound(categoryId)),
+      () => categoryNotFound(categoryId),
     );
   } catch (error) {
     if (imageFile) await deleteFileBytes([imageFile.storageKey]);
@@ -190,24 +183,23 @@ function parseAction(action: string | undefined): SubcategoryAction {
   return normalized as SubcategoryAction;
 }
 
-function statusAfter(action: SubcategoryAction, before: SubcategoryRecord): SubcategoryRecord['status'] {
-  switch (action) {
-    case 'ACTIVATE':
-      if (before.status !== 'delisted') {
-        throw new ConflictError(
+/** What each action does to a subcategory's status: only a deactivated one may be activated. */
+const SUBCATEGORY_TRANSITIONS: StatusTransitions<SubcategoryAction, SubcategoryRecord['status']> = {
+  CHANGE: {},
+  ACTIVATE: {
+    to: 'active',
+    from: {
+      statuses: ['delisted'],
+      refused: (current) =>
+        new ConflictError(
           'INVALID_STATE_TRANSITION',
-          `ACTIVATE needs a deactivated subcategory; this one is ${before.status}`,
-        );
-      }
-      return 'active';
-    case 'DEACTIVATE':
-      return 'delisted';
-    case 'REMOVE':
-      return 'removed';
-    default:
-      return before.status;
-  }
-}
+          `ACTIVATE needs a deactivated subcategory; this one is ${current}`,
+        ),
+    },
+  },
+  DEACTIVATE: { to: 'delisted' },
+  REMOVE: { to: 'removed' },
+};
 
 /** What leaving the lists takes away from the category and the company totals. */
 function removalItems(record: SubcategoryRecord): TransactItem[] {
@@ -250,10 +242,10 @@ export async function updateSubcategory(
   try {
     committed = await retryLostRaces(
       'subcategory',
-      (error) => error instanceof LostRaceError,
+      (error) => error instanceof StaleSubcategoryError,
       async () => {
         const before = await findLiveSubcategory(companyId, categoryId, subcategoryId);
-        const status = statusAfter(action, before);
+        const status = statusAfter(SUBCATEGORY_TRANSITIONS, action, before.status);
         imageFile ??= image ? await storeImage(companyId, subcategoryId, image) : undefined;
         const timestamp = nextTimestamp(before.updatedAt);
         const draft: SubcategoryRecord = {
@@ -279,15 +271,13 @@ export async function updateSubcategory(
         });
         const after: SubcategoryRecord = { ...draft, lastTxId: event.hash };
         const items = replaceSubcategoryItems(before, after);
-        const renamedMarkerIndex = action !== 'REMOVE' && items.length > 1 ? 1 : -1;
         items.push(
           ...(imageFile ? [insertSubcategoryFileItem(companyId, categoryId, imageFile)] : []),
           ...(status === 'removed' ? removalItems(before) : []),
           ...appendEventItems(subcategoryChain(after), event),
         );
-        await writeTransaction(items, (failedIndex) =>
-          failedIndex === renamedMarkerIndex ? nameTaken(after.name) : new LostRaceError(),
-        );
+        // Any other condition (the chain's next event) is a lost race too.
+        await writeTransaction(items, () => new StaleSubcategoryError());
         return {
           result: { imageId: after.imageId, changes: answeredChanges(changes) },
           removed: status === 'removed',

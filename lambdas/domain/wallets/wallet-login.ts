@@ -14,14 +14,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  findWallet,
-  findWalletIdByUsername,
-  recordLogin,
-  releaseLoginCheck,
-  reserveLoginAttempt,
-  type WalletRecord,
-} from '#repositories/wallet-repository.js';
+import { recordLogin, releaseLoginCheck, reserveLoginAttempt } from '#repositories/login-throttle.js';
+import { findWallet, findWalletIdByUsername, type WalletRecord } from '#repositories/wallet-repository.js';
 import { insertSessionItem } from '#repositories/wallet-session-repository.js';
 import { UnauthorizedError } from '#shared/errors.js';
 import { logger } from '#shared/observability.js';

@@ -2,7 +2,7 @@
  * Request shapes of the wallet operations (spec 4.11-4.15, 2.5, limits in section 8) and of the
  * wallet login (not shown in the spec; documented in the README).
  */
-import type { FieldIssue } from '#shared/errors.js';
+import { USERNAME_MAX_LENGTH, WALLET_STATUSES, walletEntity } from '#repositories/wallet-entity.js';
 import { pageQueryFields } from '#shared/pagination.js';
 import {
   defaulted,
@@ -15,8 +15,7 @@ import {
   string,
 } from '#shared/schema.js';
 
-export const WALLET_STATUSES = ['active', 'inactive', 'suspended'] as const;
-export type WalletStatus = (typeof WALLET_STATUSES)[number];
+export { WALLET_STATUSES, type WalletStatus } from '#repositories/wallet-entity.js';
 
 export const WALLET_LIST_SORTS = [
   'createdAt:desc',
@@ -26,42 +25,15 @@ export const WALLET_LIST_SORTS = [
 ] as const;
 export type WalletListSort = (typeof WALLET_LIST_SORTS)[number];
 
-const USERNAME_MIN_LENGTH = 3;
-const USERNAME_MAX_LENGTH = 50;
-/**
- * Any characters but `@`, which separates the username from the App id in `username@appId`,
- * and control characters. The spec bounds usernames by length only (3-50 characters, counted
- * as code points); uniqueness compares the NFC, lower-cased form.
- */
-const USERNAME_PATTERN = /^[^@\p{Cc}]+$/u;
-
 const PASSWORD_MIN_LENGTH = 8;
 /** Bounds the work a single request can ask of the password hash. */
 const PASSWORD_MAX_LENGTH = 1024;
 
 /**
- * A username: 3-50 characters (`LENGTH_INVALID`), then the allowed characters (`FORMAT_INVALID`).
- * Login reads the name part of `username@appId` with it too, so every wallet made can log in.
+ * A username, as the wallet entity declares it: 3-50 characters (`LENGTH_INVALID`), then the
+ * allowed characters (`FORMAT_INVALID`). Login reads the name part of `username@appId` with it too.
  */
-export function walletUsername(): Schema<string> {
-  const length = string({ min: USERNAME_MIN_LENGTH, max: USERNAME_MAX_LENGTH });
-  return {
-    read(input: unknown, field: string, issues: FieldIssue[]) {
-      const value = length.read(input, field, issues);
-      if (value === undefined) return undefined;
-      if (!USERNAME_PATTERN.test(value)) {
-        issues.push({
-          field,
-          code: 'FORMAT_INVALID',
-          message: `${field} may not contain "@" or control characters`,
-        });
-        return undefined;
-      }
-      return value;
-    },
-    jsonSchema: { ...length.jsonSchema, pattern: USERNAME_PATTERN.source },
-  };
-}
+export const walletUsername = (): Schema<string> => walletEntity.attributes.username.schema;
 
 const password = string({ min: PASSWORD_MIN_LENGTH, max: PASSWORD_MAX_LENGTH });
 

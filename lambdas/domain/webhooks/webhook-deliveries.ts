@@ -8,12 +8,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { LedgerEvent } from '#domain/ledger/ledger-event.js';
 import { publishedEventOf } from '#domain/ledger/published-event.js';
-import {
-  type DeliveryMessage,
-  enqueueDeliveries,
-  laneOf,
-  type QueuedDelivery,
-} from '#repositories/delivery-queue.js';
+import type { DeliveryMessage, QueuedDelivery } from '#repositories/delivery-message.js';
+import { enqueueDeliveries, laneOf } from '#repositories/delivery-queue.js';
 import { chainRefOf, findChainEvent } from '#repositories/ledger-repository.js';
 import {
   type DeliveryRecord,

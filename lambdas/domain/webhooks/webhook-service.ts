@@ -22,7 +22,14 @@ import { sealSecret } from '#shared/secret-box.js';
 import { allowedAddresses, checkedUrl, WebhookAddressError } from './webhook-address.js';
 import type { createWebhookBody, listWebhooksQuery, updateWebhookBody } from './webhook-schemas.js';
 import { generateSigningSecret } from './webhook-signing.js';
-import { toWebhookView, type WebhookView } from './webhook-view.js';
+import {
+  type CreatedWebhookView,
+  createdWebhookView,
+  type RotatedSecretView,
+  rotatedSecretView,
+  toWebhookView,
+  type WebhookView,
+} from './webhook-view.js';
 
 type CreateWebhookInput = Infer<typeof createWebhookBody.shape>;
 type UpdateWebhookInput = Infer<typeof updateWebhookBody.shape>;
@@ -30,17 +37,6 @@ type PageInput = Infer<typeof listWebhooksQuery.shape>;
 
 /** How long a rotated-out secret keeps signing. */
 export const PREVIOUS_SECRET_VALIDITY_MS = 24 * 60 * 60 * 1000;
-
-/** The creation answer: the only time the secret is shown. */
-export interface CreatedWebhookView extends WebhookView {
-  secret: string;
-}
-
-export interface RotatedSecretView {
-  id: string;
-  secret: string;
-  previousSecretExpiresAt: string;
-}
 
 /** What a sealed secret is bound to: it opens only for its own subscription. */
 export const secretContextOf = (record: Pick<WebhookRecord, 'companyId' | 'id'>) => ({
@@ -98,7 +94,7 @@ export async function createWebhook(
     version: 1,
   };
   await insertWebhook(record);
-  return { ...toWebhookView(record), secret };
+  return createdWebhookView.toView(record, { secret });
 }
 
 export async function getWebhook(companyId: string, webhookId: string): Promise<WebhookView> {
@@ -173,7 +169,7 @@ export async function rotateWebhookSecret(companyId: string, webhookId: string):
         version: before.version + 1,
       };
       await replaceWebhook(before, after);
-      return { id: before.id, secret, previousSecretExpiresAt };
+      return rotatedSecretView.toView(after, { secret });
     },
   );
 }

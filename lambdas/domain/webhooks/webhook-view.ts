@@ -1,28 +1,71 @@
 /**
- * Subscriptions and deliveries as the API shows them: exactly the fields declared in
- * `webhook-schemas.ts` (which the response schemas use too), so a secret can never reach a
- * response by accident.
+ * Subscriptions and deliveries as the API shows them. Views show only the attributes the entity
+ * does not hide, so a secret can never reach a response by accident.
  */
-import type { DeliveryRecord, WebhookRecord } from '#repositories/webhook-repository.js';
-import { DELIVERY_ATTEMPT_FIELDS, DELIVERY_VIEW_FIELDS, WEBHOOK_VIEW_FIELDS } from './webhook-schemas.js';
+import {
+  type DeliveryRecord,
+  deliveryAttemptEntity,
+  deliveryEntity,
+  type WebhookRecord,
+  webhookEntity,
+} from '#repositories/webhook-entity.js';
+import { computed, defineView, shownAs, type ViewOf, viewRef } from '#shared/entity.js';
+import { arrayOf, dateTime, string } from '#shared/schema.js';
 
-type Picked<Fields, Source> = { [K in keyof Fields & keyof Source]: Source[K] };
-
-function pick<Fields extends object, Source extends object>(
-  fields: Fields,
-  source: Source,
-): Picked<Fields, Source> {
-  return Object.fromEntries(
-    Object.keys(fields).map((name) => [name, (source as Record<string, unknown>)[name] ?? null]),
-  ) as Picked<Fields, Source>;
-}
-
-export type WebhookView = Picked<typeof WEBHOOK_VIEW_FIELDS, WebhookRecord>;
-export type DeliveryView = Picked<typeof DELIVERY_VIEW_FIELDS, DeliveryRecord>;
-
-export const toWebhookView = (record: WebhookRecord): WebhookView => pick(WEBHOOK_VIEW_FIELDS, record);
-
-export const toDeliveryView = (record: DeliveryRecord): DeliveryView => ({
-  ...pick(DELIVERY_VIEW_FIELDS, record),
-  attempts: record.attempts.map((attempt) => pick(DELIVERY_ATTEMPT_FIELDS, attempt)),
+export const webhookView = defineView(webhookEntity, {
+  name: 'Webhook',
+  description: 'Extension: a webhook subscription (never its secret)',
+  omit: ['previousSecretExpiresAt'],
 });
+export type WebhookView = ViewOf<typeof webhookView>;
+
+/** A Standard Webhooks signing secret, `whsec_<base64>`. */
+const signingSecret = computed(string({ pattern: /^whsec_[A-Za-z0-9+/]+={0,2}$/ }), {
+  description: 'the Standard Webhooks signing secret; shown only in this answer',
+});
+
+/** The creation answer: the only time the secret is shown. */
+export const createdWebhookView = defineView(webhookEntity, {
+  name: 'WebhookCreated',
+  description: 'Extension: the new subscription with its signing secret, shown this once',
+  omit: ['previousSecretExpiresAt'],
+  fields: { secret: signingSecret },
+});
+export type CreatedWebhookView = ViewOf<typeof createdWebhookView>;
+
+/** The rotation's answer: the new secret, and until when the previous one signs. */
+export const rotatedSecretView = defineView(webhookEntity, {
+  name: 'WebhookSecretRotated',
+  description: 'Extension: the new signing secret, shown this once',
+  omit: ['url', 'events', 'description', 'status', 'failingSince', 'createdAt', 'updatedAt'],
+  fields: {
+    secret: computed(signingSecret.schema, { description: signingSecret.description, after: 'id' }),
+    // A rotation has just set it.
+    previousSecretExpiresAt: shownAs('previousSecretExpiresAt', {
+      schema: dateTime(),
+      description: 'the old secret signs until then',
+    }),
+  },
+});
+export type RotatedSecretView = ViewOf<typeof rotatedSecretView>;
+
+/** One delivery attempt, as the deliveries list shows it. */
+export const deliveryAttemptView = defineView(deliveryAttemptEntity, {
+  name: 'WebhookDeliveryAttempt',
+  description: 'Extension: one attempt of a delivery',
+});
+
+/** A delivery (one event to one subscription), as the deliveries and dead-letter lists show it. */
+export const deliveryView = defineView(deliveryEntity, {
+  name: 'WebhookDelivery',
+  description: 'Extension: one event to one webhook, with its attempts',
+  fields: { attempts: computed(arrayOf(viewRef(deliveryAttemptView))) },
+});
+export type DeliveryView = ViewOf<typeof deliveryView>;
+
+export const toWebhookView = (record: WebhookRecord): WebhookView => webhookView.toView(record);
+
+export const toDeliveryView = (record: DeliveryRecord): DeliveryView =>
+  deliveryView.toView(record, {
+    attempts: record.attempts.map((attempt) => deliveryAttemptView.toView(attempt)),
+  });

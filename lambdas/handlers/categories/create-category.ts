@@ -1,6 +1,6 @@
 import { createCategory } from '#domain/categories/category-service.js';
-import { httpHandler, resourceLocation } from '#shared/http-handler.js';
-import { idempotentRequests } from '#shared/idempotent-requests.js';
+import { httpHandler, resourceLocation } from '#http/http-handler.js';
+import { idempotentRequests } from '#http/idempotent-requests.js';
 import { operations } from '../../operations.js';
 
 export const handler = httpHandler(

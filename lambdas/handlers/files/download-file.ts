@@ -1,6 +1,6 @@
 import { downloadFile } from '#domain/files/file-service.js';
-import { httpHandler } from '#shared/http-handler.js';
-import { headerValue } from '#shared/http-request.js';
+import { httpHandler } from '#http/http-handler.js';
+import { headerValue } from '#http/http-request.js';
 import { operations } from '../../operations.js';
 
 export const handler = httpHandler(operations.downloadFile, async ({ principal, path, query, event }) => {

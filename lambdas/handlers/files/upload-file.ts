@@ -1,8 +1,8 @@
 import { uploadFile } from '#domain/files/file-service.js';
-import { requestBodyStream } from '#shared/body-stream.js';
-import { httpHandler, resourceLocation } from '#shared/http-handler.js';
-import { headerValue } from '#shared/http-request.js';
-import { idempotentRequests } from '#shared/idempotent-requests.js';
+import { requestBodyStream } from '#http/body-stream.js';
+import { httpHandler, resourceLocation } from '#http/http-handler.js';
+import { headerValue } from '#http/http-request.js';
+import { idempotentRequests } from '#http/idempotent-requests.js';
 import { operations } from '../../operations.js';
 
 export const handler = httpHandler(
@@ -10,6 +10,7 @@ export const handler = httpHandler(
   async ({ principal, path, event }) => {
     const length = headerValue(event.headers, 'content-length');
     const file = await uploadFile(principal, path.objectId, {
+      form: operations.uploadFile.streamedBody,
       body: requestBodyStream(event),
       contentType: headerValue(event.headers, 'content-type') ?? '',
       contentLength: length === undefined ? undefined : Number(length),

@@ -1,8 +1,8 @@
-import { readImportBody } from '#domain/imports/import-body.js';
 import { importOptionsOf } from '#domain/imports/import-schemas.js';
 import { createImport, createImportUpload } from '#domain/imports/import-service.js';
+import { httpHandler, resourceLocation } from '#http/http-handler.js';
+import { readImportBody } from '#http/import-body.js';
 import { BadRequestError } from '#shared/errors.js';
-import { httpHandler, resourceLocation } from '#shared/http-handler.js';
 import { operations } from '../../operations.js';
 
 export const handler = httpHandler(

@@ -1,5 +1,5 @@
 import { importErrorsCsv, listImportErrors } from '#domain/imports/import-service.js';
-import { httpHandler } from '#shared/http-handler.js';
+import { httpHandler } from '#http/http-handler.js';
 import { operations } from '../../operations.js';
 
 export const handler = httpHandler(operations.listImportErrors, async ({ principal, path, query }) => {

@@ -1,5 +1,5 @@
 import { listImports } from '#domain/imports/import-service.js';
-import { httpHandler, resourceLocation } from '#shared/http-handler.js';
+import { httpHandler, resourceLocation } from '#http/http-handler.js';
 import { operations } from '../../operations.js';
 
 export const handler = httpHandler(operations.listImports, async ({ principal, query, event }) => ({

@@ -1,6 +1,6 @@
 import { eventProof } from '#domain/ledger/log-service.js';
 import { objectLedgerChain } from '#domain/objects/object-service.js';
-import { httpHandler } from '#shared/http-handler.js';
+import { httpHandler } from '#http/http-handler.js';
 import { operations } from '../../operations.js';
 
 export const handler = httpHandler(operations.getEventProof, async ({ principal, path, query }) => {

@@ -1,5 +1,5 @@
 import { logTile } from '#domain/ledger/log-service.js';
-import { httpHandler } from '#shared/http-handler.js';
+import { httpHandler } from '#http/http-handler.js';
 import { operations } from '../../operations.js';
 
 export const handler = httpHandler(operations.getLedgerTile, async ({ path }) => {

@@ -1,6 +1,6 @@
 import { createObject } from '#domain/objects/object-service.js';
-import { httpHandler, resourceLocation } from '#shared/http-handler.js';
-import { idempotentRequests } from '#shared/idempotent-requests.js';
+import { httpHandler, resourceLocation } from '#http/http-handler.js';
+import { idempotentRequests } from '#http/idempotent-requests.js';
 import { operations } from '../../operations.js';
 
 export const handler = httpHandler(

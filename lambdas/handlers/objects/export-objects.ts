@@ -1,5 +1,5 @@
 import { exportObjects } from '#domain/exports/export-service.js';
-import { type HttpResult, httpHandler, resourceLocation } from '#shared/http-handler.js';
+import { type HttpResult, httpHandler, resourceLocation } from '#http/http-handler.js';
 import { operations } from '../../operations.js';
 
 export const handler = httpHandler(

@@ -1,4 +1,4 @@
-import { httpHandler, resourceLocation } from '#shared/http-handler.js';
+import { httpHandler, resourceLocation } from '#http/http-handler.js';
 import { openApiDocument } from '../../openapi/openapi-document.js';
 import { operations } from '../../operations.js';
 

@@ -1,17 +1,13 @@
 import { createSubcategory } from '#domain/subcategories/subcategory-service.js';
-import { nowIso } from '#shared/clock.js';
-import { httpHandler } from '#shared/http-handler.js';
-import { idempotentRequests } from '#shared/idempotent-requests.js';
+import { httpHandler } from '#http/http-handler.js';
+import { idempotentRequests } from '#http/idempotent-requests.js';
+import { successEnvelope } from '#http/success-envelope.js';
 import { operations } from '../../operations.js';
 
 export const handler = httpHandler(
   operations.createSubcategory,
   async ({ principal, path, body }) => ({
-    body: {
-      status: 'success',
-      data: await createSubcategory(principal, path.categoryId, body),
-      timestamp: nowIso(),
-    },
+    body: successEnvelope(await createSubcategory(principal, path.categoryId, body)),
   }),
   idempotentRequests,
 );

@@ -1,7 +1,7 @@
 import { updateSubcategory } from '#domain/subcategories/subcategory-service.js';
-import { nowIso } from '#shared/clock.js';
-import { formRequests } from '#shared/form-requests.js';
-import { httpHandler } from '#shared/http-handler.js';
+import { formRequests } from '#http/form-requests.js';
+import { httpHandler } from '#http/http-handler.js';
+import { successEnvelope } from '#http/success-envelope.js';
 import { operations } from '../../operations.js';
 
 export const handler = httpHandler(
@@ -14,7 +14,7 @@ export const handler = httpHandler(
       form.fields,
       form.file,
     );
-    return { body: { status: 'success', data: { imageId }, changes, timestamp: nowIso() } };
+    return { body: successEnvelope({ imageId }, { changes }) };
   },
   formRequests,
 );

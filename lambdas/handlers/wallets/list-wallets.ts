@@ -1,5 +1,5 @@
 import { listWallets, walletScopeOf } from '#domain/wallets/wallet-service.js';
-import { httpHandler } from '#shared/http-handler.js';
+import { httpHandler } from '#http/http-handler.js';
 import { operations } from '../../operations.js';
 
 export const handler = httpHandler(operations.listWallets, async ({ principal, query }) => ({

@@ -1,5 +1,5 @@
 import { loginWallet } from '#domain/wallets/wallet-login.js';
-import { httpHandler } from '#shared/http-handler.js';
+import { httpHandler } from '#http/http-handler.js';
 import { operations } from '../../operations.js';
 
 // The row says `authorization: 'none'`: no principal; the App comes from the username.

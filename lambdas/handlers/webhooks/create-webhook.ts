@@ -1,5 +1,5 @@
 import { createWebhook } from '#domain/webhooks/webhook-service.js';
-import { httpHandler, resourceLocation } from '#shared/http-handler.js';
+import { httpHandler, resourceLocation } from '#http/http-handler.js';
 import { operations } from '../../operations.js';
 
 export const handler = httpHandler(operations.createWebhook, async ({ principal, body, event }) => {

@@ -1,5 +1,5 @@
 import { getWebhook } from '#domain/webhooks/webhook-service.js';
-import { httpHandler } from '#shared/http-handler.js';
+import { httpHandler } from '#http/http-handler.js';
 import { operations } from '../../operations.js';
 
 export const handler = httpHandler(operations.getWebhook, async ({ principal, path }) => ({

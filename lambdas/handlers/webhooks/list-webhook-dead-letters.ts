@@ -1,5 +1,5 @@
 import { listWebhookDeliveries } from '#domain/webhooks/webhook-deliveries.js';
-import { httpHandler } from '#shared/http-handler.js';
+import { httpHandler } from '#http/http-handler.js';
 import { operations } from '../../operations.js';
 
 export const handler = httpHandler(operations.listWebhookDeadLetters, async ({ principal, path, query }) => ({

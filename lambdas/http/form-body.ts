@@ -3,9 +3,10 @@
  * are also accepted as a JSON object, without a file, for clients that have nothing to upload.
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { ValidationError } from './errors.js';
+import { ValidationError } from '#shared/errors.js';
+import type { UploadedFile } from '#shared/multipart-stream.js';
 import { parseJsonBody } from './http-request.js';
-import { isMultipart, parseMultipart, type UploadedFile } from './multipart.js';
+import { isMultipart, parseMultipart } from './multipart.js';
 
 export interface FormOptions {
   /** The part that carries the file. */
@@ -22,7 +23,6 @@ export async function readFormBody(event: APIGatewayProxyEvent, options: FormOpt
   if (isMultipart(event)) {
     const { fields, files } = await parseMultipart(event, {
       maxFileBytes: options.maxFileBytes,
-      fileTooLargeCode: 'FILE_TOO_LARGE',
     });
     // A file input left empty in a browser form arrives as a part with no name and no bytes.
     const file = files.find(

@@ -6,7 +6,7 @@
  */
 import type middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { ApiError, type FieldIssue, ValidationError } from './errors.js';
+import { ApiError, type FieldIssue, ValidationError } from '#shared/errors.js';
 import { jsonResponse } from './http-response.js';
 
 export interface ErrorResponderOptions {

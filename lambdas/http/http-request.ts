@@ -3,8 +3,8 @@
  * the operation table. Malformed JSON and bodies that are not JSON objects are 400s.
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { ValidationError } from './errors.js';
-import type { ObjectSchema } from './schema.js';
+import { ValidationError } from '#shared/errors.js';
+import type { ObjectSchema } from '#shared/schema.js';
 
 /** A header's value, whatever the case of its name. */
 export function headerValue(

@@ -10,19 +10,20 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { type Operation, operationIdOf } from '../operations.js';
+import type { CodeAnswering } from '#shared/error-catalogue.js';
+import { ForbiddenError } from '#shared/errors.js';
+import type { UploadedFile } from '#shared/multipart-stream.js';
+import { countAnswer, logger, metrics, observedServiceName } from '#shared/observability.js';
+import { type Principal, principalFromEvent } from '#shared/principal.js';
+import type { Infer, ObjectSchema } from '#shared/schema.js';
+import { traceInvocation } from '#shared/xray-tracing.js';
+import { type KeyedOperation, keyedOperation, type Operation, operationIdOf } from '../operations.js';
 import { corsMiddleware } from './cors.js';
 import { errorResponder } from './error-responder.js';
-import { ForbiddenError } from './errors.js';
 import type { readFormBody } from './form-body.js';
 import { parseJsonBody, parsePart } from './http-request.js';
 import { jsonResponse } from './http-response.js';
 import type { runIdempotently } from './idempotency.js';
-import type { UploadedFile } from './multipart.js';
-import { countAnswer, logger, metrics, observedServiceName } from './observability.js';
-import { type Principal, principalFromEvent } from './principal.js';
-import type { Infer, ObjectSchema } from './schema.js';
-import { traceInvocation } from './xray-tracing.js';
 
 type PartOf<S> = S extends ObjectSchema<infer Shape> ? Infer<Shape> : Record<string, never>;
 
@@ -59,7 +60,7 @@ export interface RequestExtensions {
 }
 
 /** Refuses a caller of the wrong kind or without the operation's permission. */
-export function authorizeOperation(operation: Operation, principal: Principal): void {
+export function authorizeOperation(operation: KeyedOperation, principal: Principal): void {
   if (operation.anyKey) return;
   if (principal.type !== operation.principal) {
     throw new ForbiddenError(
@@ -79,7 +80,7 @@ export function authorizeOperation(operation: Operation, principal: Principal): 
 export function assertOwnCompany(
   principal: Principal,
   companyId: string,
-  deniedCode = 'COMPANY_ACCESS_DENIED',
+  deniedCode: CodeAnswering<403> = 'COMPANY_ACCESS_DENIED',
 ): void {
   if (principal.tenantId !== companyId) {
     throw new ForbiddenError(deniedCode, 'The API key does not belong to this company');
@@ -154,7 +155,8 @@ export function httpHandler<Op extends Operation>(
         }),
       )
       .handler(async (event, context) => {
-        const principal = operation.authorization === 'none' ? undefined : principalFromEvent(event);
+        const keyed = keyedOperation(operation);
+        const principal = keyed && principalFromEvent(event);
         // Ids only: the key itself never reaches a log line.
         logger.appendKeys({
           operation: operationId,
@@ -162,13 +164,13 @@ export function httpHandler<Op extends Operation>(
           tenantId: principal?.tenantId,
           keyId: principal?.keyId,
         });
-        if (principal) authorizeOperation(operation, principal);
+        if (keyed && principal) authorizeOperation(keyed, principal);
         const path = operation.pathParameters
           ? parsePart(operation.pathParameters, event.pathParameters, 'path')
           : {};
         // Another company's id in the path is refused before the body is even read.
-        if (principal && operation.companyInPath) {
-          assertOwnCompany(principal, (path as { companyId: string }).companyId, operation.deniedCode);
+        if (keyed?.companyInPath && principal) {
+          assertOwnCompany(principal, (path as { companyId: string }).companyId, keyed.deniedCode);
         }
         const request = {
           event,

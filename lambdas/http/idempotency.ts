@@ -14,10 +14,10 @@ import {
 } from '@aws-lambda-powertools/idempotency';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { idempotencyStore } from '#repositories/idempotency-store.js';
-import { ConflictError, ValidationError } from './errors.js';
+import { ConflictError, ValidationError } from '#shared/errors.js';
+import { SCRYPT_PARAMETERS, scryptKey } from '#shared/scrypt.js';
 import { bodyBytes, headerValue, parseJsonBody } from './http-request.js';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_WINDOW_SECONDS } from './idempotency-key.js';
-import { SCRYPT_PARAMETERS, scryptKey } from './scrypt.js';
 
 export { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_WINDOW_SECONDS } from './idempotency-key.js';
 

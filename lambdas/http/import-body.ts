@@ -4,10 +4,10 @@
  * body, typed `text/csv` or as JSON Lines.
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { IMPORT_BODY_TYPES } from '#domain/imports/import-schemas.js';
 import { PayloadTooLargeError } from '#shared/errors.js';
-import { type FormBody, type FormOptions, readFormBody } from '#shared/form-body.js';
-import { bodyBytes, headerValue } from '#shared/http-request.js';
-import { IMPORT_BODY_TYPES } from './import-schemas.js';
+import { type FormBody, type FormOptions, readFormBody } from './form-body.js';
+import { bodyBytes, headerValue } from './http-request.js';
 
 export async function readImportBody(event: APIGatewayProxyEvent, options: FormOptions): Promise<FormBody> {
   const contentType = headerValue(event.headers, 'content-type') ?? '';
