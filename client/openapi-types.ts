@@ -869,11 +869,11 @@ export interface components {
             /** Format: uuid */
             id: string;
             name: string;
+            description: string;
             /** @enum {string} */
             status: "active" | "delisted";
-            /** @description `<category name>/<subcategory name>` */
-            path: string;
-            description: string;
+            /** Format: uuid */
+            categoryId: string;
             /**
              * Format: uuid
              * @description the current image, one of `files`
@@ -884,8 +884,18 @@ export interface components {
              * @description ISO 8601 UTC, milliseconds
              */
             createDate: string;
-            /** Format: uuid */
-            categoryId: string;
+            statistics: {
+                totalObjects: number;
+                /**
+                 * Format: date-time
+                 * @description null until the first object
+                 */
+                lastObjectCreated: string | null;
+                /** @description objects ÷ days since creation (at least one), 2 decimals */
+                averageObjectsPerDay: number;
+            };
+            /** @description `<category name>/<subcategory name>` */
+            path: string;
             /** @description every image the subcategory has had */
             files: {
                 /** Format: uuid */
@@ -901,16 +911,6 @@ export interface components {
                  */
                 uploadDate: string;
             }[];
-            statistics: {
-                totalObjects: number;
-                /**
-                 * Format: date-time
-                 * @description null until the first object
-                 */
-                lastObjectCreated: string | null;
-                /** @description objects ÷ days since creation (at least one), 2 decimals */
-                averageObjectsPerDay: number;
-            };
         };
         /** @description Spec 4.8 */
         SubcategoryCreated: {
@@ -1010,8 +1010,6 @@ export interface components {
             /** @description `object:<companyId>:<objectId>` (or `subcategory:...`): hashed, so shown */
             chainId: string;
             sequence: number;
-            /** @description equals `hash` */
-            txId: string;
             /** @description `create`, `update`, `transfer`, `repair`, `report_stolen`, `file_upload`, ... */
             action: string;
             changes: {
@@ -1033,6 +1031,8 @@ export interface components {
             prevHash: string;
             /** @description SHA-256 of the canonical JSON of every other field but txId (README) */
             hash: string;
+            /** @description equals `hash` */
+            txId: string;
         };
         /** @description Extension: a page of events, oldest first */
         LedgerEventPage: {
@@ -1073,9 +1073,9 @@ export interface components {
             uploadedAt: string;
             /** @description `apiKey:<keyId>` */
             uploadedBy: string;
+            checksum: string;
             /** @description path of the download operation (with the stage prefix in AWS) */
             url: string;
-            checksum: string;
         };
         /** @description Extension: a page of an object's files, newest first */
         FileRecordPage: {
@@ -1173,7 +1173,10 @@ export interface components {
                 loginCount: number;
                 /** @description calls made with the wallet session token */
                 apiCallCount: number;
-                /** Format: date-time */
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC, milliseconds
+                 */
                 lastApiCallAt: string | null;
             };
         };
@@ -1228,9 +1231,15 @@ export interface components {
              * @description when it was marked failing
              */
             failingSince: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, milliseconds
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, milliseconds
+             */
             updatedAt: string;
         };
         /** @description Extension: the new subscription with its signing secret, shown this once */
@@ -1248,9 +1257,15 @@ export interface components {
              * @description when it was marked failing
              */
             failingSince: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, milliseconds
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, milliseconds
+             */
             updatedAt: string;
             /** @description the Standard Webhooks signing secret; shown only in this answer */
             secret: string;
@@ -1274,7 +1289,10 @@ export interface components {
         };
         /** @description Extension: one attempt of a delivery */
         WebhookDeliveryAttempt: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, milliseconds
+             */
             attemptedAt: string;
             /** @description null when no answer came (timeout, refused) */
             statusCode: number | null;
@@ -1300,9 +1318,15 @@ export interface components {
             sequence: number;
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, milliseconds
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, milliseconds
+             */
             nextAttemptAt: string | null;
             attempts: components["schemas"]["WebhookDeliveryAttempt"][];
         };
@@ -1351,18 +1375,31 @@ export interface components {
             errorCount: number;
             /** @description columns of the file that the import does not read */
             ignoredColumns: string[];
-            error: null | {
+            /** @description why the whole job failed (status failed; no row was read) */
+            error: {
                 /** @description FILE_EMPTY (no header row), HEADER_INVALID (not CSV, not UTF-8, or a column twice), FILE_MISSING (the stored file expired before the job ran) */
                 code: string;
                 message: string;
-            };
-            /** Format: date-time */
+            } | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, milliseconds
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, milliseconds
+             */
             updatedAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, milliseconds
+             */
             startedAt: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, milliseconds
+             */
             completedAt: string | null;
             /** @description where the error entries are */
             errorsPath: string;
@@ -1400,18 +1437,31 @@ export interface components {
             errorCount: number;
             /** @description columns of the file that the import does not read */
             ignoredColumns: string[];
-            error: null | {
+            /** @description why the whole job failed (status failed; no row was read) */
+            error: {
                 /** @description FILE_EMPTY (no header row), HEADER_INVALID (not CSV, not UTF-8, or a column twice), FILE_MISSING (the stored file expired before the job ran) */
                 code: string;
                 message: string;
-            };
-            /** Format: date-time */
+            } | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, milliseconds
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, milliseconds
+             */
             updatedAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, milliseconds
+             */
             startedAt: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, milliseconds
+             */
             completedAt: string | null;
             /** @description where the error entries are */
             errorsPath: string;
@@ -1423,7 +1473,10 @@ export interface components {
                 fields: {
                     [key: string]: string;
                 };
-                /** Format: date-time */
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC, milliseconds
+                 */
                 expiresAt: string;
                 /** @description largest file */
                 maxBytes: number;
@@ -1473,13 +1526,22 @@ export interface components {
             size: number | null;
             /** @description why the job failed (status failed) */
             error: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, milliseconds
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, milliseconds
+             */
             completedAt: string | null;
             /** @description presigned GET of the file, once completed */
             url: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, milliseconds
+             */
             urlExpiresAt: string | null;
         };
         /** @description Extension: an event's RFC 6962 inclusion proof against a published checkpoint */
