@@ -6,17 +6,24 @@
  */
 import { ConflictError } from './errors.js';
 
-/** Tries before 409: the pauses between them add up to 0.3-0.6 s. */
-export const LOST_RACE_ATTEMPTS = 6;
+/**
+ * Tries before 409: the pauses between them add up to 1-2 s, long enough for about 20 writers of
+ * one object that arrive together to take their turns (each turn is one transaction), even on a
+ * loaded machine; with 6 tries (0.3-0.6 s) some of 10 uploads finishing together answered 409.
+ */
+export const LOST_RACE_ATTEMPTS = 10;
+
+/** The longest pause between two tries (before its jitter), so that late tries keep coming. */
+const LONGEST_PAUSE_MS = 160;
 
 /**
- * Waits before try `attempt + 1`: 10-20 ms after the first, doubling each time.
+ * Waits before try `attempt + 1`: 10-20 ms after the first, doubling each time up to 160-320 ms.
  *
  * @example
  * await pauseBeforeRetry(1); // 10-20 ms
  */
 export function pauseBeforeRetry(attempt: number): Promise<void> {
-  const delayMs = 10 * 2 ** (attempt - 1) * (1 + Math.random());
+  const delayMs = Math.min(10 * 2 ** (attempt - 1), LONGEST_PAUSE_MS) * (1 + Math.random());
   return new Promise((resolve) => setTimeout(resolve, delayMs));
 }
 
