@@ -38,13 +38,20 @@ async function readImportFile(path: string, maxBytes: number): Promise<Buffer> {
   return content;
 }
 
+/** Makes the jobs this command starts run in its own process (read when a job starts). */
+async function runJobsHere(): Promise<void> {
+  process.env.LOCAL_BACKGROUND_JOBS = 'inline';
+  const { runBackgroundJobsInProcess } = await import('../local/in-process-jobs.js');
+  runBackgroundJobsInProcess();
+}
+
 /**
  * Creates the import job as `POST /v2/imports` does, runs it to its end here and returns its
  * counts and error entries (up to {@link ERRORS_PRINTED_MAX}).
  */
 export async function importCompanyObjects(request: ImportCommand): Promise<Record<string, unknown>> {
-  // Read when a job starts: the job's run goes in this process, not to a Lambda function.
-  process.env.LOCAL_BACKGROUND_JOBS = 'inline';
+  // The job's run goes in this process, not to a Lambda function.
+  await runJobsHere();
   const [
     { createImport, getImport },
     { runImport },
@@ -130,7 +137,7 @@ async function writeToStdout(body: Readable): Promise<void> {
 export async function exportCompanyObjects(
   request: ExportCommand,
 ): Promise<Record<string, unknown> | undefined> {
-  process.env.LOCAL_BACKGROUND_JOBS = 'inline';
+  await runJobsHere();
   // Never the whole export in memory: any export with a row becomes the job that streams it.
   process.env.EXPORT_INLINE_MAX_BYTES = '0';
   const [{ exportObjects, getExport }, { exportResultKey }, store, jobs] = await Promise.all([
