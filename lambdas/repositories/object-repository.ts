@@ -6,7 +6,6 @@
  */
 
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { dynamoDb, tableName } from '#shared/clients.js';
 import { ConflictError } from '#shared/errors.js';
 import type { ItemKey, PagePosition } from '#shared/page-cursor.js';
@@ -107,34 +106,18 @@ export const countNewObjectsItem = (companyId: string, count: number): TransactI
   adjustCountersItem(companyId, { [counterName('active')]: count });
 
 /**
- * The object changed since it was read (another change took its next event). `current` is the
- * object as that change left it, when DynamoDB returned it with the refusal.
- */
-export class StaleObjectError extends Error {
-  constructor(readonly current?: ObjectRecord) {
-    super('The object changed since it was read');
-  }
-}
-
-/**
  * Transaction items that replace an object read at `before`; the write's condition is that
  * no event was appended since (`eventCount` unchanged). Index 0 fails on a lost race.
  */
-export function replaceObjectItems(before: ObjectRecord, after: ObjectRecord): TransactionEntry[] {
-  const items: TransactionEntry[] = [
+export function replaceObjectItems(before: ObjectRecord, after: ObjectRecord): TransactItem[] {
+  const items: TransactItem[] = [
     {
-      item: {
-        Put: {
-          TableName: tableName(),
-          Item: toItem(after),
-          ConditionExpression: 'eventCount = :expected',
-          ExpressionAttributeValues: { ':expected': before.eventCount },
-          // The object as the change that won left it: the next try builds on it without a read.
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        },
+      Put: {
+        TableName: tableName(),
+        Item: toItem(after),
+        ConditionExpression: 'eventCount = :expected',
+        ExpressionAttributeValues: { ':expected': before.eventCount },
       },
-      onConditionFailed: (reason) =>
-        new StaleObjectError(reason.Item ? fromItem(unmarshall(reason.Item)) : undefined),
     },
   ];
   const fromBucket = statusBucketOf(before.status);

@@ -10,7 +10,6 @@ import {
   findVisibleObject,
   type ObjectRecord,
   replaceObjectItems,
-  StaleObjectError,
   statusBucketOf,
 } from '#repositories/object-repository.js';
 import { moveObjectStatusItem } from '#repositories/subcategory-repository.js';
@@ -88,8 +87,9 @@ class LostRaceError extends Error {}
  * Applies a change to an object of the principal's company; returns the new version.
  * `startFrom` is the object as the caller just read it (visible): the first try builds on it
  * instead of reading it again; the write is conditioned on its event count anyway, so a change
- * in between costs one retry, built on the object as DynamoDB returns it with the refusal (a
- * retry reads only when DynamoDB returned nothing).
+ * in between costs one retry, which reads the object afresh (building on the object DynamoDB
+ * returns with the refusal instead was measured: without the read, losers retry in step and
+ * lose again more often; README "Hot objects").
  */
 export async function changeObject(
   principal: Principal,
@@ -98,14 +98,10 @@ export async function changeObject(
   startFrom?: ObjectRecord,
 ): Promise<ObjectRecord> {
   let knownState = startFrom;
-  // Another change took this sequence number: build again on top of it (lost-race-retry.ts),
-  // starting from the object as DynamoDB returned it with the refusal, without reading it again.
+  // Another change took this sequence number: build again on top of it (lost-race-retry.ts).
   return retryLostRaces(
     'object',
-    (error) => {
-      if (error instanceof StaleObjectError) knownState = error.current;
-      return error instanceof StaleObjectError || error instanceof LostRaceError;
-    },
+    (error) => error instanceof LostRaceError,
     async () => {
       const before = knownState ?? (await findVisibleObject(principal.tenantId, objectId));
       knownState = undefined;
