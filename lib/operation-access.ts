@@ -9,7 +9,7 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
-import type { Operation } from '../lambdas/operations.js';
+import type { Operation } from '../lambdas/operation-row.js';
 import { UPLOAD_STAGING_PREFIX } from '../lambdas/repositories/file-repository.js';
 import { COMPANY_FILES_PREFIX } from '../lambdas/repositories/file-store.js';
 import { idempotencyPartition } from '../lambdas/repositories/idempotency-store.js';

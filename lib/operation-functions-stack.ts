@@ -14,7 +14,7 @@
 import { CfnParameter, NestedStack } from 'aws-cdk-lib';
 import { Bucket, type IBucket } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
-import type { Operation } from '../lambdas/operations.js';
+import type { Operation } from '../lambdas/operation-row.js';
 import type { DataStores } from './operation-access.js';
 import { serviceStackOf } from './service-stack.js';
 

@@ -12,7 +12,8 @@ import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { CORS_ALLOWED_ORIGINS_ENVIRONMENT } from '../lambdas/http/cors.js';
-import { methodsOfRow, type Operation, type OperationId, operationList } from '../lambdas/operations.js';
+import { methodsOfRow, type Operation } from '../lambdas/operation-row.js';
+import { type OperationId, operationList } from '../lambdas/operations.js';
 import {
   DIGEST_BUCKET_NAME_ENVIRONMENT,
   FILES_BUCKET_NAME_ENVIRONMENT,

@@ -9,7 +9,7 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import type { Operation } from '../lambdas/operations.js';
+import type { Operation } from '../lambdas/operation-row.js';
 import { CURSOR_KEY_SECRET_ENV } from '../lambdas/shared/cursor-key.js';
 
 /** A list operation: its query takes a `cursor`. */

@@ -3,7 +3,9 @@
  * win over `{parameter}` segments, so `/v2/wallets/login` beats `/v2/wallets/{walletId}`, and a
  * last `{parameter+}` segment takes the rest of the path (slashes included).
  */
-import { methodsOfRow, type Operation, type OperationId, operationList } from '../lambdas/operations.js';
+
+import { methodsOfRow, type Operation } from '../lambdas/operation-row.js';
+import { type OperationId, operationList } from '../lambdas/operations.js';
 
 export interface RouteMatch {
   operation: Operation & { id: OperationId };

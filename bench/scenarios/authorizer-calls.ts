@@ -58,10 +58,9 @@ export async function runAuthorizerCalls(meter: DynamoDbMeter, gateway: LocalGat
   const app = await newApp('Bench authorizer app');
   const username = 'authorizer-bench';
   const walletId = await givenWallet(app, username);
-  const login = await invokeExpecting(
-    { id: 'walletLogin', ...operations.walletLogin },
-    { body: { username: `${username}@${app.tenantId}`, password: WALLET_PASSWORD } },
-  );
+  const login = await invokeExpecting(operations.walletLogin, {
+    body: { username: `${username}@${app.tenantId}`, password: WALLET_PASSWORD },
+  });
   const credentials: Array<{ name: string; headers: Record<string, string>; path: string }> = [
     { name: 'API key', headers: { 'X-API-Key': company.apiKey }, path: `/v2/objects/${objectId}` },
     {

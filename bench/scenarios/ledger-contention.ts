@@ -29,8 +29,8 @@ export interface ContentionRow {
   chainsValid: boolean;
 }
 
-const updateObject = { id: 'updateObject', ...operations.updateObject };
-const verifyObject = { id: 'verifyObject', ...operations.verifyObject };
+const updateObject = operations.updateObject;
+const verifyObject = operations.verifyObject;
 
 export async function runLedgerContention(options: {
   meter: DynamoDbMeter;

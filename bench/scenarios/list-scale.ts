@@ -35,8 +35,8 @@ export interface ListScaleRatio {
 }
 
 const lists = {
-  objects: { id: 'listObjects', ...operations.listObjects },
-  categories: { id: 'listCategories', ...operations.listCategories },
+  objects: operations.listObjects,
+  categories: operations.listCategories,
 } as const;
 
 export async function runListScale(options: {

@@ -49,7 +49,7 @@ export interface OperationCase {
   prepare(world: CaseWorld): Promise<PreparedCase>;
 }
 
-const withId = <K extends OperationId>(id: K) => ({ id, ...operations[id] });
+const withId = <K extends OperationId>(id: K) => operations[id];
 
 async function objectWithUpdates(world: CaseWorld, updates: number): Promise<string> {
   const objectId = await givenObject(world.company, world.place);

@@ -27,8 +27,8 @@ export interface WebhookDeliveryRow {
   deliveriesPerSecond: number;
 }
 
-const updateObject = { id: 'updateObject', ...operations.updateObject };
-const createWebhook = { id: 'createWebhook', ...operations.createWebhook };
+const updateObject = operations.updateObject;
+const createWebhook = operations.createWebhook;
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A receiver that notes when each (entity, sequence) first arrived. */

@@ -10,7 +10,7 @@ import type { Tenant } from '../support/fixtures';
 import { invokeExpecting } from '../support/handler-calls';
 import type { CaseWorld, OperationCase } from './operation-cases';
 
-const withId = <K extends OperationId>(id: K) => ({ id, ...operations[id] });
+const withId = <K extends OperationId>(id: K) => operations[id];
 const UNUSED_URL = 'http://127.0.0.1:9/bench';
 
 async function givenWebhook(company: Tenant): Promise<string> {

@@ -15,7 +15,7 @@ export interface Tenant {
   principal: Principal;
 }
 
-const withId = <K extends keyof typeof operations>(id: K) => ({ id, ...operations[id] });
+const withId = <K extends keyof typeof operations>(id: K) => operations[id];
 
 export async function newCompany(name = 'Bench company'): Promise<Tenant> {
   const { tenantId, keyId, apiKey } = await createCompany(name);

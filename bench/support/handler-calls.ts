@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type { Operation } from '../../lambdas/operations';
+import type { Operation } from '../../lambdas/operation-row';
 import { type Principal, toAuthorizerContext } from '../../lambdas/shared/principal';
 import { handlersDirectory } from '../../local/project-paths';
 

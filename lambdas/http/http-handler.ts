@@ -17,7 +17,7 @@ import { countAnswer, logger, metrics, observedServiceName } from '#shared/obser
 import { type Principal, principalFromEvent } from '#shared/principal.js';
 import type { Infer, ObjectSchema } from '#shared/schema.js';
 import { traceInvocation } from '#shared/xray-tracing.js';
-import { type KeyedOperation, keyedOperation, type Operation, operationIdOf } from '../operations.js';
+import { type KeyedOperation, keyedOperation, type Operation, operationIdOf } from '../operation-row.js';
 import { corsMiddleware } from './cors.js';
 import { errorResponder } from './error-responder.js';
 import type { readFormBody } from './form-body.js';

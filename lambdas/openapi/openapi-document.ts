@@ -10,7 +10,8 @@ import { SUPPORTED_TYPES } from '#shared/file-types.js';
 import { WALLET_PERMISSIONS } from '#shared/principal.js';
 import type { JsonSchema } from '#shared/schema.js';
 import { API_KEY_HEADER, MAX_REQUEST_BODY_BYTES } from '../../lib/api-gateway-settings.js';
-import { type Operation, type OperationId, operationList } from '../operations.js';
+import type { Operation } from '../operation-row.js';
+import { type OperationId, operationList } from '../operations.js';
 import { type DocumentedError, type HeaderDoc, operationResponses } from './operation-responses.js';
 import { errorBodySchema, responseSchemas, schemaRef } from './response-schemas.js';
 

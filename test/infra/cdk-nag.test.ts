@@ -8,7 +8,7 @@ import { App, type CfnElement, NestedStack, Stack, Validations } from 'aws-cdk-l
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
-import { methodsOfRow } from '../../lambdas/operations.js';
+import { methodsOfRow } from '../../lambdas/operation-row.js';
 import {
   actionsOf,
   resourcesOf,

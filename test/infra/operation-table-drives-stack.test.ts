@@ -3,7 +3,8 @@
  * mock, pointing at an existing handler module) appears in the stack with no stack change.
  */
 import type { Template } from 'aws-cdk-lib/assertions';
-import { type Operation, type OperationId, operationList, operations } from '../../lambdas/operations.js';
+import type { Operation } from '../../lambdas/operation-row.js';
+import { type OperationId, operationList, operations } from '../../lambdas/operations.js';
 import {
   actionsOf,
   resourcePaths,

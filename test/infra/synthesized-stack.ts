@@ -15,8 +15,8 @@
 import { App, type CfnElement, type NestedStack, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
-import type { Operation } from '../../lambdas/operations.js';
-import { methodsOfRow } from '../../lambdas/operations.js';
+import type { Operation } from '../../lambdas/operation-row.js';
+import { methodsOfRow } from '../../lambdas/operation-row.js';
 import { AssetRegistryStack } from '../../lib/asset-registry-stack.js';
 
 /** `GET /v2/categories`, `HEAD /v2/categories`, ...: the API Gateway methods the rows give. */

@@ -9,7 +9,8 @@
  * values), so that the fuzzing also reaches the domain rules behind the checks.
  */
 import fc from 'fast-check';
-import type { Operation, OperationId } from '../../lambdas/operations';
+import type { Operation } from '../../lambdas/operation-row';
+import type { OperationId } from '../../lambdas/operations';
 import type { PrincipalType } from '../../lambdas/shared/principal';
 import type { JsonSchema } from '../../lambdas/shared/schema';
 

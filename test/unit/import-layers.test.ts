@@ -51,7 +51,10 @@ function layerOf(modulePath: string): Layer {
       return 'entry';
     case 'http':
       return 'http';
+    // The table, its groups of rows and what a row holds.
     case 'operations.ts':
+    case 'operations':
+    case 'operation-row.ts':
       return 'operations';
     case 'domain':
       return 'domain';

@@ -1,10 +1,10 @@
 import { createCategory } from '#domain/categories/category-service.js';
 import { httpHandler, resourceLocation } from '#http/http-handler.js';
 import { idempotentRequests } from '#http/idempotent-requests.js';
-import { operations } from '../../operations.js';
+import { categoryOperations } from '../../operations/categories.js';
 
 export const handler = httpHandler(
-  operations.createCategory,
+  categoryOperations.createCategory,
   async ({ principal, body, event }) => {
     const category = await createCategory(principal.tenantId, body);
     return {

@@ -1,7 +1,7 @@
 import { getCategory } from '#domain/categories/category-service.js';
 import { httpHandler } from '#http/http-handler.js';
-import { operations } from '../../operations.js';
+import { categoryOperations } from '../../operations/categories.js';
 
-export const handler = httpHandler(operations.getCategory, async ({ principal, path }) => ({
+export const handler = httpHandler(categoryOperations.getCategory, async ({ principal, path }) => ({
   body: await getCategory(principal.tenantId, path.categoryId),
 }));

@@ -1,7 +1,7 @@
 import { listCategories } from '#domain/categories/category-service.js';
 import { httpHandler } from '#http/http-handler.js';
-import { operations } from '../../operations.js';
+import { categoryOperations } from '../../operations/categories.js';
 
-export const handler = httpHandler(operations.listCategories, async ({ principal, query }) => ({
+export const handler = httpHandler(categoryOperations.listCategories, async ({ principal, query }) => ({
   body: await listCategories(principal.tenantId, query),
 }));

@@ -1,10 +1,10 @@
 import { completeUploadSession } from '#domain/files/upload-sessions.js';
 import { httpHandler, resourceLocation } from '#http/http-handler.js';
 import { idempotentRequests } from '#http/idempotent-requests.js';
-import { operations } from '../../operations.js';
+import { fileOperations } from '../../operations/files.js';
 
 export const handler = httpHandler(
-  operations.completeUploadSession,
+  fileOperations.completeUploadSession,
   async ({ principal, path, event }) => {
     const file = await completeUploadSession(
       principal,

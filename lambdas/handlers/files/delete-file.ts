@@ -1,8 +1,8 @@
 import { deleteFile } from '#domain/files/file-service.js';
 import { httpHandler } from '#http/http-handler.js';
-import { operations } from '../../operations.js';
+import { fileOperations } from '../../operations/files.js';
 
-export const handler = httpHandler(operations.deleteFile, async ({ principal, path }) => {
+export const handler = httpHandler(fileOperations.deleteFile, async ({ principal, path }) => {
   await deleteFile(principal, path.fileId);
   return {};
 });

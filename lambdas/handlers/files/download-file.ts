@@ -1,9 +1,9 @@
 import { downloadFile } from '#domain/files/file-service.js';
 import { httpHandler } from '#http/http-handler.js';
 import { headerValue } from '#http/http-request.js';
-import { operations } from '../../operations.js';
+import { fileOperations } from '../../operations/files.js';
 
-export const handler = httpHandler(operations.downloadFile, async ({ principal, path, query, event }) => {
+export const handler = httpHandler(fileOperations.downloadFile, async ({ principal, path, query, event }) => {
   const download = await downloadFile(principal.tenantId, path.fileId, {
     attachment: query.download,
     ifNoneMatch: headerValue(event.headers, 'if-none-match'),

@@ -3,10 +3,10 @@ import { createImport, createImportUpload } from '#domain/imports/import-service
 import { httpHandler, resourceLocation } from '#http/http-handler.js';
 import { readImportBody } from '#http/import-body.js';
 import { BadRequestError } from '#shared/errors.js';
-import { operations } from '../../operations.js';
+import { importOperations } from '../../operations/imports.js';
 
 export const handler = httpHandler(
-  operations.createImport,
+  importOperations.createImport,
   async ({ principal, query, form, event }) => {
     const options = importOptionsOf(query, form.fields);
     const pathPrefix = resourceLocation(event, '');

@@ -1,8 +1,8 @@
 import { importErrorsCsv, listImportErrors } from '#domain/imports/import-service.js';
 import { httpHandler } from '#http/http-handler.js';
-import { operations } from '../../operations.js';
+import { importOperations } from '../../operations/imports.js';
 
-export const handler = httpHandler(operations.listImportErrors, async ({ principal, path, query }) => {
+export const handler = httpHandler(importOperations.listImportErrors, async ({ principal, path, query }) => {
   if (query.format === 'csv') {
     return {
       rawBody: await importErrorsCsv(principal.tenantId, path.importId),

@@ -1,7 +1,7 @@
 import { listImports } from '#domain/imports/import-service.js';
 import { httpHandler, resourceLocation } from '#http/http-handler.js';
-import { operations } from '../../operations.js';
+import { importOperations } from '../../operations/imports.js';
 
-export const handler = httpHandler(operations.listImports, async ({ principal, query, event }) => ({
+export const handler = httpHandler(importOperations.listImports, async ({ principal, query, event }) => ({
   body: await listImports(principal.tenantId, query, resourceLocation(event, '')),
 }));

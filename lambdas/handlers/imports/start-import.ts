@@ -1,8 +1,8 @@
 import { startImport } from '#domain/imports/import-service.js';
 import { httpHandler, resourceLocation } from '#http/http-handler.js';
-import { operations } from '../../operations.js';
+import { importOperations } from '../../operations/imports.js';
 
-export const handler = httpHandler(operations.startImport, async ({ principal, path, event }) => {
+export const handler = httpHandler(importOperations.startImport, async ({ principal, path, event }) => {
   const pathPrefix = resourceLocation(event, '');
   return {
     body: await startImport(principal, path.importId, pathPrefix),

@@ -1,7 +1,7 @@
 import { consistencyBetween } from '#domain/ledger/log-service.js';
 import { httpHandler } from '#http/http-handler.js';
-import { operations } from '../../operations.js';
+import { ledgerOperations } from '../../operations/ledger.js';
 
-export const handler = httpHandler(operations.getLedgerConsistency, async ({ query }) => ({
+export const handler = httpHandler(ledgerOperations.getLedgerConsistency, async ({ query }) => ({
   body: await consistencyBetween(query.from, query.to),
 }));

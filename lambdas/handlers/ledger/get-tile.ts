@@ -1,8 +1,8 @@
 import { logTile } from '#domain/ledger/log-service.js';
 import { httpHandler } from '#http/http-handler.js';
-import { operations } from '../../operations.js';
+import { ledgerOperations } from '../../operations/ledger.js';
 
-export const handler = httpHandler(operations.getLedgerTile, async ({ path }) => {
+export const handler = httpHandler(ledgerOperations.getLedgerTile, async ({ path }) => {
   const { data, full } = await logTile(`tile/${path.tilePath}`);
   return {
     rawBody: data,

@@ -1,10 +1,10 @@
 import { createObject } from '#domain/objects/object-service.js';
 import { httpHandler, resourceLocation } from '#http/http-handler.js';
 import { idempotentRequests } from '#http/idempotent-requests.js';
-import { operations } from '../../operations.js';
+import { objectOperations } from '../../operations/objects.js';
 
 export const handler = httpHandler(
-  operations.createObject,
+  objectOperations.createObject,
   async ({ principal, path, body, event }) => {
     const object = await createObject(principal, path.categoryId, path.subcategoryId, body);
     return {

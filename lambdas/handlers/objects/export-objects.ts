@@ -1,9 +1,9 @@
 import { exportObjects } from '#domain/exports/export-service.js';
 import { type HttpResult, httpHandler, resourceLocation } from '#http/http-handler.js';
-import { operations } from '../../operations.js';
+import { exportOperations } from '../../operations/exports.js';
 
 export const handler = httpHandler(
-  operations.exportObjects,
+  exportOperations.exportObjects,
   async ({ principal, query, event }): Promise<HttpResult> => {
     const answer = await exportObjects(principal.tenantId, query, resourceLocation(event, ''));
     if ('job' in answer) return { statusCode: 202, body: answer.job, headers: { Location: answer.location } };

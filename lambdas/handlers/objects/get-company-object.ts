@@ -1,7 +1,7 @@
 import { getObject } from '#domain/objects/object-service.js';
 import { httpHandler } from '#http/http-handler.js';
-import { operations } from '../../operations.js';
+import { objectOperations } from '../../operations/objects.js';
 
-export const handler = httpHandler(operations.getCompanyObject, async ({ principal, path }) => {
+export const handler = httpHandler(objectOperations.getCompanyObject, async ({ principal, path }) => {
   return { body: await getObject(principal.tenantId, path.objectId) };
 });

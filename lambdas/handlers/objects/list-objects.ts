@@ -1,7 +1,7 @@
 import { listObjects } from '#domain/objects/object-service.js';
 import { httpHandler } from '#http/http-handler.js';
-import { operations } from '../../operations.js';
+import { objectOperations } from '../../operations/objects.js';
 
-export const handler = httpHandler(operations.listObjects, async ({ principal, query }) => ({
+export const handler = httpHandler(objectOperations.listObjects, async ({ principal, query }) => ({
   body: await listObjects(principal.tenantId, query),
 }));

@@ -1,7 +1,7 @@
 import { verifyObject } from '#domain/objects/object-service.js';
 import { httpHandler } from '#http/http-handler.js';
-import { operations } from '../../operations.js';
+import { objectOperations } from '../../operations/objects.js';
 
-export const handler = httpHandler(operations.verifyObject, async ({ principal, path }) => ({
+export const handler = httpHandler(objectOperations.verifyObject, async ({ principal, path }) => ({
   body: await verifyObject(principal.tenantId, path.objectId),
 }));

@@ -2,10 +2,10 @@ import { updateSubcategory } from '#domain/subcategories/subcategory-service.js'
 import { formRequests } from '#http/form-requests.js';
 import { httpHandler } from '#http/http-handler.js';
 import { successEnvelope } from '#http/success-envelope.js';
-import { operations } from '../../operations.js';
+import { subcategoryOperations } from '../../operations/subcategories.js';
 
 export const handler = httpHandler(
-  operations.updateSubcategory,
+  subcategoryOperations.updateSubcategory,
   async ({ principal, path, form }) => {
     const { imageId, changes } = await updateSubcategory(
       principal,

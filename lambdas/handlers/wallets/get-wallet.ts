@@ -1,7 +1,7 @@
 import { getWallet, walletScopeOf } from '#domain/wallets/wallet-service.js';
 import { httpHandler } from '#http/http-handler.js';
-import { operations } from '../../operations.js';
+import { walletOperations } from '../../operations/wallets.js';
 
-export const handler = httpHandler(operations.getWallet, async ({ principal, path }) => ({
+export const handler = httpHandler(walletOperations.getWallet, async ({ principal, path }) => ({
   body: await getWallet(walletScopeOf(principal), path.walletId),
 }));

@@ -1,7 +1,7 @@
 import { listWallets, walletScopeOf } from '#domain/wallets/wallet-service.js';
 import { httpHandler } from '#http/http-handler.js';
-import { operations } from '../../operations.js';
+import { walletOperations } from '../../operations/wallets.js';
 
-export const handler = httpHandler(operations.listWallets, async ({ principal, query }) => ({
+export const handler = httpHandler(walletOperations.listWallets, async ({ principal, query }) => ({
   body: await listWallets(walletScopeOf(principal), query),
 }));

@@ -1,8 +1,8 @@
 import { deleteWebhook } from '#domain/webhooks/webhook-service.js';
 import { httpHandler } from '#http/http-handler.js';
-import { operations } from '../../operations.js';
+import { webhookOperations } from '../../operations/webhooks.js';
 
-export const handler = httpHandler(operations.deleteWebhook, async ({ principal, path }) => {
+export const handler = httpHandler(webhookOperations.deleteWebhook, async ({ principal, path }) => {
   await deleteWebhook(principal.tenantId, path.webhookId);
   return {};
 });

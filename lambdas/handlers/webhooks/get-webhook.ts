@@ -1,7 +1,7 @@
 import { getWebhook } from '#domain/webhooks/webhook-service.js';
 import { httpHandler } from '#http/http-handler.js';
-import { operations } from '../../operations.js';
+import { webhookOperations } from '../../operations/webhooks.js';
 
-export const handler = httpHandler(operations.getWebhook, async ({ principal, path }) => ({
+export const handler = httpHandler(webhookOperations.getWebhook, async ({ principal, path }) => ({
   body: await getWebhook(principal.tenantId, path.webhookId),
 }));

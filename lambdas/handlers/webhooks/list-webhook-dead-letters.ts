@@ -1,7 +1,10 @@
 import { listWebhookDeliveries } from '#domain/webhooks/webhook-deliveries.js';
 import { httpHandler } from '#http/http-handler.js';
-import { operations } from '../../operations.js';
+import { webhookOperations } from '../../operations/webhooks.js';
 
-export const handler = httpHandler(operations.listWebhookDeadLetters, async ({ principal, path, query }) => ({
-  body: await listWebhookDeliveries(principal.tenantId, path.webhookId, query, true),
-}));
+export const handler = httpHandler(
+  webhookOperations.listWebhookDeadLetters,
+  async ({ principal, path, query }) => ({
+    body: await listWebhookDeliveries(principal.tenantId, path.webhookId, query, true),
+  }),
+);

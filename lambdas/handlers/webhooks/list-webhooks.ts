@@ -1,7 +1,7 @@
 import { listWebhooks } from '#domain/webhooks/webhook-service.js';
 import { httpHandler } from '#http/http-handler.js';
-import { operations } from '../../operations.js';
+import { webhookOperations } from '../../operations/webhooks.js';
 
-export const handler = httpHandler(operations.listWebhooks, async ({ principal, query }) => ({
+export const handler = httpHandler(webhookOperations.listWebhooks, async ({ principal, query }) => ({
   body: await listWebhooks(principal.tenantId, query),
 }));

@@ -1,7 +1,10 @@
 import { replayDeadLetters } from '#domain/webhooks/webhook-deliveries.js';
 import { httpHandler } from '#http/http-handler.js';
-import { operations } from '../../operations.js';
+import { webhookOperations } from '../../operations/webhooks.js';
 
-export const handler = httpHandler(operations.replayWebhookDeadLetters, async ({ principal, path }) => ({
-  body: await replayDeadLetters(principal.tenantId, path.webhookId),
-}));
+export const handler = httpHandler(
+  webhookOperations.replayWebhookDeadLetters,
+  async ({ principal, path }) => ({
+    body: await replayDeadLetters(principal.tenantId, path.webhookId),
+  }),
+);
