@@ -2,6 +2,17 @@
  * Settings of the API Gateway front door that the CDK stack and the local gateway share, so
  * that local mode answers as the deployed API does.
  */
+import type { ErrorCode, StatusOf } from '../lambdas/shared/error-catalogue.js';
+
+/** An answer API Gateway writes itself: a code of the catalogue, with the catalogue's status (type-checked). */
+type GatewayAnswer = {
+  [Code in ErrorCode]: {
+    statusCode: StatusOf<Code>;
+    code: Code;
+    error: string;
+    errorFromAuthorizerContext?: string;
+  };
+}[ErrorCode];
 
 /**
  * How long API Gateway keeps an authorizer answer: 0, caching off. API Gateway caches per
@@ -60,7 +71,7 @@ export const GATEWAY_RESPONSES = {
   REQUEST_TOO_LARGE: { statusCode: 413, code: 'REQUEST_TOO_LARGE', error: 'The request body is too large' },
   THROTTLED: { statusCode: 429, code: 'TOO_MANY_REQUESTS', error: 'Too many requests' },
   DEFAULT_5XX: { statusCode: 500, code: 'INTERNAL_ERROR', error: 'Internal server error' },
-} as const;
+} as const satisfies Record<string, GatewayAnswer>;
 
 export type GatewayResponseType = keyof typeof GATEWAY_RESPONSES;
 
@@ -139,4 +150,4 @@ export const USAGE_PLAN_GATEWAY_RESPONSES = {
     error: 'The API key has used up its request quota for this period',
   },
   INVALID_API_KEY: { statusCode: 403, code: 'ACCESS_DENIED', error: 'The API key has no usage plan' },
-} as const;
+} as const satisfies Record<string, GatewayAnswer>;
