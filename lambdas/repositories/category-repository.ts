@@ -65,7 +65,7 @@ function toItem(record: CategoryRecord): Record<string, unknown> {
   };
 }
 
-const fromItem = categoryEntity.fromItem;
+const fromItem = (item: Record<string, unknown>) => categoryEntity.fromItem(item);
 
 const nameExists = (name: string) =>
   new ConflictError('CATEGORY_NAME_EXISTS', `A category named "${name}" already exists in this company`);

@@ -54,7 +54,7 @@ function toItem(record: FileRecord): Record<string, unknown> {
   };
 }
 
-const fromItem = fileEntity.fromItem;
+const fromItem = (item: Record<string, unknown>) => fileEntity.fromItem(item);
 
 export function insertFileItem(record: FileRecord): TransactItem {
   return {

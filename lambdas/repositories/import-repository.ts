@@ -59,7 +59,7 @@ const toItem = (record: ImportJobRecord): Record<string, unknown> => ({
   ...importJobEntity.toItem(record),
 });
 
-const fromItem = importJobEntity.fromItem;
+const fromItem = (item: Record<string, unknown>) => importJobEntity.fromItem(item);
 
 export async function insertImportJob(record: ImportJobRecord): Promise<void> {
   await dynamoDb.send(

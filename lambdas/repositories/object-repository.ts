@@ -63,7 +63,7 @@ function toItem(record: ObjectRecord): Record<string, unknown> {
   };
 }
 
-const fromItem = objectEntity.fromItem;
+const fromItem = (item: Record<string, unknown>) => objectEntity.fromItem(item);
 
 /**
  * Transaction items that write a new object, claim its externalId and count it in the

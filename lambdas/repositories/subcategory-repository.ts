@@ -47,7 +47,7 @@ const toItem = (record: SubcategoryRecord): Record<string, unknown> => ({
   ...subcategoryEntity.toItem(record),
 });
 
-const fromItem = subcategoryEntity.fromItem;
+const fromItem = (item: Record<string, unknown>) => subcategoryEntity.fromItem(item);
 
 const nameExists = (name: string) =>
   new ConflictError(

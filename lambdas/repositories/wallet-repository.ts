@@ -71,7 +71,7 @@ function toItem(record: WalletRecord): Record<string, unknown> {
   };
 }
 
-const fromItem = walletEntity.fromItem;
+const fromItem = (item: Record<string, unknown>) => walletEntity.fromItem(item);
 
 const usernameExists = (username: string) =>
   new ConflictError('USERNAME_EXISTS', `A wallet named "${username}" already exists in this App`);

@@ -45,7 +45,7 @@ const deliveryListPartition = (companyId: string, webhookId: string) =>
 const deadLetterPartition = (companyId: string, webhookId: string) =>
   `${deliveriesPartition(companyId, webhookId)}#DEAD`;
 
-const toWebhookRecord = webhookEntity.fromItem;
+const toWebhookRecord = (item: Record<string, unknown>) => webhookEntity.fromItem(item);
 
 const webhookItem = (record: WebhookRecord) => ({
   ...subscriptionKey(record.companyId, record.id),
@@ -154,7 +154,7 @@ function deliveryItem(record: DeliveryRecord): Record<string, unknown> {
   };
 }
 
-const toDeliveryRecord = deliveryEntity.fromItem;
+const toDeliveryRecord = (item: Record<string, unknown>) => deliveryEntity.fromItem(item);
 
 /** Records a new delivery; false when it exists already (the event was seen before). */
 export async function insertDelivery(record: DeliveryRecord): Promise<boolean> {

@@ -5,6 +5,9 @@
  * the view the API shows and its response JSON Schema ({@link ViewOf}, `view.jsonSchema`).
  * Keys and index attributes stay in the repository that owns them: it spreads `toItem` beside
  * them. A small helper of our own rather than a library, so no function's bundle or init grows.
+ * Repositories call the codec inside their functions (`(item) => entity.fromItem(item)`, not
+ * `= entity.fromItem` at module level), so that a bundle that never decodes an entity can drop
+ * its declaration (package.json `sideEffects`).
  */
 import type { JsonSchema, Schema } from './schema.js';
 
