@@ -3,10 +3,10 @@
  * itself; it stores only the SHA-256 of the whole key, never the key.
  */
 
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '#shared/clients.js';
 import type { Permission, PrincipalType } from '#shared/principal.js';
+import { conditionHeld } from './conditional-write.js';
 import { tenantPartition } from './tenant-keys.js';
 
 export interface TenantRecord {
@@ -90,8 +90,8 @@ export async function findApiKey(keyId: string): Promise<ApiKeyRecord | undefine
 
 /** Marks a key revoked (the item stays, for audit). Returns false when there is no such key. */
 export async function markApiKeyRevoked(keyId: string, revokedAt: string): Promise<boolean> {
-  try {
-    await dynamoDb.send(
+  return conditionHeld(() =>
+    dynamoDb.send(
       new UpdateCommand({
         TableName: tableName(),
         Key: apiKeyKey(keyId),
@@ -99,12 +99,8 @@ export async function markApiKeyRevoked(keyId: string, revokedAt: string): Promi
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeValues: { ':revokedAt': revokedAt },
       }),
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
-    throw error;
-  }
+    ),
+  );
 }
 
 /** Records the usage plan of a key (and, in AWS, the API Gateway key that carries it). */
@@ -112,8 +108,8 @@ export async function setApiKeyUsage(
   keyId: string,
   usage: { usagePlan: string; usageIdentifierKey?: string; usageKeyId?: string },
 ): Promise<boolean> {
-  try {
-    await dynamoDb.send(
+  return conditionHeld(() =>
+    dynamoDb.send(
       new UpdateCommand({
         TableName: tableName(),
         Key: apiKeyKey(keyId),
@@ -126,10 +122,6 @@ export async function setApiKeyUsage(
           Object.entries(usage).map(([name, value]) => [`:${name}`, value]),
         ),
       }),
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
-    throw error;
-  }
+    ),
+  );
 }

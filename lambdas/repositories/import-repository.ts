@@ -16,6 +16,7 @@ import {
 import type { RowOutcome } from '#domain/imports/import-job.js';
 import { dynamoDb, tableName } from '#shared/clients.js';
 import type { ItemKey } from '#shared/page-cursor.js';
+import { conditionHeld } from './conditional-write.js';
 import {
   COUNT_ATTRIBUTES,
   type ImportCounts,
@@ -87,30 +88,35 @@ export async function updateImportJob(
   importId: string,
   fields: Partial<Omit<ImportJobRecord, 'id' | 'companyId' | 'counts'>> & { total?: number },
   condition?: { status: ImportStatus },
-): Promise<void> {
+): Promise<boolean> {
   const { total, ...plain } = fields;
   const entries = Object.entries({
     ...plain,
     ...(total === undefined ? {} : { [COUNT_ATTRIBUTES.total]: total }),
   });
-  await dynamoDb.send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: jobKey(companyId, importId),
-      UpdateExpression: `SET ${entries.map((_, at) => `#f${at} = :f${at}`).join(', ')}`,
-      ConditionExpression: condition
-        ? 'attribute_exists(pk) AND #status = :expected'
-        : 'attribute_exists(pk)',
-      ExpressionAttributeNames: {
-        ...Object.fromEntries(entries.map(([name], at) => [`#f${at}`, name])),
-        ...(condition ? { '#status': 'status' } : {}),
-      },
-      ExpressionAttributeValues: {
-        ...Object.fromEntries(entries.map(([, value], at) => [`:f${at}`, value])),
-        ...(condition ? { ':expected': condition.status } : {}),
-      },
-    }),
+  const written = await conditionHeld(() =>
+    dynamoDb.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: jobKey(companyId, importId),
+        UpdateExpression: `SET ${entries.map((_, at) => `#f${at} = :f${at}`).join(', ')}`,
+        ConditionExpression: condition
+          ? 'attribute_exists(pk) AND #status = :expected'
+          : 'attribute_exists(pk)',
+        ExpressionAttributeNames: {
+          ...Object.fromEntries(entries.map(([name], at) => [`#f${at}`, name])),
+          ...(condition ? { '#status': 'status' } : {}),
+        },
+        ExpressionAttributeValues: {
+          ...Object.fromEntries(entries.map(([, value], at) => [`:f${at}`, value])),
+          ...(condition ? { ':expected': condition.status } : {}),
+        },
+      }),
+    ),
   );
+  // Without a status condition, only a missing job refuses the write.
+  if (!written && !condition) throw new Error(`Import ${importId} does not exist`);
+  return written;
 }
 
 /**
@@ -124,8 +130,8 @@ export async function advanceImportJob(
   to: number,
   added: { counts: Omit<ImportCounts, 'total'>; errorCount: number; updatedAt: string },
 ): Promise<boolean> {
-  try {
-    await dynamoDb.send(
+  return conditionHeld(() =>
+    dynamoDb.send(
       new UpdateCommand({
         TableName: tableName(),
         Key: jobKey(companyId, importId),
@@ -143,12 +149,8 @@ export async function advanceImportJob(
           ':errors': added.errorCount,
         },
       }),
-    );
-    return true;
-  } catch (error) {
-    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
-    throw error;
-  }
+    ),
+  );
 }
 
 /** The marker of a written row: put in the transaction that writes the row's object. */

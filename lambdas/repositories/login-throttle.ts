@@ -4,9 +4,9 @@
  * the same write, and a successful login clears both in one transaction with its session.
  * The wallet's other reads and writes are `wallet-repository.ts`.
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '#shared/clients.js';
+import { conditionHeld } from './conditional-write.js';
 import { type TransactItem, writeTransaction } from './transactions.js';
 import { StaleWalletError, type WalletRecord, walletKey } from './wallet-repository.js';
 
@@ -23,8 +23,8 @@ export async function reserveLoginAttempt(
   walletId: string,
   attempt: { expectedFailedCount: number; nowIso: string; lockedUntil?: string; checkMark: string },
 ): Promise<boolean> {
-  try {
-    await dynamoDb.send(
+  return conditionHeld(() =>
+    dynamoDb.send(
       new UpdateCommand({
         TableName: tableName(),
         Key: walletKey(appId, walletId),
@@ -42,12 +42,8 @@ export async function reserveLoginAttempt(
           ...(attempt.lockedUntil ? { ':lockedUntil': attempt.lockedUntil } : {}),
         },
       }),
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
-    throw error;
-  }
+    ),
+  );
 }
 
 /**
@@ -105,8 +101,8 @@ export async function releaseLoginCheck(
   walletId: string,
   checkMarks: string[],
 ): Promise<void> {
-  try {
-    await dynamoDb.send(
+  await conditionHeld(() =>
+    dynamoDb.send(
       new UpdateCommand({
         TableName: tableName(),
         Key: walletKey(appId, walletId),
@@ -114,8 +110,6 @@ export async function releaseLoginCheck(
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeValues: { ':marks': new Set(checkMarks) },
       }),
-    );
-  } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
-  }
+    ),
+  );
 }

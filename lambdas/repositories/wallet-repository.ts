@@ -9,13 +9,13 @@
  * username marker: it is in no list, and its username may be taken again.
  */
 
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { WalletListSort } from '#domain/wallets/wallet-schemas.js';
 import { dynamoDb, tableName } from '#shared/clients.js';
 import { ConflictError } from '#shared/errors.js';
 import type { ItemKey } from '#shared/page-cursor.js';
 import { comparableName } from '#shared/text.js';
+import { conditionHeld } from './conditional-write.js';
 import { readStatusSortedList, statusSortedIndexAttributes } from './status-sorted-list.js';
 import { adjustCountersItem } from './tenant-counters.js';
 import { tenantPartition } from './tenant-keys.js';
@@ -252,8 +252,8 @@ export async function recordApiCall(
   sessionVersion: number,
   calledAt: string,
 ): Promise<boolean> {
-  try {
-    await dynamoDb.send(
+  return conditionHeld(() =>
+    dynamoDb.send(
       new UpdateCommand({
         TableName: tableName(),
         Key: walletKey(appId, walletId),
@@ -268,10 +268,6 @@ export async function recordApiCall(
           ':sessionVersion': sessionVersion,
         },
       }),
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
-    throw error;
-  }
+    ),
+  );
 }

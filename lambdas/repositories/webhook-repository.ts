@@ -7,9 +7,9 @@
  *   `DELIVERY#<deliveryId>`, listed newest first through gsi1 and, while dead-lettered
  *   (status `failed`), through gsi2.
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '#shared/clients.js';
+import { conditionHeld } from './conditional-write.js';
 import { readIndexWindow } from './index-query.js';
 import { queryAllPages } from './query-pages.js';
 import { TIME_TO_LIVE_ATTRIBUTE } from './table-definition.js';
@@ -87,41 +87,38 @@ export async function listCompanyWebhooks(companyId: string): Promise<WebhookRec
 
 /** Writes `after` if the subscription is still at `before`'s version; else {@link StaleWebhookError}. */
 export async function replaceWebhook(before: WebhookRecord, after: WebhookRecord): Promise<void> {
-  try {
-    await dynamoDb.send(
+  const written = await conditionHeld(() =>
+    dynamoDb.send(
       new PutCommand({
         TableName: tableName(),
         Item: webhookItem(after),
         ConditionExpression: 'version = :version',
         ExpressionAttributeValues: { ':version': before.version },
       }),
-    );
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) throw new StaleWebhookError();
-    throw error;
-  }
+    ),
+  );
+  if (!written) throw new StaleWebhookError();
 }
 
 export async function deleteWebhook(record: WebhookRecord): Promise<void> {
-  try {
-    await dynamoDb.send(
+  const deleted = await conditionHeld(() =>
+    dynamoDb.send(
       new DeleteCommand({
         TableName: tableName(),
         Key: subscriptionKey(record.companyId, record.id),
         ConditionExpression: 'version = :version',
         ExpressionAttributeValues: { ':version': record.version },
       }),
-    );
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) throw new StaleWebhookError();
-    throw error;
-  }
+    ),
+  );
+  if (!deleted) throw new StaleWebhookError();
 }
 
 /** Marks an active subscription failing (the delivery function, after 24 h of failures). */
 export async function markWebhookFailing(companyId: string, webhookId: string, at: string): Promise<void> {
-  try {
-    await dynamoDb.send(
+  // Refused when disabled, deleted or already failing: nothing to mark.
+  await conditionHeld(() =>
+    dynamoDb.send(
       new UpdateCommand({
         TableName: tableName(),
         Key: subscriptionKey(companyId, webhookId),
@@ -130,11 +127,8 @@ export async function markWebhookFailing(companyId: string, webhookId: string, a
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':failing': 'failing', ':active': 'active', ':at': at, ':one': 1 },
       }),
-    );
-  } catch (error) {
-    // Disabled, deleted or already failing: nothing to mark.
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
-  }
+    ),
+  );
 }
 
 function deliveryItem(record: DeliveryRecord): Record<string, unknown> {
@@ -158,19 +152,15 @@ const toDeliveryRecord = (item: Record<string, unknown>) => deliveryEntity.fromI
 
 /** Records a new delivery; false when it exists already (the event was seen before). */
 export async function insertDelivery(record: DeliveryRecord): Promise<boolean> {
-  try {
-    await dynamoDb.send(
+  return conditionHeld(() =>
+    dynamoDb.send(
       new PutCommand({
         TableName: tableName(),
         Item: deliveryItem(record),
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
-    throw error;
-  }
+    ),
+  );
 }
 
 /** Writes a delivery's new state (one writer at a time: its queue lane). */

@@ -380,14 +380,13 @@ export async function runImport(
   if (chunk.length > 0 && !(await writeChunk())) return { finished: true };
   job = await findImportJob(companyId, importId);
   if (job?.status === 'running') {
+    // Refused when another run completed it first: nothing more to do.
     await updateImportJob(
       companyId,
       importId,
       { status: 'completed', completedAt: nowIso(), updatedAt: nowIso() },
       { status: 'running' },
-    ).catch((error: unknown) => {
-      if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
-    });
+    );
   }
   return { finished: true };
 }

@@ -164,17 +164,13 @@ export async function startImport(
       `The file is larger than ${IMPORT_UPLOAD_MAX_BYTES} bytes (50 MB)`,
     );
   }
-  try {
-    await updateImportJob(
-      principal.tenantId,
-      importId,
-      { status: 'running', updatedAt: nowIso() },
-      { status: 'pending' },
-    );
-  } catch (error) {
-    if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
-    throw new ConflictError('IMPORT_ALREADY_STARTED', `Import ${importId} was started already`);
-  }
+  const started = await updateImportJob(
+    principal.tenantId,
+    importId,
+    { status: 'running', updatedAt: nowIso() },
+    { status: 'pending' },
+  );
+  if (!started) throw new ConflictError('IMPORT_ALREADY_STARTED', `Import ${importId} was started already`);
   await startBackgroundJob('importObjects', { companyId: principal.tenantId, jobId: importId });
   return toImportView({ ...job, status: 'running' }, pathPrefix);
 }
