@@ -1,9 +1,9 @@
 /**
  * The one operation table. Each API operation is listed once, in its group's module under
- * `lambdas/operations/` (rows: `operation-row.ts`); the CDK stack builds its
- * API Gateway route and Lambda function from it, the local gateway routes by it, and the
- * handlers read their permission and request schemas from it. Adding an operation is one row
- * here plus one handler file in `lambdas/handlers/`.
+ * `lambdas/operations/` (what a row holds: `operation-row.ts`); the CDK stack builds its API
+ * Gateway route and Lambda function from it, the local gateway routes by it, and the handlers
+ * read their permission and request schemas from their group. Adding an operation is one row in
+ * its group plus one handler file in `lambdas/handlers/`.
  */
 
 import type { Operation } from './operation-row.js';
