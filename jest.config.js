@@ -40,6 +40,9 @@ module.exports = {
       // Handlers run in the test's own process, and so do the background jobs they start.
       setupFiles: [...shared.setupFiles, '<rootDir>/test/support/in-process-jobs.js'],
       globalSetup: '<rootDir>/test/support/integration-global-setup.js',
+      // Jest's 5 s default is a guard against hangs, not a budget: a slow or loaded CI machine
+      // took over 5 s for 20 concurrent updates that retry on one object.
+      testTimeout: 30_000,
       globalTeardown: '<rootDir>/test/support/integration-global-teardown.js',
     },
     { ...shared, displayName: 'infra', testMatch: ['<rootDir>/test/infra/**/*.test.ts'] },

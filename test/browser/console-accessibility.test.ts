@@ -136,6 +136,7 @@ describe('accessibility and keyboard use of the console', () => {
     await page.keyboard.press('Enter');
     // the confirmation takes the focus
     await page.getByRole('button', { name: 'Yes, delete' }).waitFor();
+    expect(await page.locator(':focus').textContent()).toBe('Yes, delete');
     await page.keyboard.press('Enter');
     await page.getByText('keyboard-wallet is deleted.').waitFor();
   });

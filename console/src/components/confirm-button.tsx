@@ -2,7 +2,7 @@
  * A button whose action runs only after a second, explicit confirmation; focus moves to the
  * confirmation so that keyboard users land on it. Failures are shown, never swallowed.
  */
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { ErrorNotice } from './error-notice';
 
 export function ConfirmButton(props: {
@@ -15,7 +15,10 @@ export function ConfirmButton(props: {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
   const confirmRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
+  // A layout effect moves the focus in the same commit that shows the confirmation: with a
+  // plain effect there is a moment when the confirmation is shown but the focus is nowhere,
+  // and a quick Enter is lost.
+  useLayoutEffect(() => {
     if (asking) confirmRef.current?.focus();
   }, [asking]);
   const confirm = async () => {
