@@ -33,8 +33,11 @@ const KEY_PATTERNS = { files: FILE_KEY_PATTERN, uploads: UPLOAD_KEY_PATTERN } as
  */
 export const IDEMPOTENCY_ITEM_PARTITIONS = idempotencyPartition('*');
 
-/** What Powertools' DynamoDB persistence layer calls: get, put (in progress), update (done), delete (failed). */
-export const IDEMPOTENCY_ACTIONS: readonly TableAction[] = ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'];
+/**
+ * What the idempotency layer calls: put (the claim, which returns the record it found, so no
+ * GetItem), update (done), delete (failed).
+ */
+export const IDEMPOTENCY_ACTIONS: readonly TableAction[] = ['PutItem', 'UpdateItem', 'DeleteItem'];
 
 export interface DataStores {
   table: ITable;

@@ -1,25 +1,30 @@
 /**
- * `Idempotency-Key` on creating POSTs, with Powertools idempotency: a retry with the same key
- * and the same request gets the first answer again and creates nothing; the same key with
- * another request is 409 `IDEMPOTENCY_KEY_REUSED`; a retry while the first is still running is
- * 409 `IDEMPOTENCY_IN_PROGRESS`. Failed requests are not remembered (a retry runs again).
- * Without the header, requests run as usual.
+ * `Idempotency-Key` on creating POSTs: a retry with the same key and the same request gets the
+ * first answer again and creates nothing; the same key with another request is 409
+ * `IDEMPOTENCY_KEY_REUSED`; a retry while the first is still running is 409
+ * `IDEMPOTENCY_IN_PROGRESS`. Failed requests are not remembered (a retry runs again). Without
+ * the header, requests run as usual.
+ *
+ * The flow is Powertools idempotency's, on the table through the document client every function
+ * already holds (`repositories/idempotency-store.ts`): Powertools brought its own DynamoDB
+ * client, its whole command set and a JMESPath engine, about 100 KB of every creating POST's
+ * bundle.
  */
 import { createHash } from 'node:crypto';
-import {
-  IdempotencyAlreadyInProgressError,
-  IdempotencyConfig,
-  IdempotencyValidationError,
-  makeIdempotent,
-} from '@aws-lambda-powertools/idempotency';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { idempotencyStore } from '#repositories/idempotency-store.js';
+import {
+  claimIdempotencyRecord,
+  completeIdempotencyRecord,
+  type IdempotencyScope,
+  releaseIdempotencyRecord,
+} from '#repositories/idempotency-store.js';
 import { ConflictError, ValidationError } from '#shared/errors.js';
 import { SCRYPT_PARAMETERS, scryptKey } from '#shared/scrypt.js';
 import { bodyBytes, headerValue, parseJsonBody } from './http-request.js';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_WINDOW_SECONDS } from './idempotency-key.js';
 
-export { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_WINDOW_SECONDS } from './idempotency-key.js';
+/** How long a request without a known deadline holds its key: API Gateway gives up after 29 s. */
+const UNKNOWN_DEADLINE_MS = 29_000;
 
 /**
  * What must be the same for a retry: the address and the body (its hash; a streamed upload: its
@@ -78,37 +83,32 @@ export async function runIdempotently<T extends Record<string, unknown>>(
       },
     ]);
   }
-  // The answer is stored as JSON text: a DynamoDB map could not hold every JSON value (1e-200, "" keys).
-  const config = new IdempotencyConfig({
-    eventKeyJmesPath: 'key',
-    payloadValidationJmesPath: 'fingerprint',
-    expiresAfterSeconds: IDEMPOTENCY_WINDOW_SECONDS,
+  const scope: IdempotencyScope = { tenantId, operationId, key };
+  const fingerprint = await requestFingerprint(event, secretFields, `${tenantId}\n${operationId}\n${key}`);
+  const now = Date.now();
+  const held = await claimIdempotencyRecord(scope, fingerprint, {
+    expiresAtSeconds: Math.floor(now / 1000) + IDEMPOTENCY_WINDOW_SECONDS,
+    // Until the invocation's deadline: a request whose Lambda timed out does not hold its key.
+    inProgressUntilMs: now + (context?.getRemainingTimeInMillis?.() ?? UNKNOWN_DEADLINE_MS),
   });
-  // With the invocation's deadline, a request that times out does not hold its key "in progress".
-  if (context?.getRemainingTimeInMillis) config.registerLambdaContext(context);
-  const idempotent = makeIdempotent(
-    async (_request: { key: string; fingerprint: string }) => ({ answer: JSON.stringify(await run()) }),
-    {
-      persistenceStore: idempotencyStore(tenantId),
-      config,
-      keyPrefix: operationId,
-    },
-  );
-  try {
-    const salt = `${tenantId}\n${operationId}\n${key}`;
-    const fingerprint = await requestFingerprint(event, secretFields, salt);
-    const { answer } = await idempotent({ key, fingerprint });
-    return JSON.parse(answer) as T;
-  } catch (error) {
-    if (error instanceof IdempotencyValidationError) {
+  if (held) {
+    if (held.fingerprint !== fingerprint) {
       throw new ConflictError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used for another request');
     }
-    if (error instanceof IdempotencyAlreadyInProgressError) {
-      throw new ConflictError(
-        'IDEMPOTENCY_IN_PROGRESS',
-        'A request with this Idempotency-Key is still running',
-      );
-    }
+    if (held.status === 'COMPLETED') return JSON.parse(held.answer) as T;
+    throw new ConflictError(
+      'IDEMPOTENCY_IN_PROGRESS',
+      'A request with this Idempotency-Key is still running',
+    );
+  }
+  let result: T;
+  try {
+    result = await run();
+  } catch (error) {
+    await releaseIdempotencyRecord(scope);
     throw error;
   }
+  // Stored as JSON text: a DynamoDB map could not hold every JSON value (1e-200, "" keys).
+  await completeIdempotencyRecord(scope, JSON.stringify(result));
+  return result;
 }

@@ -4,7 +4,7 @@
  * Nothing here lists operations: a new row of the table appears in the document by itself.
  */
 
-import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_WINDOW_SECONDS } from '#http/idempotency.js';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_WINDOW_SECONDS } from '#http/idempotency-key.js';
 import { ERROR_CODES, type ErrorCode, errorCodeEntry } from '#shared/error-catalogue.js';
 import { SUPPORTED_TYPES } from '#shared/file-types.js';
 import { WALLET_PERMISSIONS } from '#shared/principal.js';

@@ -1,23 +1,98 @@
 /**
- * Where idempotency records live: the single table, in a partition of the tenant
- * (`T#<tenant>#IDEMPOTENCY`), removed by DynamoDB's TTL after they expire.
+ * Idempotency records: one item per tenant, operation and `Idempotency-Key`, in a partition of
+ * the tenant (`T#<tenant>#IDEMPOTENCY`), removed by DynamoDB's TTL after they expire. A record
+ * is claimed "in progress" by a conditional Put before the request runs, then holds the answer
+ * ("completed"), or is deleted when the request failed.
  */
-import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
-import { dynamoDbClient, tableName } from '#shared/clients.js';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { dynamoDb, tableName } from '#shared/clients.js';
 import { TIME_TO_LIVE_ATTRIBUTE } from './table-definition.js';
 import { tenantPartition } from './tenant-keys.js';
 
 /** The partition of a tenant's idempotency records; `lib/` grants `idempotencyPartition('*')`. */
 export const idempotencyPartition = (tenantId: string): string => `${tenantPartition(tenantId)}#IDEMPOTENCY`;
 
-/** The Powertools persistence layer of one tenant's idempotency records. */
-export function idempotencyStore(tenantId: string): DynamoDBPersistenceLayer {
-  return new DynamoDBPersistenceLayer({
-    tableName: tableName(),
-    keyAttr: 'pk',
-    sortKeyAttr: 'sk',
-    staticPkValue: idempotencyPartition(tenantId),
-    expiryAttr: TIME_TO_LIVE_ATTRIBUTE,
-    awsSdkV3Client: dynamoDbClient,
-  });
+/** Which record: the tenant, the operation and the client's key. */
+export interface IdempotencyScope {
+  tenantId: string;
+  operationId: string;
+  key: string;
+}
+
+/** A record another request holds. */
+export type IdempotencyRecord =
+  | { status: 'IN_PROGRESS'; fingerprint: string }
+  | { status: 'COMPLETED'; fingerprint: string; answer: string };
+
+const recordKey = (scope: IdempotencyScope) => ({
+  pk: idempotencyPartition(scope.tenantId),
+  sk: `${scope.operationId}#${scope.key}`,
+});
+
+/**
+ * Claims the record for a request that is about to run: written when there is none, or the one
+ * there has expired, or it was left in progress by a request past its deadline (a Lambda that
+ * timed out). Otherwise the record that is there, read by the same call.
+ *
+ * @example
+ * const held = await claimIdempotencyRecord(scope, fingerprint, { expiresAt, inProgressUntil });
+ * if (held === undefined) { ... run the request ... }
+ */
+export async function claimIdempotencyRecord(
+  scope: IdempotencyScope,
+  fingerprint: string,
+  deadlines: { expiresAtSeconds: number; inProgressUntilMs: number },
+): Promise<IdempotencyRecord | undefined> {
+  const now = Date.now();
+  try {
+    await dynamoDb.send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: {
+          ...recordKey(scope),
+          status: 'IN_PROGRESS',
+          fingerprint,
+          inProgressUntil: deadlines.inProgressUntilMs,
+          [TIME_TO_LIVE_ATTRIBUTE]: deadlines.expiresAtSeconds,
+        },
+        // DynamoDB removes expired items only within a day or two, so expiry is checked here too.
+        ConditionExpression:
+          'attribute_not_exists(pk) OR #expires < :nowSeconds OR (#status = :inProgress AND inProgressUntil < :nowMs)',
+        ExpressionAttributeNames: { '#expires': TIME_TO_LIVE_ATTRIBUTE, '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':nowSeconds': Math.floor(now / 1000),
+          ':nowMs': now,
+          ':inProgress': 'IN_PROGRESS',
+        },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException) || !error.Item) throw error;
+    const held = unmarshall(error.Item);
+    return held.status === 'COMPLETED'
+      ? { status: 'COMPLETED', fingerprint: held.fingerprint, answer: held.answer }
+      : { status: 'IN_PROGRESS', fingerprint: held.fingerprint };
+  }
+}
+
+/** Keeps the answer of a request that ran, for the retries until the record expires. */
+export async function completeIdempotencyRecord(scope: IdempotencyScope, answer: string): Promise<void> {
+  await dynamoDb.send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: recordKey(scope),
+      UpdateExpression: 'SET #status = :completed, answer = :answer REMOVE inProgressUntil',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':completed': 'COMPLETED', ':answer': answer },
+    }),
+  );
+}
+
+/** Forgets the claim of a request that failed, so that a retry runs again. */
+export async function releaseIdempotencyRecord(scope: IdempotencyScope): Promise<void> {
+  await dynamoDb.send(new DeleteCommand({ TableName: tableName(), Key: recordKey(scope) }));
 }
