@@ -12,6 +12,7 @@ import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { METRICS_NAMESPACE_ENVIRONMENT, SERVICE_NAME_ENVIRONMENT } from '../lambdas/shared/observability.js';
+import { FUNCTION_BUNDLING } from './function-bundling.js';
 import { retainedLogGroup } from './log-retention.js';
 import { lockFilePath, projectRoot } from './project-paths.js';
 import { serviceStackOf } from './service-stack.js';
@@ -100,11 +101,7 @@ export function bundledFunction(scope: Construct, id: string, props: BundledFunc
       [METRICS_NAMESPACE_ENVIRONMENT]: METRICS_NAMESPACE,
     },
     bundling: {
-      minify: true,
-      sourceMap: true,
-      // Stack traces need only the mappings; embedding every bundled source would triple the zip.
-      sourcesContent: false,
-      target: 'node24',
+      ...FUNCTION_BUNDLING,
       // Ship the SDK version we test with instead of the runtime's copy (STYLE: always bundle @aws-sdk/*).
       bundleAwsSDK: true,
     },

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { operationList } from '../../lambdas/operations';
+import { FUNCTION_BUNDLING, functionBuildOptions } from '../../lib/function-bundling';
 import { handlersDirectory, projectRoot } from '../../local/project-paths';
 import { median, round } from '../support/statistics';
 
@@ -24,6 +25,13 @@ export interface ColdStartRow {
   initMinMs: number;
   /** Median module initialization against the reference's. */
   initRatio: number;
+  /** Median module initialization against the reference built from CommonJS builds. */
+  initRatioToCommonJs: number;
+  /**
+   * Fastest module initialization against the reference's fastest: the cost without the
+   * machine's interference, which only ever adds (a steadier figure than the median here).
+   */
+  initMinRatio: number;
   sizeRatio: number;
   /** AWS SDK clients the bundle holds besides DynamoDB's (loaded at init or on first use). */
   otherClients: string[];
@@ -50,6 +58,7 @@ export interface ColdStartResult {
 }
 
 const REFERENCE = 'reference: DynamoDB client only';
+const COMMONJS_REFERENCE = 'reference, CommonJS builds';
 
 /** `@aws-sdk/client-s3` → `S3`, for the clients a function may need besides DynamoDB's. */
 const OTHER_CLIENTS: Record<string, string> = {
@@ -68,12 +77,6 @@ const before = (
 ).functions;
 const AUTHORIZER = 'authorizer';
 
-/** The esbuild target the stack bundles for, read from `lib/bundled-function.ts`. */
-function stackTarget(): string {
-  const source = readFileSync(join(projectRoot, 'lib', 'bundled-function.ts'), 'utf8');
-  return /target:\s*'(node\d+)'/.exec(source)?.[1] ?? 'node22';
-}
-
 /** `.../node_modules/@aws-sdk/client-dynamodb/dist-cjs/x.js` → `@aws-sdk/client-dynamodb`. */
 function sourceOf(inputPath: string): string {
   const inModules = inputPath.split('node_modules/').at(-1) ?? inputPath;
@@ -85,24 +88,11 @@ function sourceOf(inputPath: string): string {
 async function bundle(
   entry: string,
   outputDirectory: string,
-  target: string,
+  mainFields?: string[],
 ): Promise<{ path: string; bytesBySource: Map<string, number> }> {
   const outfile = join(outputDirectory, 'index.js');
-  // The options NodejsFunction passes for minify, sourceMap, sourcesContent false, bundleAwsSDK.
-  const result = await build({
-    entryPoints: [entry],
-    bundle: true,
-    platform: 'node',
-    target,
-    format: 'cjs',
-    minify: true,
-    sourcemap: true,
-    sourcesContent: false,
-    outfile,
-    absWorkingDir: projectRoot,
-    logLevel: 'error',
-    metafile: true,
-  });
+  const options = functionBuildOptions(entry, outputDirectory);
+  const result = await build({ ...options, mainFields: mainFields ?? options.mainFields, metafile: true });
   const bytesBySource = new Map<string, number>();
   for (const output of Object.values(result.metafile.outputs)) {
     for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
@@ -151,9 +141,15 @@ export async function runColdStart(options: {
   /** Only these operations (smoke runs); every row of the table when undefined. */
   operationIds?: string[];
 }): Promise<ColdStartResult> {
-  const target = stackTarget();
   const functions = [
     { name: REFERENCE, entry: join(__dirname, '..', 'cold-start', 'reference-handler.ts') },
+    {
+      // The same handler as esbuild builds it from packages' CommonJS builds (its default for
+      // platform node), as the stack bundled until 2026-11-26.
+      name: COMMONJS_REFERENCE,
+      entry: join(__dirname, '..', 'cold-start', 'reference-handler.ts'),
+      mainFields: ['main', 'module'],
+    },
     {
       name: 'reference: DynamoDB + S3 clients',
       entry: join(__dirname, '..', 'cold-start', 'reference-with-s3-handler.ts'),
@@ -170,7 +166,7 @@ export async function runColdStart(options: {
     functions.map(async (each, index) => {
       const directory = join(options.outputDirectory, String(index));
       mkdirSync(directory, { recursive: true });
-      const { path, bytesBySource } = await bundle(each.entry, directory, target);
+      const { path, bytesBySource } = await bundle(each.entry, directory, each.mainFields);
       const content = readFileSync(path);
       return {
         ...each,
@@ -189,6 +185,8 @@ export async function runColdStart(options: {
   }
   const reference = bundles[0];
   const referenceMedian = median(samples.get(REFERENCE) ?? []);
+  const referenceMin = Math.min(...(samples.get(REFERENCE) ?? []));
+  const commonJsReferenceMedian = median(samples.get(COMMONJS_REFERENCE) ?? []);
   const rows = bundles.map((each): ColdStartRow => {
     const initSamples = samples.get(each.name) ?? [];
     const initMedian = median(initSamples);
@@ -199,6 +197,8 @@ export async function runColdStart(options: {
       initMedianMs: round(initMedian, 1),
       initMinMs: round(Math.min(...initSamples), 1),
       initRatio: round(initMedian / referenceMedian, 2),
+      initRatioToCommonJs: round(initMedian / commonJsReferenceMedian, 2),
+      initMinRatio: round(Math.min(...initSamples) / referenceMin, 2),
       sizeRatio: round(each.bytes / (reference?.bytes ?? each.bytes), 2),
       otherClients: Object.entries(OTHER_CLIENTS)
         .filter(([source]) => each.bytesBySource.has(source))
@@ -217,7 +217,7 @@ export async function runColdStart(options: {
     .sort((a, b) => b.operationKb - a.operationKb)
     .slice(0, 12);
   return {
-    target,
+    target: FUNCTION_BUNDLING.target,
     runs: options.runs,
     node: process.version,
     rows,
