@@ -3,17 +3,15 @@
  * `export const handler = httpHandler(operations.x, async (request) => ({ body: await domain(...) }))`.
  * This module checks the caller against the operation's row (principal kind and permission),
  * parses path, query and body with the row's schemas, runs creating POSTs idempotently, and
- * shapes the answer; errors become the spec's bodies in {@link errorResponder}. Powertools
- * middleware logs (with the caller's ids), counts and traces every call.
+ * shapes the answer; errors become the spec's bodies in {@link errorResponder}. Every call is
+ * logged (with the caller's ids), counted and traced (`#shared/observability.js`, `xray-tracing.js`).
  */
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type { CodeAnswering } from '#shared/error-catalogue.js';
 import { ForbiddenError } from '#shared/errors.js';
 import type { UploadedFile } from '#shared/multipart-stream.js';
-import { countAnswer, logger, metrics, observedServiceName } from '#shared/observability.js';
+import { countAnswer, logger, metrics, observedServiceName, startInvocation } from '#shared/observability.js';
 import { type Principal, principalFromEvent } from '#shared/principal.js';
 import type { Infer, ObjectSchema } from '#shared/schema.js';
 import { traceInvocation } from '#shared/xray-tracing.js';
@@ -143,8 +141,11 @@ export function httpHandler<Op extends Operation>(
   return (
     middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
       .use(traceInvocation({ serviceName: observedServiceName, operation: operationId }))
-      .use(injectLambdaContext(logger, { resetKeys: true }))
-      .use(logMetrics(metrics, { captureColdStartMetric: true }))
+      .use({
+        before: ({ context }) => startInvocation(context),
+        after: () => metrics.publishStoredMetrics(),
+        onError: () => metrics.publishStoredMetrics(),
+      })
       // Before the error responder, so that its `onError` runs after it and sees the error body.
       .use(corsMiddleware())
       .use(

@@ -5,7 +5,6 @@
  * calls it with one message at a time (a slow receiver then holds up only its own lane); locally
  * `local/webhook-delivery-worker.ts` calls it the same way.
  */
-import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { processDelivery } from '#domain/webhooks/webhook-deliveries.js';
 import type { DeliveryMessage } from '#repositories/delivery-message.js';
@@ -30,9 +29,9 @@ export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
     }
     try {
       const result = await processDelivery(JSON.parse(record.body) as DeliveryMessage);
-      metrics.addMetric(DELIVERY_METRICS.attempts, MetricUnit.Count, 1);
+      metrics.addMetric(DELIVERY_METRICS.attempts, 'Count', 1);
       if (result.outcome === 'retry') {
-        metrics.addMetric(DELIVERY_METRICS.failures, MetricUnit.Count, 1);
+        metrics.addMetric(DELIVERY_METRICS.failures, 'Count', 1);
         await retryMessageLater(record.receiptHandle, result.delayMs / 1000);
         failures.push({ itemIdentifier: record.messageId });
         heldLanes.add(lane);
