@@ -24,7 +24,7 @@ import { DeduplicationScope, FifoThroughputLimit, Queue, QueueEncryption } from 
 import { Construct } from 'constructs';
 import { DELIVERY_METRICS } from '../lambdas/jobs/deliver-webhooks.js';
 import { type OperationId, operationList } from '../lambdas/operations.js';
-import { WEBHOOK_QUEUE_URL_ENVIRONMENT } from '../lambdas/repositories/delivery-queue.js';
+import { WEBHOOK_QUEUE_URL_ENVIRONMENT } from '../lambdas/repositories/delivery-queue-environment.js';
 import { LEDGER_EVENT_ENTITY } from '../lambdas/repositories/ledger-repository.js';
 import { TABLE_NAME_ENVIRONMENT } from '../lambdas/shared/clients.js';
 import { EVENT_BUS_NAME_ENVIRONMENT } from '../lambdas/shared/event-bus.js';

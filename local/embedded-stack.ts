@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { LOCAL_WEBHOOKS_ALLOW_LOOPBACK_ENVIRONMENT } from '../lambdas/domain/webhooks/webhook-address.js';
-import { LOCAL_DELIVERY_QUEUE_ENVIRONMENT } from '../lambdas/repositories/delivery-queue.js';
+import { LOCAL_DELIVERY_QUEUE_ENVIRONMENT } from '../lambdas/repositories/delivery-queue-environment.js';
 import { LOCAL_CURSOR_KEY_ENV } from '../lambdas/shared/cursor-key.js';
 import { LOCAL_EVENT_BUS_FILE_ENVIRONMENT } from '../lambdas/shared/event-bus.js';
 import { LOCAL_SECRETS_KEY_FILE_ENVIRONMENT } from '../lambdas/shared/secret-box.js';

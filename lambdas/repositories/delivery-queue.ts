@@ -8,9 +8,13 @@
 import { createHash } from 'node:crypto';
 import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { QueuedDelivery } from './delivery-message.js';
-
-export const WEBHOOK_QUEUE_URL_ENVIRONMENT = 'WEBHOOK_QUEUE_URL';
-export const LOCAL_DELIVERY_QUEUE_ENVIRONMENT = 'LOCAL_DELIVERY_QUEUE';
+import {
+  LOCAL_DELIVERY_QUEUE_ENVIRONMENT,
+  WEBHOOK_QUEUE_URL_ENVIRONMENT,
+} from './delivery-queue-environment.js';
+// Imported at the top although only local mode uses it: it is 1 KB, while a dynamic import made
+// esbuild keep the whole DynamoDB client (45 KB) for the document client commands it imports.
+import { delayLocalMessage, sendLocalMessages } from './local-delivery-queue.js';
 
 /**
  * Lanes per subscription: events of one object always share a lane (in order), and a receiver
@@ -29,7 +33,6 @@ let sqs: SQSClient | undefined;
 const MESSAGES_PER_BATCH = 10;
 
 const useLocalQueue = () => process.env[LOCAL_DELIVERY_QUEUE_ENVIRONMENT] === 'table';
-const localQueue = () => import('./local-delivery-queue.js');
 
 function queueUrl(): string {
   const url = process.env[WEBHOOK_QUEUE_URL_ENVIRONMENT];
@@ -40,7 +43,7 @@ function queueUrl(): string {
 /** Sends the messages in order (a lane's order is the order given). */
 export async function enqueueDeliveries(deliveries: readonly QueuedDelivery[]): Promise<void> {
   if (deliveries.length === 0) return;
-  if (useLocalQueue()) return (await localQueue()).sendLocalMessages(deliveries);
+  if (useLocalQueue()) return sendLocalMessages(deliveries);
   sqs ??= new SQSClient({});
   for (let start = 0; start < deliveries.length; start += MESSAGES_PER_BATCH) {
     const batch = deliveries.slice(start, start + MESSAGES_PER_BATCH);
@@ -66,7 +69,7 @@ export async function enqueueDeliveries(deliveries: readonly QueuedDelivery[]): 
  * lane waits meanwhile. The caller then reports the message as failed.
  */
 export async function retryMessageLater(receiptHandle: string, delaySeconds: number): Promise<void> {
-  if (useLocalQueue()) return (await localQueue()).delayLocalMessage(receiptHandle, delaySeconds);
+  if (useLocalQueue()) return delayLocalMessage(receiptHandle, delaySeconds);
   sqs ??= new SQSClient({});
   await sqs.send(
     new ChangeMessageVisibilityCommand({
