@@ -85,11 +85,10 @@ export async function runIdempotently<T extends Record<string, unknown>>(
   }
   const scope: IdempotencyScope = { tenantId, operationId, key };
   const fingerprint = await requestFingerprint(event, secretFields, `${tenantId}\n${operationId}\n${key}`);
-  const now = Date.now();
   const held = await claimIdempotencyRecord(scope, fingerprint, {
-    expiresAtSeconds: Math.floor(now / 1000) + IDEMPOTENCY_WINDOW_SECONDS,
+    keepSeconds: IDEMPOTENCY_WINDOW_SECONDS,
     // Until the invocation's deadline: a request whose Lambda timed out does not hold its key.
-    inProgressUntilMs: now + (context?.getRemainingTimeInMillis?.() ?? UNKNOWN_DEADLINE_MS),
+    holdMs: context?.getRemainingTimeInMillis?.() ?? UNKNOWN_DEADLINE_MS,
   });
   if (held) {
     if (held.fingerprint !== fingerprint) {

@@ -34,18 +34,20 @@ const recordKey = (scope: IdempotencyScope) => ({
 /**
  * Claims the record for a request that is about to run: written when there is none, or the one
  * there has expired, or it was left in progress by a request past its deadline (a Lambda that
- * timed out). Otherwise the record that is there, read by the same call.
+ * timed out). Otherwise the record that is there, read by the same call. The record is kept for
+ * `keepSeconds`, and held "in progress" for `holdMs`.
  *
  * @example
- * const held = await claimIdempotencyRecord(scope, fingerprint, { expiresAt, inProgressUntil });
+ * const held = await claimIdempotencyRecord(scope, fingerprint, { keepSeconds: 86_400, holdMs: 29_000 });
  * if (held === undefined) { ... run the request ... }
  */
 export async function claimIdempotencyRecord(
   scope: IdempotencyScope,
   fingerprint: string,
-  deadlines: { expiresAtSeconds: number; inProgressUntilMs: number },
+  periods: { keepSeconds: number; holdMs: number },
 ): Promise<IdempotencyRecord | undefined> {
   const now = Date.now();
+  const nowSeconds = Math.floor(now / 1000);
   try {
     await dynamoDb.send(
       new PutCommand({
@@ -54,15 +56,15 @@ export async function claimIdempotencyRecord(
           ...recordKey(scope),
           status: 'IN_PROGRESS',
           fingerprint,
-          inProgressUntil: deadlines.inProgressUntilMs,
-          [TIME_TO_LIVE_ATTRIBUTE]: deadlines.expiresAtSeconds,
+          inProgressUntil: now + periods.holdMs,
+          [TIME_TO_LIVE_ATTRIBUTE]: nowSeconds + periods.keepSeconds,
         },
         // DynamoDB removes expired items only within a day or two, so expiry is checked here too.
         ConditionExpression:
           'attribute_not_exists(pk) OR #expires < :nowSeconds OR (#status = :inProgress AND inProgressUntil < :nowMs)',
         ExpressionAttributeNames: { '#expires': TIME_TO_LIVE_ATTRIBUTE, '#status': 'status' },
         ExpressionAttributeValues: {
-          ':nowSeconds': Math.floor(now / 1000),
+          ':nowSeconds': nowSeconds,
           ':nowMs': now,
           ':inProgress': 'IN_PROGRESS',
         },
