@@ -11,6 +11,7 @@ import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { API_TIMEOUT_SECONDS } from '../lambdas/http/api-timeout.js';
 import { METRICS_NAMESPACE_ENVIRONMENT, SERVICE_NAME_ENVIRONMENT } from '../lambdas/shared/observability.js';
 import { FUNCTION_BUNDLING } from './function-bundling.js';
 import { retainedLogGroup } from './log-retention.js';
@@ -29,7 +30,7 @@ export interface BundledFunctionProps {
 }
 
 /** API Gateway gives up on an integration after 29 s, so a longer Lambda timeout buys nothing. */
-export const FUNCTION_TIMEOUT = Duration.seconds(29);
+export const FUNCTION_TIMEOUT = Duration.seconds(API_TIMEOUT_SECONDS);
 /** Lambda allots CPU in proportion to memory; 1024 MB keeps cold starts and scrypt short. */
 export const FUNCTION_MEMORY_MB = 1024;
 /**

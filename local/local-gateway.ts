@@ -15,6 +15,7 @@ import type {
   APIGatewayRequestAuthorizerEvent,
   Context,
 } from 'aws-lambda';
+import { API_TIMEOUT_SECONDS } from '../lambdas/http/api-timeout.js';
 import { attachBodyStream } from '../lambdas/http/body-stream.js';
 import { allowedOrigins, corsHeaders, preflightHeaders } from '../lambdas/http/cors.js';
 import {
@@ -154,7 +155,8 @@ function queryMaps(url: URL) {
 }
 
 function lambdaContext(functionName: string): Context {
-  const deadline = Date.now() + 29_000;
+  // As in AWS: the function's deadline is API Gateway's.
+  const deadline = Date.now() + API_TIMEOUT_SECONDS * 1000;
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName,

@@ -20,11 +20,12 @@ import {
 } from '#repositories/idempotency-store.js';
 import { ConflictError, ValidationError } from '#shared/errors.js';
 import { SCRYPT_PARAMETERS, scryptKey } from '#shared/scrypt.js';
+import { API_TIMEOUT_SECONDS } from './api-timeout.js';
 import { bodyBytes, headerValue, parseJsonBody } from './http-request.js';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_WINDOW_SECONDS } from './idempotency-key.js';
 
-/** How long a request without a known deadline holds its key: API Gateway gives up after 29 s. */
-const UNKNOWN_DEADLINE_MS = 29_000;
+/** How long a request without a known deadline holds its key: as long as API Gateway waits. */
+const UNKNOWN_DEADLINE_MS = API_TIMEOUT_SECONDS * 1000;
 
 /**
  * What must be the same for a retry: the address and the body (its hash; a streamed upload: its
