@@ -275,12 +275,21 @@ describe('admin export', () => {
     // Assess
     expect(result).toMatchObject({ exitCode: 0, stderr: '' });
     expect(result.stdout).toBe(api.text);
-    expect(
-      result.stdout
-        .trim()
-        .split('\n')
-        .map((line) => JSON.parse(line).externalId),
-    ).toEqual(['E-3', 'E-12', 'E-21', 'E-30', 'E-39']);
+    const exported = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { externalId: string; createdAt: string });
+    expect(exported.map((object) => object.externalId).sort()).toEqual([
+      'E-12',
+      'E-21',
+      'E-3',
+      'E-30',
+      'E-39',
+    ]);
+    // The import writes rows side by side, so creation order need not follow row order.
+    const createdAts = exported.map((object) => object.createdAt);
+    for (const createdAt of createdAts) expect(createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    expect(createdAts).toEqual([...createdAts].sort());
   });
 
   it('writes the header alone when nothing matches, and one object by --external-id', async () => {
