@@ -237,13 +237,13 @@ async function measureOnEmbeddedStack(
   try {
     // Imported once the environment points at the embedded stack (the clients read it on load).
     const { dynamoDb, dynamoDbClient } = await import('../lambdas/shared/clients.js');
-    const { s3 } = await import('../lambdas/shared/s3-client.js');
+    const { sendS3 } = await import('../lambdas/shared/s3-requests.js');
     const { CallRecorder } = await import('./support/call-recorder.js');
     const { installDynamoDbMeter } = await import('./support/dynamodb-meter.js');
     const { installS3Meter } = await import('./support/s3-meter.js');
     const recorder = new CallRecorder();
     const meter = installDynamoDbMeter(dynamoDbClient, recorder);
-    const s3Meter = installS3Meter(s3, recorder);
+    const s3Meter = installS3Meter(recorder);
 
     if (runs('calls')) {
       const { buildCaseWorld, operationCases } = await import('./scenarios/operation-cases.js');
@@ -258,7 +258,7 @@ async function measureOnEmbeddedStack(
           meter,
           s3Meter,
           recorder,
-          clients: { dynamoDb, s3 },
+          clients: { dynamoDb, sendS3 },
           runs: settings.operationRuns,
           slowRuns: settings.slowOperationRuns,
           warmups: settings.warmups,

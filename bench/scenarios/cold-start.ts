@@ -33,7 +33,10 @@ export interface ColdStartRow {
    */
   initMinRatio: number;
   sizeRatio: number;
-  /** AWS SDK clients the bundle holds besides DynamoDB's (loaded at init or on first use). */
+  /**
+   * AWS services the bundle reaches besides DynamoDB: by their SDK client (`KMS`), or by the
+   * service's own signed requests (`S3 requests`, `lambdas/shared/s3-requests.ts`).
+   */
   otherClients: string[];
   /** The same function before issue 17 (`bench/cold-start/before-issue-17.json`), if it existed. */
   before?: { bundleKb: number; initRatio: number };
@@ -60,8 +63,15 @@ export interface ColdStartResult {
 const REFERENCE = 'reference: DynamoDB client only';
 const COMMONJS_REFERENCE = 'reference, CommonJS builds';
 
-/** `@aws-sdk/client-s3` → `S3`, for the clients a function may need besides DynamoDB's. */
+/** S3 reached without its SDK, by signed requests on the DynamoDB client's pieces. */
+export const OWN_S3_REQUESTS = 'S3 requests';
+
+/**
+ * `@aws-sdk/client-s3` → `S3`, for the services a function may need besides DynamoDB: an SDK
+ * client (npm package) or the project's own requests (source file).
+ */
 const OTHER_CLIENTS: Record<string, string> = {
+  'lambdas/shared/s3-requests.ts': OWN_S3_REQUESTS,
   '@aws-sdk/client-s3': 'S3',
   '@aws-sdk/client-kms': 'KMS',
   '@aws-sdk/client-sqs': 'SQS',
@@ -89,18 +99,20 @@ async function bundle(
   entry: string,
   outputDirectory: string,
   mainFields?: string[],
-): Promise<{ path: string; bytesBySource: Map<string, number> }> {
+): Promise<{ path: string; bytesBySource: Map<string, number>; inputs: Set<string> }> {
   const outfile = join(outputDirectory, 'index.js');
   const options = functionBuildOptions(entry, outputDirectory);
   const result = await build({ ...options, mainFields: mainFields ?? options.mainFields, metafile: true });
   const bytesBySource = new Map<string, number>();
+  const inputs = new Set<string>();
   for (const output of Object.values(result.metafile.outputs)) {
     for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
       const source = sourceOf(input);
       bytesBySource.set(source, (bytesBySource.get(source) ?? 0) + bytesInOutput);
+      inputs.add(input);
     }
   }
-  return { path: outfile, bytesBySource };
+  return { path: outfile, bytesBySource, inputs };
 }
 
 /** The environment a deployed function has (no Lambda runtime around it, so no X-Ray daemon). */
@@ -166,12 +178,13 @@ export async function runColdStart(options: {
     functions.map(async (each, index) => {
       const directory = join(options.outputDirectory, String(index));
       mkdirSync(directory, { recursive: true });
-      const { path, bytesBySource } = await bundle(each.entry, directory, each.mainFields);
+      const { path, bytesBySource, inputs } = await bundle(each.entry, directory, each.mainFields);
       const content = readFileSync(path);
       return {
         ...each,
         path,
         bytesBySource,
+        inputs,
         bytes: content.length,
         zippedBytes: deflateRawSync(content).length + deflateRawSync(readFileSync(`${path}.map`)).length,
       };
@@ -201,7 +214,7 @@ export async function runColdStart(options: {
       initMinRatio: round(Math.min(...initSamples) / referenceMin, 2),
       sizeRatio: round(each.bytes / (reference?.bytes ?? each.bytes), 2),
       otherClients: Object.entries(OTHER_CLIENTS)
-        .filter(([source]) => each.bytesBySource.has(source))
+        .filter(([source]) => each.bytesBySource.has(source) || each.inputs.has(source))
         .map(([, client]) => client),
       before: before[each.name],
     };

@@ -19,8 +19,8 @@ import { operations } from '../../lambdas/operations';
 import { putItems } from '../../lambdas/repositories/batch-delete';
 import { findLogIndex, readLogState } from '../../lambdas/repositories/log-state-repository';
 import { storedHashes } from '../../lambdas/repositories/log-tile-store';
-import { s3 } from '../../lambdas/shared/s3-client';
 import { createTableIfMissing } from '../../local/table-setup';
+import { localS3 } from '../../test/support/s3-client';
 import { verifyConsistency, verifyInclusion } from '../../verifier/index';
 import type { DynamoDbMeter } from '../support/dynamodb-meter';
 import { givenObject, givenPlace, newCompany } from '../support/fixtures';
@@ -69,7 +69,7 @@ async function useOwnTableAndBucket(): Promise<() => void> {
   });
   await createTableIfMissing(client, name);
   client.destroy();
-  await s3.send(new CreateBucketCommand({ Bucket: name }));
+  await localS3().send(new CreateBucketCommand({ Bucket: name }));
   process.env.TABLE_NAME = name;
   process.env.DIGEST_BUCKET_NAME = name;
   return () => {

@@ -9,7 +9,6 @@
  * right after the run they come from, they write what is already there (counters aside).
  * Replays write into the bench's own tenants only.
  */
-import * as S3Commands from '@aws-sdk/client-s3';
 import {
   BatchGetCommand,
   BatchWriteCommand,
@@ -22,6 +21,7 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
+import type { S3Answer, S3Request } from '../../lambdas/shared/s3-requests';
 import type { RecordedCall, SdkClientName } from './call-recorder';
 
 // biome-ignore lint/suspicious/noExplicitAny: commands of every input shape
@@ -46,8 +46,7 @@ const DOCUMENT_COMMANDS: Record<string, CommandClass> = {
 export interface ReplayClients {
   // biome-ignore lint/suspicious/noExplicitAny: the document client's `send` takes every command
   dynamoDb: { send(command: any): Promise<unknown> };
-  // biome-ignore lint/suspicious/noExplicitAny: the S3 client's `send` takes every command
-  s3: { send(command: any): Promise<unknown> };
+  sendS3(request: S3Request): Promise<S3Answer>;
 }
 
 interface ReadyCall {
@@ -98,11 +97,7 @@ function commandFor(call: RecordedCall): AnyCommand | undefined {
     if (!Command) throw new Error(`No replay for DynamoDB ${call.commandName}`);
     return new Command(withPassingConditions(input));
   }
-  const Command = (S3Commands as unknown as Record<string, CommandClass | undefined>)[
-    `${call.commandName}Command`
-  ];
-  if (!Command) throw new Error(`No replay for S3 ${call.commandName}`);
-  return new Command(input);
+  return input; // the S3 request as it was sent
 }
 
 /** Sends the plan's calls once (a plan is sent once: build another for the next run). */
@@ -114,13 +109,13 @@ export async function replay(plan: ReplayPlan, clients: ReplayClients): Promise<
 
 async function sendAgain(call: ReadyCall, clients: ReplayClients): Promise<void> {
   try {
-    const output = (await (call.client === 'dynamodb' ? clients.dynamoDb : clients.s3).send(
-      call.command,
-    )) as {
-      Body?: { transformToByteArray(): Promise<unknown> };
-    };
+    if (call.client === 'dynamodb') {
+      await clients.dynamoDb.send(call.command);
+      return;
+    }
+    const answer = await clients.sendS3(call.command as S3Request);
     // As the handler did: read the body, or the connection stays busy.
-    await output.Body?.transformToByteArray();
+    for await (const _ of answer.body);
   } catch {
     // A replayed call that fails (an S3 version deleted since) still took its round trip.
   }

@@ -3,7 +3,7 @@
  * them written to `bench/RESULTS.md` at the end.
  */
 import type { AuthorizerCallsRow } from '../scenarios/authorizer-calls';
-import type { ColdStartResult, ColdStartRow } from '../scenarios/cold-start';
+import { type ColdStartResult, type ColdStartRow, OWN_S3_REQUESTS } from '../scenarios/cold-start';
 import type { ThroughputRow } from '../scenarios/gateway-throughput';
 import type { ContentionRow } from '../scenarios/ledger-contention';
 import type { ListScaleRatio, ListScaleRow } from '../scenarios/list-scale';
@@ -59,33 +59,28 @@ export function coldStartSection(result: ColdStartResult): Section {
     notes: [
       'Outside the Lambda runtime (no X-Ray daemon, no LAMBDA_TASK_ROOT) and on this machine, not a 1024 MB ARM function; the ratio to the reference is the figure to compare.',
       coldStartVerdict(result.rows),
-      '"other AWS clients": SDK clients the bundle holds besides DynamoDB\'s. S3 and Lambda load on first use (`lambdas/shared/s3-loader.ts`, `background-jobs.ts`), so their cost falls on the first request that reaches them, not on init; KMS, SQS and EventBridge load at init where a function holds them. "before": the same function on 2026-11-21 (`bench/cold-start/before-issue-17.json`, when the reference took 71.7 ms), empty for functions added since.',
+      '"other AWS clients": the services a bundle reaches besides DynamoDB. "S3 requests" are the service\'s own signed requests (`lambdas/shared/s3-requests.ts`, on the DynamoDB client\'s signer, HTTP handler and credentials), which replaced the S3 SDK on 2026-11-26; the DynamoDB + S3 reference shows what the S3 SDK costs. Lambda loads on first use (`background-jobs.ts`); KMS, SQS and EventBridge load at init where a function holds them. "before": the same function on 2026-11-21 (`bench/cold-start/before-issue-17.json`, when the reference took 71.7 ms), empty for functions added since.',
     ],
   };
 }
 
-/** Which functions exceed 1.2× the reference's init, and which DynamoDB-only ones 1.25× its size. */
+/** Which functions exceed 1.2× the reference's init, and which 1.25× its size without another SDK client. */
 function coldStartVerdict(rows: ColdStartRow[]): string {
   const functions = rows.filter((row) => !row.function.startsWith('reference'));
-  const withS3Reference = rows.find(
-    (row) => row.function.startsWith('reference') && row.otherClients.includes('S3'),
+  const large = functions.filter(
+    (row) => row.otherClients.every((client) => client === OWN_S3_REQUESTS) && row.sizeRatio > 1.25,
   );
-  const holdingS3 = functions.filter((row) => row.otherClients.includes('S3'));
-  const large = functions.filter((row) => row.otherClients.length === 0 && row.sizeRatio > 1.25);
-  const over = (figure: (row: ColdStartRow) => number, some = functions) => {
-    const slow = some.filter((row) => figure(row) > 1.2);
+  const over = (figure: (row: ColdStartRow) => number) => {
+    const slow = functions.filter((row) => figure(row) > 1.2);
     return slow.length === 0
       ? 'none'
       : slow.map((row) => `${row.function} ${round(figure(row), 2)}×`).join(', ');
   };
-  const againstS3Reference = (row: ColdStartRow) =>
-    row.initMedianMs / (withS3Reference?.initMedianMs ?? Number.NaN);
   return (
     `Init above 1.2× the reference, by the median: ${over((row) => row.initRatio)}; by the minimum: ` +
-    `${over((row) => row.initMinRatio)} (of ${functions.length} functions). The ${holdingS3.length} functions ` +
-    `that hold the S3 client, against the reference with the DynamoDB and S3 clients (median): ` +
-    `${over(againstS3Reference, holdingS3)} above 1.2×. Bundles above 1.25× among functions that need only ` +
-    `DynamoDB: ${large.length === 0 ? 'none' : large.map((row) => `${row.function} ${row.sizeRatio}×`).join(', ')}.`
+    `${over((row) => row.initMinRatio)} (of ${functions.length} functions). Bundles above 1.25× among ` +
+    `functions that hold no SDK client but DynamoDB's: ` +
+    `${large.length === 0 ? 'none' : large.map((row) => `${row.function} ${row.sizeRatio}×`).join(', ')}.`
   );
 }
 

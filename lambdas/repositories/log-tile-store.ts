@@ -7,41 +7,25 @@
 import { levelWidth, type TileRef, type TileWrite, tileHashes, tilePath } from '#domain/ledger/log-tiles.js';
 import { type StoredHashes, TILE_WIDTH } from '#domain/ledger/log-tree.js';
 import { digestBucketName } from '#shared/clients.js';
-import { loadS3, type S3Sdk } from '#shared/s3-loader.js';
+import { getObjectBytes, headObject, putObject } from '#shared/s3-objects.js';
+import { isMissingObject, S3RequestError } from '#shared/s3-requests.js';
 
 /** Prefix of every log file in the bucket; the API's read grants cover it as `log/*`. */
 export const LOG_PREFIX = 'log/';
 const checkpointKey = (treeSize: number) => `${LOG_PREFIX}checkpoints/${String(treeSize).padStart(20, '0')}`;
 const LATEST_CHECKPOINT_KEY = `${LOG_PREFIX}checkpoint`;
 
-const isMissing = (error: unknown, sdk: typeof S3Sdk) =>
-  error instanceof sdk.NoSuchKey ||
-  error instanceof sdk.NotFound ||
-  (error instanceof sdk.S3ServiceException && error.$metadata.httpStatusCode === 404);
-
 async function readObject(key: string): Promise<Buffer | undefined> {
-  const { s3, sdk } = await loadS3();
   try {
-    const response = await s3.send(new sdk.GetObjectCommand({ Bucket: digestBucketName(), Key: key }));
-    return Buffer.from(
-      await (response.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray(),
-    );
+    return await getObjectBytes({ bucket: digestBucketName(), key });
   } catch (error) {
-    if (isMissing(error, sdk)) return undefined;
+    if (isMissingObject(error)) return undefined;
     throw error;
   }
 }
 
-async function exists(key: string): Promise<boolean> {
-  const { s3, sdk } = await loadS3();
-  try {
-    await s3.send(new sdk.HeadObjectCommand({ Bucket: digestBucketName(), Key: key }));
-    return true;
-  } catch (error) {
-    if (isMissing(error, sdk)) return false;
-    throw error;
-  }
-}
+const exists = async (key: string): Promise<boolean> =>
+  (await headObject({ bucket: digestBucketName(), key })) !== undefined;
 
 async function writeObject(
   key: string,
@@ -49,20 +33,11 @@ async function writeObject(
   contentType: string,
   once: boolean,
 ): Promise<void> {
-  const { s3, sdk } = await loadS3();
   try {
-    await s3.send(
-      new sdk.PutObjectCommand({
-        Bucket: digestBucketName(),
-        Key: key,
-        Body: body,
-        ContentType: contentType,
-        ...(once ? { IfNoneMatch: '*' } : {}),
-      }),
-    );
+    await putObject({ bucket: digestBucketName(), key }, body, contentType, { onlyIfAbsent: once });
   } catch (error) {
     // Already written by an earlier, interrupted run: the same bytes, since tiles follow from the entries.
-    if (once && error instanceof sdk.S3ServiceException && error.$metadata.httpStatusCode === 412) return;
+    if (once && error instanceof S3RequestError && error.status === 412) return;
     throw error;
   }
 }

@@ -1,9 +1,8 @@
 /**
  * The DynamoDB client, created once per Lambda container (module scope) and shared by every
  * repository, and the names of the table and buckets. In local mode the endpoint points at
- * DynamoDB Local. The S3 client lives in `s3-client.ts`, loaded on first use (`s3-loader.ts`), so
- * that functions which never touch S3 do not bundle its SDK (about 190 KB), and functions that
- * touch it on some paths do not load it at init (a fifth of the start-up time).
+ * DynamoDB Local. S3 is reached with signed requests built on this client's credentials
+ * (`s3-requests.ts`), not with the S3 SDK.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';

@@ -14,7 +14,6 @@
 import { randomBytes } from 'node:crypto';
 import { createSocket, type Socket } from 'node:dgram';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { S3Client } from '@aws-sdk/client-s3';
 import type middy from '@middy/core';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 
@@ -130,10 +129,49 @@ export function traceInvocation(options: {
   };
 }
 
-interface CallMetadata {
+/** What an AWS call's subsegment records of its answer. */
+export interface CallMetadata {
   httpStatusCode?: number;
   requestId?: string;
   attempts?: number;
+}
+
+/**
+ * Runs one AWS call as a subsegment named after the service, under the running invocation's
+ * `## handler` subsegment; `metadataOf` reads the call's answer (or its error).
+ *
+ * @example
+ * await traceAwsCall({ service: 'S3', operation: 'GetObject', bucket }, send, (answer) => answer.metadata);
+ */
+export async function traceAwsCall<T>(
+  call: { service: string; operation?: string; table?: string; bucket?: string },
+  run: () => Promise<T>,
+  metadataOf: (answerOrError: unknown) => CallMetadata | undefined,
+): Promise<T> {
+  const parent = activeHandlerSegment;
+  if (!parent) return run();
+  const subsegment = openSubsegment(call.service, parent.traceId, parent.id);
+  const aws = (metadata: CallMetadata | undefined) => ({
+    namespace: 'aws',
+    aws: {
+      operation: call.operation,
+      region: process.env.AWS_REGION,
+      request_id: metadata?.requestId,
+      retries: Math.max(0, (metadata?.attempts ?? 1) - 1),
+      ...(call.table ? { table_name: call.table } : {}),
+      ...(call.bucket ? { bucket_name: call.bucket } : {}),
+    },
+    http: { response: { status: metadata?.httpStatusCode } },
+    ...statusFlags(metadata?.httpStatusCode),
+  });
+  try {
+    const answer = await run();
+    sendSubsegment(subsegment, aws(metadataOf(answer)));
+    return answer;
+  } catch (error) {
+    sendSubsegment(subsegment, aws(metadataOf(error)));
+    throw error;
+  }
 }
 
 /**
@@ -143,34 +181,24 @@ interface CallMetadata {
  * @example
  * traceAwsCalls(new DynamoDBClient({}), 'DynamoDB');
  */
-export function traceAwsCalls(client: DynamoDBClient | S3Client, serviceName: string): void {
-  (client.middlewareStack as DynamoDBClient['middlewareStack']).add(
-    (next, context) => async (args) => {
-      const parent = activeHandlerSegment;
-      if (!parent) return next(args);
-      const subsegment = openSubsegment(serviceName, parent.traceId, parent.id);
+export function traceAwsCalls(client: DynamoDBClient, serviceName: string): void {
+  client.middlewareStack.add(
+    (next, context) => (args) => {
       const input = args.input as { TableName?: string; Bucket?: string };
-      const aws = (metadata: CallMetadata | undefined) => ({
-        namespace: 'aws',
-        aws: {
+      return traceAwsCall(
+        {
+          service: serviceName,
           operation: context.commandName?.replace(/Command$/, ''),
-          region: process.env.AWS_REGION,
-          request_id: metadata?.requestId,
-          retries: Math.max(0, (metadata?.attempts ?? 1) - 1),
-          ...(input.TableName ? { table_name: input.TableName } : {}),
-          ...(input.Bucket ? { bucket_name: input.Bucket } : {}),
+          table: input.TableName,
+          bucket: input.Bucket,
         },
-        http: { response: { status: metadata?.httpStatusCode } },
-        ...statusFlags(metadata?.httpStatusCode),
-      });
-      try {
-        const result = await next(args);
-        sendSubsegment(subsegment, aws((result.output as { $metadata?: CallMetadata }).$metadata));
-        return result;
-      } catch (error) {
-        sendSubsegment(subsegment, aws((error as { $metadata?: CallMetadata }).$metadata));
-        throw error;
-      }
+        () => next(args),
+        (answerOrError) =>
+          (
+            (answerOrError as { output?: { $metadata?: CallMetadata } }).output ??
+            (answerOrError as { $metadata?: CallMetadata })
+          ).$metadata,
+      );
     },
     { step: 'initialize', name: 'xrayTracing' },
   );

@@ -13,12 +13,12 @@ import { parseTilePath } from '../../lambdas/domain/ledger/log-tiles';
 import { runSequencerCycle } from '../../lambdas/domain/ledger/sequencer';
 import { handler as updateObject } from '../../lambdas/handlers/objects/update-object';
 import { readTile } from '../../lambdas/repositories/log-tile-store';
-import { s3 } from '../../lambdas/shared/s3-client';
 import { invoke } from '../support/api-events';
 import { givenObject, givenSubcategoryPath } from '../support/fixtures';
 import { type IsolatedLedger, useIsolatedLedger } from '../support/isolated-ledger';
 import { requestConsistency, requestKey, requestProof, requestTlogProof } from '../support/ledger-requests';
 import { companyPrincipal } from '../support/principals';
+import { localS3 } from '../support/s3-client';
 
 const GO_ENVIRONMENT = { ...process.env, GO111MODULE: 'off', GOPATH: '/usr/share/gocode' };
 const goAvailable = spawnSync('go', ['version'], { env: GO_ENVIRONMENT }).status === 0;
@@ -63,7 +63,7 @@ async function givenObjects(count: number, updatesEach: number) {
 async function copyTiles(folder: string) {
   let ContinuationToken: string | undefined;
   do {
-    const page = await s3.send(
+    const page = await localS3().send(
       new ListObjectsV2Command({
         Bucket: process.env.DIGEST_BUCKET_NAME,
         Prefix: 'log/tile/',

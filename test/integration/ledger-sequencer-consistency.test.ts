@@ -10,9 +10,9 @@ import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-s
 import { tilePath } from '../../lambdas/domain/ledger/log-tiles';
 import { InconsistentLogError, runSequencerCycle } from '../../lambdas/domain/ledger/sequencer';
 import { readLogState } from '../../lambdas/repositories/log-state-repository';
-import { s3 } from '../../lambdas/shared/s3-client';
 import { verifyCheckpoint } from '../../verifier/index';
 import { type IsolatedLedger, useIsolatedLedger } from '../support/isolated-ledger';
+import { localS3 } from '../support/s3-client';
 import { expectLogMatchesChains, scanAll, writeEvents } from '../support/sequencer-log';
 
 jest.setTimeout(120_000);
@@ -27,12 +27,12 @@ const cycle = () => runSequencerCycle({ signer: ledger.signer, leaseMs: 100 });
 const bucket = () => process.env.DIGEST_BUCKET_NAME;
 
 async function readText(key: string): Promise<Buffer> {
-  const response = await s3.send(new GetObjectCommand({ Bucket: bucket(), Key: key }));
+  const response = await localS3().send(new GetObjectCommand({ Bucket: bucket(), Key: key }));
   return Buffer.from(await response.Body!.transformToByteArray());
 }
 
 async function logKeys(): Promise<string[]> {
-  const page = await s3.send(new ListObjectsV2Command({ Bucket: bucket(), Prefix: 'log/' }));
+  const page = await localS3().send(new ListObjectsV2Command({ Bucket: bucket(), Prefix: 'log/' }));
   return (page.Contents ?? []).map((object) => object.Key!).sort();
 }
 
@@ -54,7 +54,7 @@ describe('the consistency check before publishing', () => {
     const tileKey = `log/${tilePath(0, 0, size)}`;
     const tile = await readText(tileKey);
     createHash('sha256').update('a forged leaf').digest().copy(tile, 32);
-    await s3.send(new PutObjectCommand({ Bucket: bucket(), Key: tileKey, Body: tile }));
+    await localS3().send(new PutObjectCommand({ Bucket: bucket(), Key: tileKey, Body: tile }));
     await writeEvents(1, 1);
     const waiting = (await scanAll('LOG_OUTBOX#')).length;
     const keysBefore = await logKeys();

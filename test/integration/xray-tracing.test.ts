@@ -1,11 +1,13 @@
 /**
  * X-Ray traces without the X-Ray SDK: a handler invocation sends its `## handler` subsegment and
- * one subsegment per DynamoDB call to the daemon address, as segment documents over UDP; here
- * the "daemon" is a UDP socket of the test, and the calls go to DynamoDB Local.
+ * one subsegment per DynamoDB and S3 call to the daemon address, as segment documents over UDP;
+ * here the "daemon" is a UDP socket of the test, and the calls go to DynamoDB Local and s3rver.
  */
 import { createSocket, type Socket } from 'node:dgram';
 import type { AddressInfo } from 'node:net';
 import { listCategories } from '../support/category-requests';
+import { uploadParts } from '../support/file-requests';
+import { givenObject, givenSubcategoryPath } from '../support/fixtures';
 import { companyPrincipal } from '../support/principals';
 
 interface SegmentDocument {
@@ -103,5 +105,44 @@ describe('X-Ray tracing', () => {
     // Assess
     expect(answer.statusCode).toBe(200);
     expect(received).toEqual([]);
+  });
+
+  it('sends a subsegment for each S3 request under the handler, with its operation and bucket', async () => {
+    // Prepare
+    const principal = companyPrincipal();
+    const object = (await givenObject(principal, await givenSubcategoryPath(principal))) as { id: string };
+    process.env._X_AMZN_TRACE_ID = `Root=${TRACE_ROOT};Parent=${LAMBDA_SEGMENT};Sampled=1`;
+    received = [];
+    // Act
+    const answer = await uploadParts(principal, object.id, [
+      {
+        name: 'file',
+        fileName: 'notes.txt',
+        contentType: 'text/plain',
+        content: Buffer.from('traced bytes'),
+      },
+    ]);
+    // The handler's subsegment is sent last, when the invocation ends.
+    for (
+      let waited = 0;
+      !received.some((document) => document.name === '## handler') && waited < 2000;
+      waited += 20
+    )
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    const documents = received;
+    // Assess
+    expect(answer.statusCode).toBe(201);
+    const handler = documents.find((document) => document.name === '## handler');
+    const calls = documents.filter((document) => document.name === 'S3');
+    expect(calls.map((call) => call.aws?.operation)).toEqual(['PutObject']);
+    expect(calls[0]).toMatchObject({
+      type: 'subsegment',
+      namespace: 'aws',
+      trace_id: TRACE_ROOT,
+      parent_id: handler?.id,
+      // s3rver sends no x-amz-request-id, so there is no request id to record here.
+      aws: { bucket_name: process.env.FILES_BUCKET_NAME, retries: 0 },
+      http: { response: { status: 200 } },
+    });
   });
 });

@@ -17,9 +17,9 @@ import { handler as uploadFileHandler } from '../../lambdas/handlers/files/uploa
 import { handler as verifyObjectHandler } from '../../lambdas/handlers/objects/verify-object';
 import { filesBucketName } from '../../lambdas/shared/clients';
 import type { Principal } from '../../lambdas/shared/principal';
-import { s3 } from '../../lambdas/shared/s3-client';
 import { type EventOptions, invoke, lambdaContext, proxyEvent } from './api-events';
 import type { FileSample } from './file-samples';
+import { localS3 } from './s3-client';
 import { type FormPart, multipartBody, newBoundary } from './subcategory-multipart';
 
 /** What the handlers answer, with the JSON body parsed (`undefined` when empty). */
@@ -286,7 +286,7 @@ export async function storedFileKeys(companyId: string): Promise<string[]> {
   const keys: string[] = [];
   let continuationToken: string | undefined;
   do {
-    const page = await s3.send(
+    const page = await localS3().send(
       new ListObjectsV2Command({
         Bucket: filesBucketName(),
         Prefix: `companies/${companyId}/files/`,
@@ -301,7 +301,7 @@ export async function storedFileKeys(companyId: string): Promise<string[]> {
 
 /** Every key in the files bucket under a company (files, images, anything). */
 export async function storedCompanyKeys(companyId: string): Promise<string[]> {
-  const page = await s3.send(
+  const page = await localS3().send(
     new ListObjectsV2Command({ Bucket: filesBucketName(), Prefix: `companies/${companyId}/` }),
   );
   return (page.Contents ?? []).map((entry) => entry.Key ?? '').sort();
@@ -312,7 +312,7 @@ export async function readStoredObject(
   key: string,
 ): Promise<{ content: Buffer; contentType: string | undefined } | undefined> {
   try {
-    const answer = await s3.send(new GetObjectCommand({ Bucket: filesBucketName(), Key: key }));
+    const answer = await localS3().send(new GetObjectCommand({ Bucket: filesBucketName(), Key: key }));
     return {
       content: Buffer.from((await answer.Body?.transformToByteArray()) ?? []),
       contentType: answer.ContentType,

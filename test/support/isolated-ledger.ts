@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { type LogSigner, localSigner } from '../../lambdas/domain/ledger/log-signer';
-import { s3 } from '../../lambdas/shared/s3-client';
 import { createTableIfMissing } from '../../local/table-setup';
+import { localS3 } from './s3-client';
 
 export interface IsolatedLedger {
   signer: LogSigner;
@@ -34,7 +34,7 @@ export async function useIsolatedLedger(origin = 'test.example/ledger'): Promise
   });
   await createTableIfMissing(client, table);
   client.destroy();
-  await s3.send(new CreateBucketCommand({ Bucket: bucket }));
+  await localS3().send(new CreateBucketCommand({ Bucket: bucket }));
   process.env.TABLE_NAME = table;
   process.env.DIGEST_BUCKET_NAME = bucket;
   const keyFile = join(mkdtempSync(join(tmpdir(), 'ledger-key-')), 'signing-key.pem');

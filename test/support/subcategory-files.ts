@@ -2,7 +2,7 @@
 import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { subcategoryImageKey } from '../../lambdas/repositories/file-store';
 import { filesBucketName } from '../../lambdas/shared/clients';
-import { s3 } from '../../lambdas/shared/s3-client';
+import { localS3 } from './s3-client';
 
 /** The stored bytes and content type of a subcategory image; undefined when there is none. */
 export async function readStoredImage(
@@ -11,7 +11,7 @@ export async function readStoredImage(
   imageId: string,
 ): Promise<{ content: Buffer; contentType: string | undefined } | undefined> {
   try {
-    const answer = await s3.send(
+    const answer = await localS3().send(
       new GetObjectCommand({
         Bucket: filesBucketName(),
         Key: subcategoryImageKey(companyId, subcategoryId, imageId),
@@ -33,7 +33,7 @@ export async function storedImageKeys(companyId: string, subcategoryId?: string)
   const keys: string[] = [];
   let continuationToken: string | undefined;
   do {
-    const page = await s3.send(
+    const page = await localS3().send(
       new ListObjectsV2Command({
         Bucket: filesBucketName(),
         Prefix: `companies/${companyId}/subcategories/${subcategoryId === undefined ? '' : `${subcategoryId}/images/`}`,

@@ -2,18 +2,11 @@
  * Completing an upload session in AWS, where the files bucket is versioned (lib/data-store.ts):
  * the file must be pinned to the S3 version the server verified, so that its deletion (and the
  * deletion of a refused upload) removes that version for good, as direct uploads do, and later
- * writes to the presigned key cannot replace it. Offline: S3 mocked with aws-sdk-client-mock,
- * the object and session reads and the ledger write replaced by stubs.
+ * writes to the presigned key cannot replace it. Offline: the S3 operations
+ * (`lambdas/shared/s3-objects.ts`), the object and session reads and the ledger write replaced
+ * by stubs.
  */
 import { Readable } from 'node:stream';
-import {
-  CopyObjectCommand,
-  DeleteObjectsCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  S3Client,
-} from '@aws-sdk/client-s3';
-import { mockClient } from 'aws-sdk-client-mock';
 import type { ObjectChange } from '../../lambdas/domain/objects/object-change';
 import type { ObjectRecord } from '../../lambdas/repositories/object-repository';
 import type { TransactItem } from '../../lambdas/repositories/transactions';
@@ -35,6 +28,29 @@ const PNG = Buffer.from(
 
 const theObject = { id: OBJECT_ID, companyId: COMPANY_ID, fileCount: 0, eventCount: 1 } as ObjectRecord;
 const written: TransactItem[] = [];
+
+/** The versioned bucket: HeadObject's answer is set by each test. */
+type ObjectRef = { bucket: string; key: string; versionId?: string };
+const s3 = {
+  headObject: jest.fn(
+    async (_object: ObjectRef): Promise<{ size: number; versionId?: string } | undefined> => undefined,
+  ),
+  getObjectStream: jest.fn(async (_object: ObjectRef) => Readable.from([PNG])),
+  getObjectBytes: jest.fn(async (_object: ObjectRef) => PNG),
+  copyObject: jest.fn(async (_from: ObjectRef, _toKey: string, _type: string) => ({
+    versionId: COPIED_VERSION,
+  })),
+  deleteObjects: jest.fn(async (_bucket: string, _objects: ObjectRef[]) => undefined),
+};
+// Each stub is looked up when called: jest.mock runs before `s3` is initialized.
+jest.mock('../../lambdas/shared/s3-objects', () =>
+  Object.fromEntries(
+    ['headObject', 'getObjectStream', 'getObjectBytes', 'copyObject', 'deleteObjects'].map((name) => [
+      name,
+      (...args: unknown[]) => (s3 as Record<string, (...args: unknown[]) => unknown>)[name]?.(...args),
+    ]),
+  ),
+);
 
 jest.mock('../../lambdas/repositories/object-repository', () => ({
   ...jest.requireActual('../../lambdas/repositories/object-repository'),
@@ -70,7 +86,6 @@ jest.mock('../../lambdas/domain/objects/object-change', () => ({
 import { completeUploadSession } from '../../lambdas/domain/files/upload-sessions';
 
 describe('upload session completion in a versioned bucket', () => {
-  const s3 = mockClient(S3Client);
   const principal = companyPrincipal(undefined, COMPANY_ID);
 
   beforeAll(() => {
@@ -78,31 +93,21 @@ describe('upload session completion in a versioned bucket', () => {
     process.env.FILES_BUCKET_NAME = 'asset-registry-files-unit';
   });
   beforeEach(() => {
-    s3.reset();
+    for (const operation of Object.values(s3)) operation.mockClear();
     written.length = 0;
-    s3.on(GetObjectCommand).callsFake(async () => ({
-      Body: Readable.from([PNG]),
-      VersionId: VERIFIED_VERSION,
-    }));
-    s3.on(DeleteObjectsCommand).resolves({});
-    s3.on(CopyObjectCommand).resolves({ VersionId: COPIED_VERSION });
   });
 
   it('copies the very version it verified and records the copy, so that deleting the file removes those bytes for good', async () => {
     // Prepare
-    s3.on(HeadObjectCommand).resolves({ ContentLength: PNG.length, VersionId: VERIFIED_VERSION });
+    s3.headObject.mockResolvedValue({ size: PNG.length, versionId: VERIFIED_VERSION });
     // Act
     const file = await completeUploadSession(principal, OBJECT_ID, UPLOAD_ID, '');
     // Assess
     expect(file.checksum).toMatch(/^sha256:/);
     const fileItem = written.find((item) => item.Put?.Item?.entity === 'file');
     // The verified version is copied to the file's own key; the record names the copy.
-    const copies = s3.commandCalls(CopyObjectCommand).map((call) => call.args[0].input);
-    expect(copies).toEqual([
-      expect.objectContaining({
-        Key: FILE_KEY,
-        CopySource: expect.stringContaining(`versionId=${VERIFIED_VERSION}`),
-      }),
+    expect(s3.copyObject.mock.calls).toEqual([
+      [expect.objectContaining({ key: STORAGE_KEY, versionId: VERIFIED_VERSION }), FILE_KEY, 'image/png'],
     ]);
     expect(fileItem?.Put?.Item).toMatchObject({
       id: UPLOAD_ID,
@@ -113,24 +118,22 @@ describe('upload session completion in a versioned bucket', () => {
 
   it('reads back for the check the very version it measured', async () => {
     // Prepare
-    s3.on(HeadObjectCommand).resolves({ ContentLength: PNG.length, VersionId: VERIFIED_VERSION });
+    s3.headObject.mockResolvedValue({ size: PNG.length, versionId: VERIFIED_VERSION });
     // Act
     await completeUploadSession(principal, OBJECT_ID, UPLOAD_ID, '');
     // Assess
-    const reads = s3.commandCalls(GetObjectCommand).map((call) => call.args[0].input);
-    expect(reads).toEqual([expect.objectContaining({ Key: STORAGE_KEY, VersionId: VERIFIED_VERSION })]);
+    const reads = [...s3.getObjectStream.mock.calls, ...s3.getObjectBytes.mock.calls].map(([read]) => read);
+    expect(reads).toEqual([expect.objectContaining({ key: STORAGE_KEY, versionId: VERIFIED_VERSION })]);
   });
 
   it('deletes a refused upload by its version, not only behind a delete marker', async () => {
     // Prepare: one byte more than announced.
-    s3.on(HeadObjectCommand).resolves({ ContentLength: PNG.length + 1, VersionId: VERIFIED_VERSION });
+    s3.headObject.mockResolvedValue({ size: PNG.length + 1, versionId: VERIFIED_VERSION });
     // Act
     const refusal = completeUploadSession(principal, OBJECT_ID, UPLOAD_ID, '');
     // Assess
     await expect(refusal).rejects.toMatchObject({ statusCode: 400 });
-    const deletes = s3
-      .commandCalls(DeleteObjectsCommand)
-      .flatMap((call) => call.args[0].input.Delete?.Objects ?? []);
-    expect(deletes).toEqual([{ Key: STORAGE_KEY, VersionId: VERIFIED_VERSION }]);
+    const deletes = s3.deleteObjects.mock.calls.flatMap(([, objects]) => objects);
+    expect(deletes).toEqual([{ key: STORAGE_KEY, versionId: VERIFIED_VERSION }]);
   });
 });

@@ -117,7 +117,7 @@ export function takeInFile(stream: Readable, options: IntakeOptions): Promise<Fi
         return;
       }
       sink.end();
-      storage.done.then((output) => resolve({ ...intake, versionId: output.VersionId }), fail);
+      storage.done.then((output) => resolve({ ...intake, versionId: output.versionId }), fail);
     });
   });
 }

@@ -1,0 +1,163 @@
+/**
+ * The S3 object operations the service uses, on `s3-requests.ts`: each is the SDK command of
+ * the same name, with the same request on the wire.
+ */
+import type { Readable } from 'node:stream';
+import {
+  isMissingObject,
+  readAll,
+  S3RequestError,
+  sendS3,
+  xmlBody,
+  xmlEscape,
+  xmlText,
+} from './s3-requests.js';
+
+export interface ObjectRef {
+  bucket: string;
+  key: string;
+  /** A version of a versioned bucket; the latest when absent. */
+  versionId?: string;
+}
+
+const versionQuery = (versionId?: string): Record<string, string> => (versionId ? { versionId } : {});
+
+/** The version S3 gave a write (versioned buckets), if any. */
+const versionOf = (headers: Record<string, string | undefined>) => headers['x-amz-version-id'] || undefined;
+
+/**
+ * CopyObject and CompleteMultipartUpload can fail after S3 has answered 200: the error is
+ * then the body. Reads the body and throws that error.
+ */
+export async function throwErrorInBody(
+  operation: string,
+  body: Readable,
+  requestId?: string,
+): Promise<string> {
+  const xml = (await readAll(body)).toString('utf8');
+  if (/<Error>/.test(xml))
+    throw new S3RequestError(
+      operation,
+      200,
+      xmlText(xml, 'Code') ?? 'Error',
+      xmlText(xml, 'Message') ?? '',
+      requestId,
+    );
+  return xml;
+}
+
+/** PutObject; `onlyIfAbsent` sends `If-None-Match: *` (412 PreconditionFailed when the key exists). */
+export async function putObject(
+  target: { bucket: string; key: string },
+  body: Buffer | string,
+  contentType: string,
+  options: { onlyIfAbsent?: boolean } = {},
+): Promise<{ versionId?: string }> {
+  const answer = await sendS3({
+    operation: 'PutObject',
+    method: 'PUT',
+    bucket: target.bucket,
+    key: target.key,
+    query: { 'x-id': 'PutObject' },
+    headers: { 'content-type': contentType, ...(options.onlyIfAbsent ? { 'if-none-match': '*' } : {}) },
+    body,
+  });
+  answer.body.resume();
+  return { versionId: versionOf(answer.headers) };
+}
+
+/** GetObject: the bytes as a stream (the caller reads it to the end or destroys it). */
+export async function getObjectStream(object: ObjectRef): Promise<Readable> {
+  const answer = await sendS3({
+    operation: 'GetObject',
+    method: 'GET',
+    bucket: object.bucket,
+    key: object.key,
+    query: { 'x-id': 'GetObject', ...versionQuery(object.versionId) },
+  });
+  return answer.body;
+}
+
+/** GetObject, read whole. */
+export const getObjectBytes = async (object: ObjectRef): Promise<Buffer> =>
+  readAll(await getObjectStream(object));
+
+/** HeadObject: the object's size and version, or undefined when there is no such object. */
+export async function headObject(
+  object: ObjectRef,
+): Promise<{ size: number; versionId?: string } | undefined> {
+  try {
+    const answer = await sendS3({
+      operation: 'HeadObject',
+      method: 'HEAD',
+      bucket: object.bucket,
+      key: object.key,
+      query: versionQuery(object.versionId),
+    });
+    answer.body.resume();
+    return { size: Number(answer.headers['content-length'] ?? 0), versionId: versionOf(answer.headers) };
+  } catch (error) {
+    if (isMissingObject(error)) return undefined;
+    throw error;
+  }
+}
+
+/** CopyObject within a bucket, with a new content type (`MetadataDirective: REPLACE`). */
+export async function copyObject(
+  from: ObjectRef,
+  toKey: string,
+  contentType: string,
+): Promise<{ versionId?: string }> {
+  const source = `${from.bucket}/${from.key.split('/').map(encodeURIComponent).join('/')}${from.versionId ? `?versionId=${from.versionId}` : ''}`;
+  const answer = await sendS3({
+    operation: 'CopyObject',
+    method: 'PUT',
+    bucket: from.bucket,
+    key: toKey,
+    query: { 'x-id': 'CopyObject' },
+    headers: {
+      'content-type': contentType,
+      'x-amz-copy-source': source,
+      'x-amz-metadata-directive': 'REPLACE',
+    },
+  });
+  await throwErrorInBody('CopyObject', answer.body, answer.requestId);
+  return { versionId: versionOf(answer.headers) };
+}
+
+/**
+ * DeleteObjects, 1000 keys per request (S3's limit), quiet: S3 lists only the keys it could not
+ * delete, and those are an error here.
+ */
+export async function deleteObjects(bucket: string, objects: Array<{ key: string; versionId?: string }>) {
+  for (let start = 0; start < objects.length; start += 1000) {
+    const entries = objects
+      .slice(start, start + 1000)
+      .map(
+        (object) =>
+          `<Object><Key>${xmlEscape(object.key)}</Key>${object.versionId ? `<VersionId>${xmlEscape(object.versionId)}</VersionId>` : ''}</Object>`,
+      )
+      .join('');
+    const { body, headers } = xmlBody(
+      `<?xml version="1.0" encoding="UTF-8"?><Delete xmlns="http://s3.amazonaws.com/doc/2006-03-01/">${entries}<Quiet>true</Quiet></Delete>`,
+    );
+    const answer = await sendS3({
+      operation: 'DeleteObjects',
+      method: 'POST',
+      bucket,
+      query: { delete: '' },
+      headers,
+      body,
+    });
+    const xml = (await readAll(answer.body)).toString('utf8');
+    const failed = /<Error>[\s\S]*?<\/Error>/.exec(xml)?.[0];
+    if (failed)
+      throw new S3RequestError(
+        'DeleteObjects',
+        answer.status,
+        xmlText(failed, 'Code') ?? 'Error',
+        `${xmlText(failed, 'Key')}: ${xmlText(failed, 'Message')}`,
+        answer.requestId,
+      );
+  }
+}

@@ -1,0 +1,380 @@
+/**
+ * The service's own S3 requests (`lambdas/shared/s3-*.ts`) against the S3 SDK's, the reference:
+ * for each operation, the request the SDK signs (its telemetry headers taken out before it
+ * signs) must be ours, header for header, byte for byte, signature included; the presigned
+ * GET address and POST form must be the SDK presigners' own. Same credentials (with a session
+ * token, as a Lambda role has), region and clock. No network: the SDK's request is captured by
+ * its request handler, and ours is signed without being sent.
+ */
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CopyObjectCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  UploadPartCommand,
+} from '@aws-sdk/client-s3';
+import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { S3Request } from '../../lambdas/shared/s3-requests';
+
+const CREDENTIALS = {
+  accessKeyId: 'AKIAEXAMPLEROLEKEY01',
+  secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+  sessionToken: 'IQoJb3JpZ2luX2VjEXAMPLE//session+token==',
+};
+const REGION = 'eu-west-1';
+const BUCKET = 'asset-registry-files-a1b2c3';
+/** A key with characters that need escaping, as a file's original name never reaches a key. */
+const KEY = 'companies/3b0d6a52/files/9c8b7a65 (copy)+ü*';
+const NOW = new Date('2026-11-26T06:15:30.000Z');
+
+/** What the SDK adds for its own telemetry; it is not part of the operation. */
+const SDK_TELEMETRY = ['user-agent', 'x-amz-user-agent', 'amz-sdk-invocation-id', 'amz-sdk-request'];
+
+interface WireRequest {
+  method: string;
+  hostname: string;
+  path: string;
+  query: Record<string, unknown>;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const wire = (request: {
+  method: string;
+  hostname: string;
+  path: string;
+  query?: Record<string, unknown>;
+  headers: Record<string, string>;
+  body?: unknown;
+}): WireRequest => ({
+  method: request.method,
+  hostname: request.hostname,
+  path: request.path,
+  query: { ...request.query },
+  headers: Object.fromEntries(
+    Object.entries(request.headers).map(([name, value]) => [name.toLowerCase(), value]),
+  ),
+  body: request.body === undefined ? '' : Buffer.from(request.body as string).toString('utf8'),
+});
+
+let sdkRequests: WireRequest[] = [];
+const sdk = new S3Client({
+  region: REGION,
+  credentials: CREDENTIALS,
+  requestChecksumCalculation: 'WHEN_REQUIRED',
+  responseChecksumValidation: 'WHEN_REQUIRED',
+  requestHandler: {
+    handle: async (request: Parameters<typeof wire>[0]) => {
+      sdkRequests.push(wire(request));
+      throw new Error('captured, not sent');
+    },
+  },
+});
+sdk.middlewareStack.addRelativeTo(
+  // biome-ignore lint/suspicious/noExplicitAny: a finalize-step middleware of every command
+  (next: any) => (args: any) => {
+    const headers = (args.request as { headers: Record<string, string> }).headers;
+    for (const name of SDK_TELEMETRY) delete headers[name];
+    return next(args);
+  },
+  { relation: 'before', toMiddleware: 'httpSigningMiddleware', name: 'dropTelemetry' },
+);
+
+/** The request the SDK signs for a command. */
+// biome-ignore lint/suspicious/noExplicitAny: commands of every input shape
+async function sdkRequest(command: any): Promise<WireRequest> {
+  sdkRequests = [];
+  await sdk.send(command).catch(() => undefined);
+  const [request] = sdkRequests;
+  if (!request) throw new Error('The SDK sent nothing');
+  return request;
+}
+
+type Requests = typeof import('../../lambdas/shared/s3-requests.js');
+let requests: Requests;
+let objects: typeof import('../../lambdas/shared/s3-objects.js');
+let upload: typeof import('../../lambdas/shared/s3-streamed-upload.js');
+let presign: typeof import('../../lambdas/shared/s3-presign.js');
+
+/** The requests a service function sends, signed (an observer stops each before it is sent). */
+async function ourRequests(act: () => Promise<unknown>): Promise<WireRequest[]> {
+  const seen: S3Request[] = [];
+  const stop = requests.observeS3Requests((request) => {
+    seen.push(request);
+    throw new Error('captured, not sent');
+  });
+  await act().catch(() => undefined);
+  stop();
+  return Promise.all(seen.map(async (request) => wire(await requests.signedS3Request(request))));
+}
+
+const ourRequest = async (act: () => Promise<unknown>): Promise<WireRequest> => {
+  const [request] = await ourRequests(act);
+  if (!request) throw new Error('The service sent nothing');
+  return request;
+};
+
+const signed = async (request: S3Request): Promise<WireRequest> =>
+  wire(await requests.signedS3Request(request));
+
+beforeAll(async () => {
+  // The credentials a Lambda role gives, read by the DynamoDB client's provider chain.
+  process.env.AWS_ACCESS_KEY_ID = CREDENTIALS.accessKeyId;
+  process.env.AWS_SECRET_ACCESS_KEY = CREDENTIALS.secretAccessKey;
+  process.env.AWS_SESSION_TOKEN = CREDENTIALS.sessionToken;
+  process.env.AWS_REGION = REGION;
+  delete process.env.LOCAL_S3_ENDPOINT;
+  delete process.env.LOCAL_DYNAMODB_ENDPOINT;
+  requests = await import('../../lambdas/shared/s3-requests.js');
+  objects = await import('../../lambdas/shared/s3-objects.js');
+  upload = await import('../../lambdas/shared/s3-streamed-upload.js');
+  presign = await import('../../lambdas/shared/s3-presign.js');
+});
+beforeEach(() => {
+  // Only the clock is frozen: promises and sockets keep their timers.
+  jest.useFakeTimers({
+    now: NOW,
+    doNotFake: [
+      'nextTick',
+      'queueMicrotask',
+      'setImmediate',
+      'clearImmediate',
+      'setTimeout',
+      'clearTimeout',
+      'setInterval',
+      'clearInterval',
+      'hrtime',
+      'performance',
+    ],
+  });
+});
+afterEach(() => {
+  jest.useRealTimers();
+});
+
+const object = { bucket: BUCKET, key: KEY };
+
+describe('S3 requests are the SDK requests, signature included', () => {
+  it('PutObject, with a content type', async () => {
+    // Prepare
+    const body = Buffer.from('tile bytes \u0000\u0001');
+    // Act
+    const sdkSigned = await sdkRequest(
+      new PutObjectCommand({ Bucket: BUCKET, Key: KEY, Body: body, ContentType: 'application/octet-stream' }),
+    );
+    const ourSigned = await ourRequest(() => objects.putObject(object, body, 'application/octet-stream'));
+    // Assess
+    expect(ourSigned).toEqual(sdkSigned);
+    expect(ourSigned.headers.authorization).toMatch(
+      /^AWS4-HMAC-SHA256 Credential=AKIAEXAMPLEROLEKEY01\/20261126\/eu-west-1\/s3\/aws4_request, SignedHeaders=.*x-amz-security-token/,
+    );
+  });
+
+  it('PutObject only if absent (If-None-Match: *), with a string body', async () => {
+    // Act
+    const sdkSigned = await sdkRequest(
+      new PutObjectCommand({
+        Bucket: BUCKET,
+        Key: KEY,
+        Body: 'checkpoint\n',
+        ContentType: 'text/plain',
+        IfNoneMatch: '*',
+      }),
+    );
+    const ourSigned = await ourRequest(() =>
+      objects.putObject(object, 'checkpoint\n', 'text/plain', { onlyIfAbsent: true }),
+    );
+    // Assess
+    expect(ourSigned).toEqual(sdkSigned);
+  });
+
+  it('GetObject of a version', async () => {
+    // Act
+    const sdkSigned = await sdkRequest(
+      new GetObjectCommand({ Bucket: BUCKET, Key: KEY, VersionId: 'v1.a_b' }),
+    );
+    const ourSigned = await ourRequest(() => objects.getObjectStream({ ...object, versionId: 'v1.a_b' }));
+    // Assess
+    expect(ourSigned).toEqual(sdkSigned);
+  });
+
+  it('HeadObject', async () => {
+    // Act
+    const sdkSigned = await sdkRequest(new HeadObjectCommand({ Bucket: BUCKET, Key: KEY }));
+    const ourSigned = await ourRequest(() => objects.headObject(object));
+    // Assess
+    expect(ourSigned).toEqual(sdkSigned);
+  });
+
+  it('CopyObject of a version, with a new content type', async () => {
+    // Prepare: the copy source as file-store wrote it for the SDK.
+    const source = `${BUCKET}/${KEY.split('/').map(encodeURIComponent).join('/')}?versionId=v1`;
+    // Act
+    const sdkSigned = await sdkRequest(
+      new CopyObjectCommand({
+        Bucket: BUCKET,
+        Key: 'companies/3b0d6a52/files/new',
+        CopySource: source,
+        ContentType: 'image/png',
+        MetadataDirective: 'REPLACE',
+      }),
+    );
+    const ourSigned = await ourRequest(() =>
+      objects.copyObject({ ...object, versionId: 'v1' }, 'companies/3b0d6a52/files/new', 'image/png'),
+    );
+    // Assess
+    expect(ourSigned).toEqual(sdkSigned);
+  });
+
+  it('DeleteObjects: the same XML; S3 requires a body checksum, which is Content-MD5 here (the SDK sends CRC32)', async () => {
+    // Prepare
+    const keys = [{ key: KEY, versionId: 'v1' }, { key: 'companies/3b0d6a52/files/<&>' }];
+    // Act
+    const sdkSigned = await sdkRequest(
+      new DeleteObjectsCommand({
+        Bucket: BUCKET,
+        Delete: {
+          Objects: [{ Key: KEY, VersionId: 'v1' }, { Key: 'companies/3b0d6a52/files/<&>' }],
+          Quiet: true,
+        },
+      }),
+    );
+    const ourSigned = await ourRequest(() => objects.deleteObjects(BUCKET, keys));
+    // Assess
+    expect({ ...ourSigned, headers: undefined }).toEqual({ ...sdkSigned, headers: undefined });
+    expect(ourSigned.headers['content-md5']).toBe(
+      (await import('node:crypto')).createHash('md5').update(ourSigned.body).digest('base64'),
+    );
+    expect(sdkSigned.headers['x-amz-checksum-crc32']).toBeDefined();
+  });
+
+  it('DeleteObjects sends at most 1000 keys in a request (S3 refuses more)', async () => {
+    // Prepare
+    const keys = Array.from({ length: 1001 }, (_, index) => ({ key: `k/${index}` }));
+    // Act: the first request is stopped before it leaves (the integration test sends them all).
+    const first = await ourRequest(() => objects.deleteObjects(BUCKET, keys));
+    // Assess
+    expect(first.body.match(/<Object>/g)).toHaveLength(1000);
+    expect(first.body).toContain('<Key>k/999</Key>');
+    expect(first.body).not.toContain('<Key>k/1000</Key>');
+  });
+
+  it('a multipart upload: create, a part, complete and abort', async () => {
+    // Prepare
+    const part = Buffer.alloc(1024, 7);
+    const uploadId = 'VXBsb2FkIElEIGZvciA2aWWpbmcncyBteS1tb3ZpZS5tMnRzIHVwbG9hZA';
+    const etags = ['"a54357aff0632cce46d942af68356b38"', '"0c78aef83f66abc1fa1e8477f296d394"'];
+    const multipart = upload.multipartRequests;
+    // Act
+    const pairs = [
+      [
+        await sdkRequest(
+          new CreateMultipartUploadCommand({ Bucket: BUCKET, Key: KEY, ContentType: 'text/csv' }),
+        ),
+        await signed(multipart.create(object, 'text/csv')),
+      ],
+      [
+        await sdkRequest(
+          new UploadPartCommand({ Bucket: BUCKET, Key: KEY, UploadId: uploadId, PartNumber: 2, Body: part }),
+        ),
+        await signed(multipart.uploadPart(object, uploadId, 2, part)),
+      ],
+      [
+        await sdkRequest(new AbortMultipartUploadCommand({ Bucket: BUCKET, Key: KEY, UploadId: uploadId })),
+        await signed(multipart.abort(object, uploadId)),
+      ],
+    ];
+    const sdkComplete = await sdkRequest(
+      new CompleteMultipartUploadCommand({
+        Bucket: BUCKET,
+        Key: KEY,
+        UploadId: uploadId,
+        MultipartUpload: { Parts: etags.map((ETag, index) => ({ ETag, PartNumber: index + 1 })) },
+      }),
+    );
+    const ourComplete = await signed(multipart.complete(object, uploadId, etags));
+    // Assess
+    for (const [sdkSigned, ourSigned] of pairs) expect(ourSigned).toEqual(sdkSigned);
+    // The SDK sends no checksum with CompleteMultipartUpload; S3 does not require one, and the
+    // Content-MD5 sent here is checked by S3 like any other.
+    expect({ ...ourComplete, headers: undefined }).toEqual({ ...sdkComplete, headers: undefined });
+  });
+});
+
+describe("presigned addresses are the SDK presigners' own", () => {
+  it('a GET address with response headers', async () => {
+    // Prepare
+    const response = {
+      contentType: 'image/png',
+      contentDisposition: `attachment; filename="photo (1).png"; filename*=UTF-8''photo%20%281%29.png`,
+      cacheControl: 'private, max-age=300',
+    };
+    // Act
+    const sdkUrl = await getSignedUrl(
+      sdk,
+      new GetObjectCommand({
+        Bucket: BUCKET,
+        Key: KEY,
+        ResponseContentType: response.contentType,
+        ResponseContentDisposition: response.contentDisposition,
+        ResponseCacheControl: response.cacheControl,
+      }),
+      { expiresIn: 300 },
+    );
+    const ourUrl = await presign.presignedGetUrl(
+      object,
+      {
+        'response-cache-control': response.cacheControl,
+        'response-content-disposition': response.contentDisposition,
+        'response-content-type': response.contentType,
+      },
+      300,
+    );
+    // Assess
+    expect(ourUrl).toBe(sdkUrl);
+  });
+
+  it('a POST form bound to one key, size and type', async () => {
+    // Prepare
+    const conditions = [
+      ['content-length-range', 1234, 1234],
+      ['eq', '$Content-Type', 'image/png'],
+    ];
+    // Act
+    const sdkForm = await createPresignedPost(sdk, {
+      Bucket: BUCKET,
+      Key: KEY,
+      Conditions: conditions as never,
+      Fields: { 'Content-Type': 'image/png' },
+      Expires: 900,
+    });
+    const ourForm = await presign.presignedPost(object, conditions, { 'Content-Type': 'image/png' }, 900);
+    // Assess
+    expect(ourForm).toEqual(sdkForm);
+    expect(Object.keys(ourForm.fields)).toEqual(Object.keys(sdkForm.fields));
+  });
+
+  it.each(['us-east-1', 'cn-north-1', 'us-gov-west-1', 'ap-southeast-5'])(
+    'addresses a bucket in %s where the SDK does',
+    async (region) => {
+      // Prepare
+      const sdkInRegion = new S3Client({ region, credentials: CREDENTIALS });
+      process.env.AWS_REGION = region;
+      try {
+        // Act
+        const sdkUrl = await getSignedUrl(sdkInRegion, new GetObjectCommand({ Bucket: BUCKET, Key: KEY }));
+        const ourUrl = await presign.presignedGetUrl(object, {}, 900);
+        // Assess
+        expect(ourUrl.split('?')[0]).toBe(sdkUrl.split('?')[0]);
+      } finally {
+        process.env.AWS_REGION = REGION;
+      }
+    },
+  );
+});
