@@ -35,7 +35,7 @@ export interface ColdStartRow {
   sizeRatio: number;
   /**
    * AWS services the bundle reaches besides DynamoDB: by their SDK client (`KMS`), or by the
-   * service's own signed requests (`S3 requests`, `lambdas/shared/s3-requests.ts`).
+   * service's own signed requests (`S3 requests`, `lambdas/shared/aws-requests.ts`).
    */
   otherClients: string[];
   /** The same function before issue 17 (`bench/cold-start/before-issue-17.json`), if it existed. */
@@ -63,15 +63,18 @@ export interface ColdStartResult {
 const REFERENCE = 'reference: DynamoDB client only';
 const COMMONJS_REFERENCE = 'reference, CommonJS builds';
 
-/** S3 reached without its SDK, by signed requests on the DynamoDB client's pieces. */
-export const OWN_S3_REQUESTS = 'S3 requests';
+/** The label of a service reached without its SDK, by the service's own signed requests. */
+export const isOwnRequests = (client: string): boolean => client.endsWith(' requests');
 
 /**
  * `@aws-sdk/client-s3` → `S3`, for the services a function may need besides DynamoDB: an SDK
- * client (npm package) or the project's own requests (source file).
+ * client (npm package), or the project's own signed requests (the source file that sends them).
  */
 const OTHER_CLIENTS: Record<string, string> = {
-  'lambdas/shared/s3-requests.ts': OWN_S3_REQUESTS,
+  'lambdas/shared/s3-requests.ts': 'S3 requests',
+  'lambdas/shared/secret-box.ts': 'KMS requests',
+  'lambdas/repositories/delivery-queue.ts': 'SQS requests',
+  'lambdas/shared/background-jobs.ts': 'Lambda requests',
   '@aws-sdk/client-s3': 'S3',
   '@aws-sdk/client-kms': 'KMS',
   '@aws-sdk/client-sqs': 'SQS',
@@ -109,7 +112,7 @@ async function bundle(
     for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
       const source = sourceOf(input);
       bytesBySource.set(source, (bytesBySource.get(source) ?? 0) + bytesInOutput);
-      inputs.add(input);
+      if (bytesInOutput > 0) inputs.add(input);
     }
   }
   return { path: outfile, bytesBySource, inputs };

@@ -21,7 +21,7 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import type { S3Answer, S3Request } from '../../lambdas/shared/s3-requests';
+import type { AwsAnswer, AwsRequest } from '../../lambdas/shared/aws-requests';
 import type { RecordedCall, SdkClientName } from './call-recorder';
 
 // biome-ignore lint/suspicious/noExplicitAny: commands of every input shape
@@ -46,7 +46,7 @@ const DOCUMENT_COMMANDS: Record<string, CommandClass> = {
 export interface ReplayClients {
   // biome-ignore lint/suspicious/noExplicitAny: the document client's `send` takes every command
   dynamoDb: { send(command: any): Promise<unknown> };
-  sendS3(request: S3Request): Promise<S3Answer>;
+  sendAws(request: AwsRequest): Promise<AwsAnswer>;
 }
 
 interface ReadyCall {
@@ -86,6 +86,8 @@ export function planReplay(calls: RecordedCall[]): ReplayPlan {
 }
 
 function commandFor(call: RecordedCall): AnyCommand | undefined {
+  // A signed request is sent again as it is (it holds its signer, which cannot be copied).
+  if (call.client === 's3') return call.input;
   let input: unknown;
   try {
     input = structuredClone(call.input);
@@ -97,7 +99,7 @@ function commandFor(call: RecordedCall): AnyCommand | undefined {
     if (!Command) throw new Error(`No replay for DynamoDB ${call.commandName}`);
     return new Command(withPassingConditions(input));
   }
-  return input; // the S3 request as it was sent
+  throw new Error(`No replay for ${call.client} ${call.commandName}`);
 }
 
 /** Sends the plan's calls once (a plan is sent once: build another for the next run). */
@@ -113,7 +115,7 @@ async function sendAgain(call: ReadyCall, clients: ReplayClients): Promise<void>
       await clients.dynamoDb.send(call.command);
       return;
     }
-    const answer = await clients.sendS3(call.command as S3Request);
+    const answer = await clients.sendAws(call.command as AwsRequest);
     // As the handler did: read the body, or the connection stays busy.
     for await (const _ of answer.body);
   } catch {

@@ -3,7 +3,7 @@
  * them written to `bench/RESULTS.md` at the end.
  */
 import type { AuthorizerCallsRow } from '../scenarios/authorizer-calls';
-import { type ColdStartResult, type ColdStartRow, OWN_S3_REQUESTS } from '../scenarios/cold-start';
+import { type ColdStartResult, type ColdStartRow, isOwnRequests } from '../scenarios/cold-start';
 import type { ThroughputRow } from '../scenarios/gateway-throughput';
 import type { ContentionRow } from '../scenarios/ledger-contention';
 import type { ListScaleRatio, ListScaleRow } from '../scenarios/list-scale';
@@ -59,7 +59,7 @@ export function coldStartSection(result: ColdStartResult): Section {
     notes: [
       'Outside the Lambda runtime (no X-Ray daemon, no LAMBDA_TASK_ROOT) and on this machine, not a 1024 MB ARM function; the ratio to the reference is the figure to compare.',
       coldStartVerdict(result.rows),
-      '"other AWS clients": the services a bundle reaches besides DynamoDB. "S3 requests" are the service\'s own signed requests (`lambdas/shared/s3-requests.ts`, on the DynamoDB client\'s signer, HTTP handler and credentials), which replaced the S3 SDK on 2026-11-26; the DynamoDB + S3 reference shows what the S3 SDK costs. Lambda loads on first use (`background-jobs.ts`); KMS, SQS and EventBridge load at init where a function holds them. "before": the same function on 2026-11-21 (`bench/cold-start/before-issue-17.json`, when the reference took 71.7 ms), empty for functions added since.',
+      '"other AWS clients": the services a bundle reaches besides DynamoDB. "S3 requests", "KMS requests", "SQS requests" and "Lambda requests" are the service\'s own signed requests (`lambdas/shared/aws-requests.ts`, on the DynamoDB client\'s signer, HTTP handler and credentials), which replaced those SDK clients on 2026-11-26; the DynamoDB + S3 reference shows what the S3 SDK costs. "before": the same function on 2026-11-21 (`bench/cold-start/before-issue-17.json`, when the reference took 71.7 ms), empty for functions added since.',
     ],
   };
 }
@@ -67,9 +67,7 @@ export function coldStartSection(result: ColdStartResult): Section {
 /** Which functions exceed 1.2× the reference's init, and which 1.25× its size without another SDK client. */
 function coldStartVerdict(rows: ColdStartRow[]): string {
   const functions = rows.filter((row) => !row.function.startsWith('reference'));
-  const large = functions.filter(
-    (row) => row.otherClients.every((client) => client === OWN_S3_REQUESTS) && row.sizeRatio > 1.25,
-  );
+  const large = functions.filter((row) => row.otherClients.every(isOwnRequests) && row.sizeRatio > 1.25);
   const over = (figure: (row: ColdStartRow) => number) => {
     const slow = functions.filter((row) => figure(row) > 1.2);
     return slow.length === 0

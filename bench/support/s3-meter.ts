@@ -1,9 +1,9 @@
 /**
- * Counts the S3 requests of the code under test (`observeS3Requests`), and can hand each to a
+ * Counts the S3 requests of the code under test (`observeAwsRequests`), and can hand each to a
  * {@link CallRecorder}, so that the raw calls of file operations can be replayed next to the
  * DynamoDB ones.
  */
-import { observeS3Requests } from '../../lambdas/shared/s3-requests';
+import { observeAwsRequests } from '../../lambdas/shared/aws-requests';
 import type { CallRecorder } from './call-recorder';
 
 export interface S3Meter {
@@ -14,7 +14,8 @@ export interface S3Meter {
 
 export function installS3Meter(recorder?: CallRecorder): S3Meter {
   let callsByCommand: Record<string, number> = {};
-  observeS3Requests((request) => {
+  observeAwsRequests((request) => {
+    if (request.service !== 'S3') return () => undefined;
     callsByCommand[request.operation] = (callsByCommand[request.operation] ?? 0) + 1;
     return recorder?.begin('s3', request.operation, request) ?? (() => undefined);
   });

@@ -6,7 +6,7 @@
  * queue kept in the table (`local-delivery-queue.ts`), which survives a restart of `npm start`.
  */
 import { createHash } from 'node:crypto';
-import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { callJson, SQS } from '#shared/aws-json-requests.js';
 import type { QueuedDelivery } from './delivery-message.js';
 import {
   LOCAL_DELIVERY_QUEUE_ENVIRONMENT,
@@ -28,7 +28,6 @@ export function laneOf(webhookId: string, entityId: string): string {
   return `${webhookId}#${lane}`;
 }
 
-let sqs: SQSClient | undefined;
 /** SQS takes at most 10 messages per batch. */
 const MESSAGES_PER_BATCH = 10;
 
@@ -44,20 +43,17 @@ function queueUrl(): string {
 export async function enqueueDeliveries(deliveries: readonly QueuedDelivery[]): Promise<void> {
   if (deliveries.length === 0) return;
   if (useLocalQueue()) return sendLocalMessages(deliveries);
-  sqs ??= new SQSClient({});
   for (let start = 0; start < deliveries.length; start += MESSAGES_PER_BATCH) {
     const batch = deliveries.slice(start, start + MESSAGES_PER_BATCH);
-    const result = await sqs.send(
-      new SendMessageBatchCommand({
-        QueueUrl: queueUrl(),
-        Entries: batch.map((delivery, index) => ({
-          Id: String(index),
-          MessageBody: JSON.stringify(delivery.message),
-          MessageGroupId: delivery.lane,
-          MessageDeduplicationId: delivery.deduplicationId,
-        })),
-      }),
-    );
+    const result = await callJson<{ Failed?: Array<{ Code?: string }> }>(SQS, 'SendMessageBatch', {
+      QueueUrl: queueUrl(),
+      Entries: batch.map((delivery, index) => ({
+        Id: String(index),
+        MessageBody: JSON.stringify(delivery.message),
+        MessageDeduplicationId: delivery.deduplicationId,
+        MessageGroupId: delivery.lane,
+      })),
+    });
     if ((result.Failed ?? []).length > 0) {
       throw new Error(`SQS refused ${result.Failed?.length} deliveries: ${result.Failed?.[0]?.Code}`);
     }
@@ -70,12 +66,9 @@ export async function enqueueDeliveries(deliveries: readonly QueuedDelivery[]): 
  */
 export async function retryMessageLater(receiptHandle: string, delaySeconds: number): Promise<void> {
   if (useLocalQueue()) return delayLocalMessage(receiptHandle, delaySeconds);
-  sqs ??= new SQSClient({});
-  await sqs.send(
-    new ChangeMessageVisibilityCommand({
-      QueueUrl: queueUrl(),
-      ReceiptHandle: receiptHandle,
-      VisibilityTimeout: Math.ceil(delaySeconds),
-    }),
-  );
+  await callJson(SQS, 'ChangeMessageVisibility', {
+    QueueUrl: queueUrl(),
+    ReceiptHandle: receiptHandle,
+    VisibilityTimeout: Math.ceil(delaySeconds),
+  });
 }

@@ -6,9 +6,10 @@
  */
 import { levelWidth, type TileRef, type TileWrite, tileHashes, tilePath } from '#domain/ledger/log-tiles.js';
 import { type StoredHashes, TILE_WIDTH } from '#domain/ledger/log-tree.js';
+import { AwsRequestError } from '#shared/aws-requests.js';
 import { digestBucketName } from '#shared/clients.js';
 import { getObjectBytes, headObject, putObject } from '#shared/s3-objects.js';
-import { isMissingObject, S3RequestError } from '#shared/s3-requests.js';
+import { isMissingObject } from '#shared/s3-requests.js';
 
 /** Prefix of every log file in the bucket; the API's read grants cover it as `log/*`. */
 export const LOG_PREFIX = 'log/';
@@ -37,7 +38,7 @@ async function writeObject(
     await putObject({ bucket: digestBucketName(), key }, body, contentType, { onlyIfAbsent: once });
   } catch (error) {
     // Already written by an earlier, interrupted run: the same bytes, since tiles follow from the entries.
-    if (once && error instanceof S3RequestError && error.status === 412) return;
+    if (once && error instanceof AwsRequestError && error.status === 412) return;
     throw error;
   }
 }

@@ -3,10 +3,12 @@
  * export). In AWS a job is an asynchronous invocation of its own Lambda function (named by
  * `<JOB>_FUNCTION_NAME`); in local mode (`LOCAL_BACKGROUND_JOBS=inline`) it runs in this process
  * after the answer is sent, by the runners that local mode registers (`local/in-process-jobs.ts`).
- * This module imports no job, so an operation's bundle holds none of their code, and the Lambda
- * client is loaded only when a job starts (it is 110 KB of bundle).
+ * This module imports no job, so an operation's bundle holds none of their code; the Invoke is
+ * a signed request of our own (`aws-json-requests.ts`), not the Lambda client (110 KB of bundle).
  */
-import type { LambdaClient } from '@aws-sdk/client-lambda';
+
+import { jsonError, serviceEndpoint } from './aws-json-requests.js';
+import { readAll, sendAws } from './aws-requests.js';
 
 export interface RemoveSubcategoryDataJob {
   companyId: string;
@@ -41,7 +43,6 @@ export type InProcessJobs = {
 };
 
 let inProcessJobs: InProcessJobs | undefined;
-let lambda: LambdaClient | undefined;
 const running = new Set<Promise<unknown>>();
 
 /**
@@ -76,15 +77,20 @@ export async function startBackgroundJob<Name extends BackgroundJobName>(
   }
   const functionName = process.env[JOB_FUNCTION_ENVIRONMENT[name]];
   if (!functionName) throw new Error(`${JOB_FUNCTION_ENVIRONMENT[name]} is not set`);
-  const { LambdaClient, InvokeCommand } = await import('@aws-sdk/client-lambda');
-  lambda ??= new LambdaClient({});
-  await lambda.send(
-    new InvokeCommand({
-      FunctionName: functionName,
-      InvocationType: 'Event',
-      Payload: Buffer.from(JSON.stringify(payload)),
-    }),
+  // Lambda's Invoke, asynchronous (`Event`): Lambda queues the payload and answers 202 at once.
+  const answer = await sendAws(
+    {
+      ...serviceEndpoint('lambda'),
+      service: 'Lambda',
+      operation: 'Invoke',
+      method: 'POST',
+      path: `/2015-03-31/functions/${encodeURIComponent(functionName)}/invocations`,
+      headers: { 'content-type': 'application/octet-stream', 'x-amz-invocation-type': 'Event' },
+      body: JSON.stringify(payload),
+    },
+    jsonError,
   );
+  await readAll(answer.body);
 }
 
 /** Resolves when every local background job started so far has finished (tests, shutdown). */

@@ -3,15 +3,8 @@
  * the same name, with the same request on the wire.
  */
 import type { Readable } from 'node:stream';
-import {
-  isMissingObject,
-  readAll,
-  S3RequestError,
-  sendS3,
-  xmlBody,
-  xmlEscape,
-  xmlText,
-} from './s3-requests.js';
+import { AwsRequestError, readAll } from './aws-requests.js';
+import { isMissingObject, sendS3, xmlBody, xmlEscape, xmlText } from './s3-requests.js';
 
 export interface ObjectRef {
   bucket: string;
@@ -36,7 +29,8 @@ export async function throwErrorInBody(
 ): Promise<string> {
   const xml = (await readAll(body)).toString('utf8');
   if (/<Error>/.test(xml))
-    throw new S3RequestError(
+    throw new AwsRequestError(
+      'S3',
       operation,
       200,
       xmlText(xml, 'Code') ?? 'Error',
@@ -152,7 +146,8 @@ export async function deleteObjects(bucket: string, objects: Array<{ key: string
     const xml = (await readAll(answer.body)).toString('utf8');
     const failed = /<Error>[\s\S]*?<\/Error>/.exec(xml)?.[0];
     if (failed)
-      throw new S3RequestError(
+      throw new AwsRequestError(
+        'S3',
         'DeleteObjects',
         answer.status,
         xmlText(failed, 'Code') ?? 'Error',

@@ -4,7 +4,8 @@
  */
 import { HttpRequest } from '@smithy/core/protocols';
 import { createScope, getSigningKey } from '@smithy/signature-v4';
-import { hostOf, objectLocation, Sha256, s3Credentials, s3Signer, uriEscape } from './s3-requests.js';
+import { awsRegion, Sha256 } from './aws-requests.js';
+import { hostOf, objectLocation, s3Credentials, s3Signer, uriEscape } from './s3-requests.js';
 
 /** The signing time in SigV4's basic format (`20261126T053000Z`). */
 const signingTime = (date: Date) =>
@@ -55,7 +56,7 @@ export async function presignedPost(
   const now = new Date();
   const time = signingTime(now);
   const date = time.slice(0, 8);
-  const region = process.env.AWS_REGION ?? 'us-east-1';
+  const region = awsRegion();
   const credentials = await s3Credentials();
   const signedFields: Record<string, string> = {
     ...fields,

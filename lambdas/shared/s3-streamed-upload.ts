@@ -5,8 +5,9 @@
  * failed or aborted upload is aborted in S3 too, so no part outlives it.
  */
 import type { Readable } from 'node:stream';
+import { readAll } from './aws-requests.js';
 import { putObject, throwErrorInBody } from './s3-objects.js';
-import { readAll, type S3Request, sendS3, xmlBody, xmlEscape, xmlText } from './s3-requests.js';
+import { type S3Request, sendS3, xmlBody, xmlEscape, xmlText } from './s3-requests.js';
 
 /** S3's smallest part (but the last). */
 export const PART_SIZE = 5 * 1024 * 1024;

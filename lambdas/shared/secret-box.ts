@@ -9,7 +9,7 @@
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { DecryptCommand, EncryptCommand, KMSClient } from '@aws-sdk/client-kms';
+import { callJson, KMS } from './aws-json-requests.js';
 
 export const SECRETS_KEY_ID_ENVIRONMENT = 'SECRETS_KEY_ID';
 export const LOCAL_SECRETS_KEY_FILE_ENVIRONMENT = 'LOCAL_SECRETS_KEY_FILE';
@@ -20,7 +20,6 @@ export type SecretContext = Record<string, string>;
 const LOCAL_PREFIX = 'local:';
 const KMS_PREFIX = 'kms:';
 
-let kms: KMSClient | undefined;
 let localKey: Buffer | undefined;
 
 function readLocalKey(file: string): Buffer {
@@ -52,12 +51,14 @@ export async function sealSecret(secret: string, context: SecretContext): Promis
   }
   const keyId = process.env[SECRETS_KEY_ID_ENVIRONMENT];
   if (!keyId) throw new Error(`${SECRETS_KEY_ID_ENVIRONMENT} is not set`);
-  kms ??= new KMSClient({});
-  const { CiphertextBlob } = await kms.send(
-    new EncryptCommand({ KeyId: keyId, Plaintext: Buffer.from(secret, 'utf8'), EncryptionContext: context }),
-  );
+  // KMS takes and gives blobs in base64.
+  const { CiphertextBlob } = await callJson<{ CiphertextBlob?: string }>(KMS, 'Encrypt', {
+    KeyId: keyId,
+    Plaintext: Buffer.from(secret, 'utf8').toString('base64'),
+    EncryptionContext: context,
+  });
   if (!CiphertextBlob) throw new Error('KMS returned no ciphertext');
-  return `${KMS_PREFIX}${Buffer.from(CiphertextBlob).toString('base64')}`;
+  return `${KMS_PREFIX}${CiphertextBlob}`;
 }
 
 /** Decrypts a value {@link sealSecret} made for the same owner. */
@@ -74,13 +75,10 @@ export async function openSecret(sealed: string, context: SecretContext): Promis
     decipher.setAuthTag(tag as Buffer);
     return Buffer.concat([decipher.update(data as Buffer), decipher.final()]).toString('utf8');
   }
-  kms ??= new KMSClient({});
-  const { Plaintext } = await kms.send(
-    new DecryptCommand({
-      CiphertextBlob: Buffer.from(sealed.slice(KMS_PREFIX.length), 'base64'),
-      EncryptionContext: context,
-    }),
-  );
+  const { Plaintext } = await callJson<{ Plaintext?: string }>(KMS, 'Decrypt', {
+    CiphertextBlob: sealed.slice(KMS_PREFIX.length),
+    EncryptionContext: context,
+  });
   if (!Plaintext) throw new Error('KMS returned no plaintext');
-  return Buffer.from(Plaintext).toString('utf8');
+  return Buffer.from(Plaintext, 'base64').toString('utf8');
 }

@@ -6,8 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { PassThrough, Readable } from 'node:stream';
 import { GetObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
+import { AwsRequestError, observeAwsRequests } from '../../lambdas/shared/aws-requests';
 import { filesBucketName } from '../../lambdas/shared/clients';
-import { observeS3Requests, S3RequestError } from '../../lambdas/shared/s3-requests';
 import { PART_SIZE, streamObject } from '../../lambdas/shared/s3-streamed-upload';
 import { localS3 } from '../support/s3-client';
 
@@ -40,7 +40,7 @@ function unevenStream(bytes: Buffer): Readable {
 /** The S3 operations sent while `act` runs. */
 async function operationsOf(act: () => Promise<unknown>): Promise<string[]> {
   const operations: string[] = [];
-  const stop = observeS3Requests((request) => {
+  const stop = observeAwsRequests((request) => {
     operations.push(request.operation);
     return () => undefined;
   });
@@ -123,7 +123,7 @@ describe('a streamed upload into S3', () => {
     // Act
     const upload = streamObject(object, unevenStream(randomBytes(PART_SIZE + 1)), 'application/octet-stream');
     // Assess
-    await expect(upload.done).rejects.toBeInstanceOf(S3RequestError);
+    await expect(upload.done).rejects.toBeInstanceOf(AwsRequestError);
     await expect(upload.done).rejects.toMatchObject({ status: 404, code: 'NoSuchBucket' });
   });
 

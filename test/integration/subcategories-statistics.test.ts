@@ -11,10 +11,10 @@ import {
   type SubcategoryFileRecord,
 } from '../../lambdas/repositories/subcategory-repository';
 import { readCounters, removingSubcategoriesOf } from '../../lambdas/repositories/tenant-counters';
+import { observeAwsRequests } from '../../lambdas/shared/aws-requests';
 import { settleBackgroundJobs } from '../../lambdas/shared/background-jobs';
 import { dynamoDb, tableName } from '../../lambdas/shared/clients';
 import type { Principal } from '../../lambdas/shared/principal';
-import { observeS3Requests } from '../../lambdas/shared/s3-requests';
 import { givenCategory, givenObject } from '../support/fixtures';
 import {
   createObjectsInOrder,
@@ -261,7 +261,7 @@ describe('subcategory REMOVE against concurrent writes and service limits', () =
     // S3 refuses a DeleteObjects of more than 1000 keys (MalformedXML); s3rver does not, so the
     // limit is checked on the requests sent.
     const deleteCallSizes: number[] = [];
-    const stopObserving = observeS3Requests((request) => {
+    const stopObserving = observeAwsRequests((request) => {
       if (request.operation === 'DeleteObjects')
         deleteCallSizes.push(String(request.body).match(/<Object>/g)?.length ?? 0);
       return () => undefined;

@@ -1,10 +1,9 @@
 /**
  * The service's own S3 requests (`lambdas/shared/s3-*.ts`) against the S3 SDK's, the reference:
- * for each operation, the request the SDK signs (its telemetry headers taken out before it
- * signs) must be ours, header for header, byte for byte, signature included; the presigned
- * GET address and POST form must be the SDK presigners' own. Same credentials (with a session
- * token, as a Lambda role has), region and clock. No network: the SDK's request is captured by
- * its request handler, and ours is signed without being sent.
+ * for each operation, the request the SDK signs must be ours, header for header, byte for
+ * byte, signature included; the presigned GET address and POST form must be the SDK
+ * presigners' own (`test/support/signed-requests.ts`: same credentials, region and clock; no
+ * network).
  */
 import {
   AbortMultipartUploadCommand,
@@ -21,142 +20,50 @@ import {
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3Request } from '../../lambdas/shared/s3-requests';
+import {
+  CREDENTIALS,
+  ourRequest as firstRequest,
+  freezeClockInEachTest,
+  REGION,
+  sdkCapture,
+  useLambdaRoleEnvironment,
+  type WireRequest,
+  wire,
+} from '../support/signed-requests';
 
-const CREDENTIALS = {
-  accessKeyId: 'AKIAEXAMPLEROLEKEY01',
-  secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
-  sessionToken: 'IQoJb3JpZ2luX2VjEXAMPLE//session+token==',
-};
-const REGION = 'eu-west-1';
 const BUCKET = 'asset-registry-files-a1b2c3';
 /** A key with characters that need escaping, as a file's original name never reaches a key. */
 const KEY = 'companies/3b0d6a52/files/9c8b7a65 (copy)+ü*';
-const NOW = new Date('2026-11-26T06:15:30.000Z');
 
-/** What the SDK adds for its own telemetry; it is not part of the operation. */
-const SDK_TELEMETRY = ['user-agent', 'x-amz-user-agent', 'amz-sdk-invocation-id', 'amz-sdk-request'];
-
-interface WireRequest {
-  method: string;
-  hostname: string;
-  path: string;
-  query: Record<string, unknown>;
-  headers: Record<string, string>;
-  body: string;
-}
-
-const wire = (request: {
-  method: string;
-  hostname: string;
-  path: string;
-  query?: Record<string, unknown>;
-  headers: Record<string, string>;
-  body?: unknown;
-}): WireRequest => ({
-  method: request.method,
-  hostname: request.hostname,
-  path: request.path,
-  query: { ...request.query },
-  headers: Object.fromEntries(
-    Object.entries(request.headers).map(([name, value]) => [name.toLowerCase(), value]),
-  ),
-  body: request.body === undefined ? '' : Buffer.from(request.body as string).toString('utf8'),
-});
-
-let sdkRequests: WireRequest[] = [];
-const sdk = new S3Client({
-  region: REGION,
-  credentials: CREDENTIALS,
-  requestChecksumCalculation: 'WHEN_REQUIRED',
-  responseChecksumValidation: 'WHEN_REQUIRED',
-  requestHandler: {
-    handle: async (request: Parameters<typeof wire>[0]) => {
-      sdkRequests.push(wire(request));
-      throw new Error('captured, not sent');
-    },
-  },
-});
-sdk.middlewareStack.addRelativeTo(
-  // biome-ignore lint/suspicious/noExplicitAny: a finalize-step middleware of every command
-  (next: any) => (args: any) => {
-    const headers = (args.request as { headers: Record<string, string> }).headers;
-    for (const name of SDK_TELEMETRY) delete headers[name];
-    return next(args);
-  },
-  { relation: 'before', toMiddleware: 'httpSigningMiddleware', name: 'dropTelemetry' },
+const capture = sdkCapture();
+const sdk = capture.watch(
+  new S3Client({
+    ...capture.options,
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  }),
 );
+const sdkRequest = (command: unknown) => capture.request(sdk, command);
 
-/** The request the SDK signs for a command. */
-// biome-ignore lint/suspicious/noExplicitAny: commands of every input shape
-async function sdkRequest(command: any): Promise<WireRequest> {
-  sdkRequests = [];
-  await sdk.send(command).catch(() => undefined);
-  const [request] = sdkRequests;
-  if (!request) throw new Error('The SDK sent nothing');
-  return request;
-}
-
-type Requests = typeof import('../../lambdas/shared/s3-requests.js');
-let requests: Requests;
+let aws: typeof import('../../lambdas/shared/aws-requests.js');
+let requests: typeof import('../../lambdas/shared/s3-requests.js');
 let objects: typeof import('../../lambdas/shared/s3-objects.js');
 let upload: typeof import('../../lambdas/shared/s3-streamed-upload.js');
 let presign: typeof import('../../lambdas/shared/s3-presign.js');
 
-/** The requests a service function sends, signed (an observer stops each before it is sent). */
-async function ourRequests(act: () => Promise<unknown>): Promise<WireRequest[]> {
-  const seen: S3Request[] = [];
-  const stop = requests.observeS3Requests((request) => {
-    seen.push(request);
-    throw new Error('captured, not sent');
-  });
-  await act().catch(() => undefined);
-  stop();
-  return Promise.all(seen.map(async (request) => wire(await requests.signedS3Request(request))));
-}
-
-const ourRequest = async (act: () => Promise<unknown>): Promise<WireRequest> => {
-  const [request] = await ourRequests(act);
-  if (!request) throw new Error('The service sent nothing');
-  return request;
-};
-
+const ourRequest = (act: () => Promise<unknown>) => firstRequest(aws, act);
 const signed = async (request: S3Request): Promise<WireRequest> =>
   wire(await requests.signedS3Request(request));
 
 beforeAll(async () => {
-  // The credentials a Lambda role gives, read by the DynamoDB client's provider chain.
-  process.env.AWS_ACCESS_KEY_ID = CREDENTIALS.accessKeyId;
-  process.env.AWS_SECRET_ACCESS_KEY = CREDENTIALS.secretAccessKey;
-  process.env.AWS_SESSION_TOKEN = CREDENTIALS.sessionToken;
-  process.env.AWS_REGION = REGION;
-  delete process.env.LOCAL_S3_ENDPOINT;
-  delete process.env.LOCAL_DYNAMODB_ENDPOINT;
+  useLambdaRoleEnvironment();
+  aws = await import('../../lambdas/shared/aws-requests.js');
   requests = await import('../../lambdas/shared/s3-requests.js');
   objects = await import('../../lambdas/shared/s3-objects.js');
   upload = await import('../../lambdas/shared/s3-streamed-upload.js');
   presign = await import('../../lambdas/shared/s3-presign.js');
 });
-beforeEach(() => {
-  // Only the clock is frozen: promises and sockets keep their timers.
-  jest.useFakeTimers({
-    now: NOW,
-    doNotFake: [
-      'nextTick',
-      'queueMicrotask',
-      'setImmediate',
-      'clearImmediate',
-      'setTimeout',
-      'clearTimeout',
-      'setInterval',
-      'clearInterval',
-      'hrtime',
-      'performance',
-    ],
-  });
-});
-afterEach(() => {
-  jest.useRealTimers();
-});
+freezeClockInEachTest();
 
 const object = { bucket: BUCKET, key: KEY };
 

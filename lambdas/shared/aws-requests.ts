@@ -1,0 +1,256 @@
+/**
+ * AWS requests signed and sent with the pieces every function already bundles for DynamoDB:
+ * Smithy's SigV4 signer, its Node.js HTTP handler and the DynamoDB client's credential chain.
+ * The other services' SDK clients (S3 with lib-storage and the presigners, KMS, SQS, Lambda)
+ * added 30 to 200 KB to each function that held one, and V8 reads all of a bundle at a cold
+ * start, even code that runs later: those functions started 1.2-1.9× as slow as a bare
+ * DynamoDB handler (`npm run bench`). The requests built on this module are the SDK's own,
+ * header for header (`test/unit/s3-requests.test.ts`, `aws-json-requests.test.ts`).
+ *
+ * Each request is retried as the SDK's standard mode retries (3 attempts, full-jitter backoff,
+ * on throttling, 5xx and lost connections), traced as an X-Ray subsegment like the DynamoDB
+ * calls, and seen by the observers (`observeAwsRequests`, the bench's call meter).
+ */
+import { createHash, createHmac } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { defaultProvider } from '@aws-sdk/credential-provider-node';
+import { HttpRequest } from '@smithy/core/protocols';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
+import { SignatureV4 } from '@smithy/signature-v4';
+import { traceAwsCall } from './xray-tracing.js';
+
+type SourceData = string | ArrayBuffer | ArrayBufferView;
+const bytesOf = (data: SourceData): string | Buffer =>
+  typeof data === 'string'
+    ? data
+    : ArrayBuffer.isView(data)
+      ? Buffer.from(data.buffer, data.byteOffset, data.byteLength)
+      : Buffer.from(data);
+
+/** SigV4's hash (and HMAC, given a secret), on node:crypto: the interface the signer takes. */
+export class Sha256 {
+  private hash;
+  constructor(secret?: SourceData) {
+    this.hash = secret === undefined ? createHash('sha256') : createHmac('sha256', bytesOf(secret));
+  }
+  update(data: SourceData): void {
+    this.hash.update(bytesOf(data));
+  }
+  async digest(): Promise<Uint8Array> {
+    return new Uint8Array(this.hash.digest());
+  }
+  reset(): void {
+    throw new Error('not used by SigV4');
+  }
+}
+
+export type AwsCredentials = { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
+
+/** The function's region (Lambda sets `AWS_REGION`). */
+export const awsRegion = (): string => process.env.AWS_REGION ?? 'us-east-1';
+
+let credentials: ReturnType<typeof defaultProvider> | undefined;
+
+/**
+ * The caller's credentials: the Lambda role's, from the SDK's default provider chain (the one
+ * the DynamoDB client uses, already in every bundle; it refreshes them before they expire).
+ * Created on first use, so that importing this module reads no setting.
+ */
+export const awsCredentials = (): Promise<AwsCredentials> => {
+  credentials ??= defaultProvider();
+  return credentials();
+};
+
+/** The DNS suffix of the region's partition (`amazonaws.com`, `amazonaws.com.cn` in China). */
+export const partitionSuffix = (): string =>
+  awsRegion().startsWith('cn-') ? 'amazonaws.com.cn' : 'amazonaws.com';
+
+/** A SigV4 signer for one service, as its SDK client configures it. */
+export const signerFor = (
+  service: string,
+  options: { credentials?: () => Promise<AwsCredentials>; s3?: boolean } = {},
+): SignatureV4 =>
+  new SignatureV4({
+    service,
+    region: awsRegion(),
+    credentials: options.credentials ?? awsCredentials,
+    sha256: Sha256,
+    // S3 takes the path as it is sent; the others have it escaped once more when signing.
+    uriEscapePath: !options.s3,
+    // The payload's hash in `x-amz-content-sha256`, as every SDK client sends it.
+    applyChecksum: true,
+  });
+
+export interface AwsRequest {
+  /** The service's name in traces (`S3`, `KMS`). */
+  service: string;
+  /** The operation's name, for traces and errors (`GetObject`). */
+  operation: string;
+  signer: SignatureV4;
+  protocol: string;
+  hostname: string;
+  port?: number;
+  /** Already percent-encoded. */
+  path: string;
+  method: 'GET' | 'HEAD' | 'PUT' | 'POST' | 'DELETE';
+  query?: Record<string, string>;
+  headers?: Record<string, string>;
+  /** Signed, so kept whole to be sent again on a retry. */
+  body?: Buffer | string;
+  /** The bucket an S3 request reaches (for its trace). */
+  bucket?: string;
+}
+
+export interface AwsAnswer {
+  status: number;
+  headers: Record<string, string | undefined>;
+  body: Readable;
+  requestId?: string;
+  attempts: number;
+}
+
+/** What a service wrote of a refusal: its error code (`NoSuchKey`) and message. */
+export type ErrorReader = (
+  status: number,
+  headers: Record<string, string | undefined>,
+  text: string,
+) => {
+  code: string;
+  message: string;
+};
+
+/** A service refused a request: its status and error code. */
+export class AwsRequestError extends Error {
+  override readonly name = 'AwsRequestError';
+  constructor(
+    readonly service: string,
+    readonly operation: string,
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly requestId?: string,
+    readonly attempts = 1,
+  ) {
+    super(`${service} ${operation}: ${status} ${code}: ${message}`);
+  }
+}
+
+export async function readAll(body: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of body) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** Signs a request (without sending it). */
+export async function signedAwsRequest(request: AwsRequest): Promise<HttpRequest> {
+  const httpRequest = new HttpRequest({
+    protocol: request.protocol,
+    hostname: request.hostname,
+    port: request.port,
+    path: request.path,
+    method: request.method,
+    query: request.query ?? {},
+    headers: {
+      ...request.headers,
+      host: request.port === undefined ? request.hostname : `${request.hostname}:${request.port}`,
+      ...(request.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(request.body)) }),
+    },
+    body: request.body,
+  });
+  return (await request.signer.sign(httpRequest)) as HttpRequest;
+}
+
+/** Sees each request start, and is told how it ended (the bench's call meter). */
+export type AwsRequestObserver = (request: AwsRequest) => (failed: boolean) => void;
+const observers: AwsRequestObserver[] = [];
+
+/**
+ * Adds an observer of every request from now on, as an SDK middleware would; answers the
+ * function that removes it.
+ *
+ * @example
+ * const stop = observeAwsRequests((request) => (failed) => count(request.operation, failed));
+ */
+export function observeAwsRequests(observer: AwsRequestObserver): () => void {
+  observers.push(observer);
+  return () => {
+    observers.splice(observers.indexOf(observer), 1);
+  };
+}
+
+/** Throttling and the service's own failures, which the SDK's standard mode retries. */
+const RETRIED_STATUSES = new Set([429, 500, 502, 503, 504]);
+const MAX_ATTEMPTS = 3;
+
+let handler: NodeHttpHandler | undefined;
+
+async function sendOnce(request: AwsRequest): Promise<Omit<AwsAnswer, 'attempts'>> {
+  handler ??= new NodeHttpHandler();
+  const { response } = await handler.handle(await signedAwsRequest(request));
+  const headers = response.headers as Record<string, string | undefined>;
+  return {
+    status: response.statusCode,
+    headers,
+    body: response.body as Readable,
+    requestId: headers['x-amz-request-id'] ?? headers['x-amzn-requestid'] ?? undefined,
+  };
+}
+
+function tracedSend(request: AwsRequest, readError: ErrorReader): Promise<AwsAnswer> {
+  return traceAwsCall(
+    { service: request.service, operation: request.operation, bucket: request.bucket },
+    async () => {
+      for (let attempt = 1; ; attempt++) {
+        const last = attempt === MAX_ATTEMPTS;
+        let answer: Omit<AwsAnswer, 'attempts'>;
+        try {
+          answer = await sendOnce(request);
+        } catch (error) {
+          if (last) throw error;
+          await sleep(Math.random() * 100 * 2 ** attempt);
+          continue;
+        }
+        if (answer.status < 300) return { ...answer, attempts: attempt };
+        const text = (await readAll(answer.body)).toString('utf8');
+        if (last || !RETRIED_STATUSES.has(answer.status)) {
+          const { code, message } = readError(answer.status, answer.headers, text);
+          throw new AwsRequestError(
+            request.service,
+            request.operation,
+            answer.status,
+            code,
+            message,
+            answer.requestId,
+            attempt,
+          );
+        }
+        await sleep(Math.random() * 100 * 2 ** attempt);
+      }
+    },
+    (answerOrError) => {
+      const known = answerOrError as Partial<AwsAnswer & AwsRequestError>;
+      return { httpStatusCode: known.status, requestId: known.requestId, attempts: known.attempts };
+    },
+  );
+}
+
+/**
+ * Sends one request and answers its response, or throws {@link AwsRequestError} for a status of
+ * 300 or more, with what `readError` reads of the service's answer. The caller reads or drops
+ * the answer's `body`.
+ *
+ * @example
+ * const answer = await sendAws(request, xmlError);
+ */
+export async function sendAws(request: AwsRequest, readError: ErrorReader): Promise<AwsAnswer> {
+  const ends = observers.map((observe) => observe(request));
+  try {
+    const answer = await tracedSend(request, readError);
+    for (const end of ends) end(false);
+    return answer;
+  } catch (error) {
+    for (const end of ends) end(true);
+    throw error;
+  }
+}

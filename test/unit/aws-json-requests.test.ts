@@ -1,0 +1,175 @@
+/**
+ * The service's own KMS, SQS and Lambda requests (`lambdas/shared/aws-json-requests.ts`) against
+ * the SDK clients', the reference: what the sealing of a webhook secret, the delivery queue and
+ * a background job send must be the request the SDK signs for the same call, header for header,
+ * byte for byte, signature included (`test/support/signed-requests.ts`; no network). And the
+ * errors these services write are read as the SDK reads them.
+ */
+import { DecryptCommand, EncryptCommand, KMSClient } from '@aws-sdk/client-kms';
+import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { QueuedDelivery } from '../../lambdas/repositories/delivery-message';
+import {
+  ourRequest as firstRequest,
+  freezeClockInEachTest,
+  sdkCapture,
+  useLambdaRoleEnvironment,
+} from '../support/signed-requests';
+
+const KEY_ARN = 'arn:aws:kms:eu-west-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab';
+const QUEUE_URL = 'https://sqs.eu-west-1.amazonaws.com/111122223333/asset-registry-webhooks.fifo';
+const JOB_FUNCTION = 'arn:aws:lambda:eu-west-1:111122223333:function:asset-registry-ImportObjects-AbC123';
+const CONTEXT = { companyId: '3b0d6a52-8f5e-4c1a-9f0e-6a1d2c3b4e5f', webhookId: 'b6a1c2d3' };
+
+const capture = sdkCapture();
+const kms = capture.watch(new KMSClient(capture.options));
+const sqs = capture.watch(new SQSClient(capture.options));
+const lambda = capture.watch(new LambdaClient(capture.options));
+
+let aws: typeof import('../../lambdas/shared/aws-requests.js');
+let json: typeof import('../../lambdas/shared/aws-json-requests.js');
+let secretBox: typeof import('../../lambdas/shared/secret-box.js');
+let deliveryQueue: typeof import('../../lambdas/repositories/delivery-queue.js');
+let backgroundJobs: typeof import('../../lambdas/shared/background-jobs.js');
+
+const ourRequest = (act: () => Promise<unknown>) => firstRequest(aws, act);
+
+beforeAll(async () => {
+  useLambdaRoleEnvironment();
+  delete process.env.LOCAL_BACKGROUND_JOBS;
+  process.env.SECRETS_KEY_ID = KEY_ARN;
+  process.env.WEBHOOK_QUEUE_URL = QUEUE_URL;
+  process.env.IMPORT_OBJECTS_FUNCTION_NAME = JOB_FUNCTION;
+  aws = await import('../../lambdas/shared/aws-requests.js');
+  json = await import('../../lambdas/shared/aws-json-requests.js');
+  secretBox = await import('../../lambdas/shared/secret-box.js');
+  deliveryQueue = await import('../../lambdas/repositories/delivery-queue.js');
+  backgroundJobs = await import('../../lambdas/shared/background-jobs.js');
+});
+freezeClockInEachTest();
+
+describe('KMS, SQS and Lambda requests are the SDK requests, signature included', () => {
+  it('KMS Encrypt, sealing a webhook secret for its owner', async () => {
+    // Prepare
+    const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+    // Act
+    const sdkSigned = await capture.request(
+      kms,
+      new EncryptCommand({
+        KeyId: KEY_ARN,
+        Plaintext: Buffer.from(secret, 'utf8'),
+        EncryptionContext: CONTEXT,
+      }),
+    );
+    const ourSigned = await ourRequest(() => secretBox.sealSecret(secret, CONTEXT));
+    // Assess
+    expect(ourSigned).toEqual(sdkSigned);
+    expect(ourSigned.headers['x-amz-target']).toBe('TrentService.Encrypt');
+  });
+
+  it('KMS Decrypt, opening it', async () => {
+    // Prepare
+    const ciphertext = Buffer.from('sealed by KMS \u0000\u00ff');
+    // Act
+    const sdkSigned = await capture.request(
+      kms,
+      new DecryptCommand({ CiphertextBlob: ciphertext, EncryptionContext: CONTEXT }),
+    );
+    const ourSigned = await ourRequest(() =>
+      secretBox.openSecret(`kms:${ciphertext.toString('base64')}`, CONTEXT),
+    );
+    // Assess
+    expect(ourSigned).toEqual(sdkSigned);
+  });
+
+  it('SQS SendMessageBatch, queueing deliveries in their lanes', async () => {
+    // Prepare
+    const deliveries = [0, 1].map(
+      (index): QueuedDelivery => ({
+        message: { deliveryId: `d-${index}` } as unknown as QueuedDelivery['message'],
+        lane: `b6a1c2d3#${index}`,
+        deduplicationId: `dedup-${index}`,
+      }),
+    );
+    // Act
+    const sdkSigned = await capture.request(
+      sqs,
+      new SendMessageBatchCommand({
+        QueueUrl: QUEUE_URL,
+        Entries: deliveries.map((delivery, index) => ({
+          Id: String(index),
+          MessageBody: JSON.stringify(delivery.message),
+          MessageGroupId: delivery.lane,
+          MessageDeduplicationId: delivery.deduplicationId,
+        })),
+      }),
+    );
+    const ourSigned = await ourRequest(() => deliveryQueue.enqueueDeliveries(deliveries));
+    // Assess
+    expect(ourSigned).toEqual(sdkSigned);
+  });
+
+  it('SQS ChangeMessageVisibility, holding a message back for its retry', async () => {
+    // Act
+    const sdkSigned = await capture.request(
+      sqs,
+      new ChangeMessageVisibilityCommand({
+        QueueUrl: QUEUE_URL,
+        ReceiptHandle: 'AQEB+handle/==',
+        VisibilityTimeout: 30,
+      }),
+    );
+    const ourSigned = await ourRequest(() => deliveryQueue.retryMessageLater('AQEB+handle/==', 29.2));
+    // Assess
+    expect(ourSigned).toEqual(sdkSigned);
+  });
+
+  it('Lambda Invoke, asynchronous, starting a background job by its function ARN', async () => {
+    // Prepare
+    const payload = { companyId: CONTEXT.companyId, jobId: 'job-1' };
+    // Act
+    const sdkSigned = await capture.request(
+      lambda,
+      new InvokeCommand({
+        FunctionName: JOB_FUNCTION,
+        InvocationType: 'Event',
+        Payload: Buffer.from(JSON.stringify(payload)),
+      }),
+    );
+    const ourSigned = await ourRequest(() => backgroundJobs.startBackgroundJob('importObjects', payload));
+    // Assess
+    expect(ourSigned).toEqual(sdkSigned);
+  });
+});
+
+describe('errors of JSON services', () => {
+  it.each([
+    [
+      'KMS, by __type',
+      {},
+      '{"__type":"com.amazonaws.kms#InvalidCiphertextException","message":"bad ciphertext"}',
+      'InvalidCiphertextException',
+      'bad ciphertext',
+    ],
+    [
+      'SQS, by x-amzn-errortype',
+      { 'x-amzn-errortype': 'AWS.SimpleQueueService.NonExistentQueue:http://internal.amazon.com/' },
+      '{"__type":"com.amazonaws.sqs#QueueDoesNotExist","message":"The specified queue does not exist."}',
+      'AWS.SimpleQueueService.NonExistentQueue',
+      'The specified queue does not exist.',
+    ],
+    [
+      'Lambda, with Message',
+      {},
+      '{"Type":"User","Message":"Function not found","code":"ResourceNotFoundException"}',
+      'ResourceNotFoundException',
+      'Function not found',
+    ],
+    ['anything not JSON', {}, '<html>Bad gateway</html>', 'Http502', 'no message'],
+  ])('%s', (_case, headers, text, code, message) => {
+    // Act
+    const read = json.jsonError(502, headers, text);
+    // Assess
+    expect(read).toEqual({ code, message });
+  });
+});
