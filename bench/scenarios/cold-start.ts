@@ -32,6 +32,11 @@ export interface ColdStartRow {
    * machine's interference, which only ever adds (a steadier figure than the median here).
    */
   initMinRatio: number;
+  /**
+   * The median, over the rounds, of the function's init ÷ the reference's in the same round
+   * (they ran one after the other): a moment of load on the machine slows both, so it cancels.
+   */
+  initPairedRatio: number;
   sizeRatio: number;
   /**
    * AWS services the bundle reaches besides DynamoDB: by their SDK client (`KMS`), or by the
@@ -201,7 +206,8 @@ export async function runColdStart(options: {
   }
   const reference = bundles[0];
   const referenceMedian = median(samples.get(REFERENCE) ?? []);
-  const referenceMin = Math.min(...(samples.get(REFERENCE) ?? []));
+  const referenceSamples = samples.get(REFERENCE) ?? [];
+  const referenceMin = Math.min(...referenceSamples);
   const commonJsReferenceMedian = median(samples.get(COMMONJS_REFERENCE) ?? []);
   const rows = bundles.map((each): ColdStartRow => {
     const initSamples = samples.get(each.name) ?? [];
@@ -215,6 +221,10 @@ export async function runColdStart(options: {
       initRatio: round(initMedian / referenceMedian, 2),
       initRatioToCommonJs: round(initMedian / commonJsReferenceMedian, 2),
       initMinRatio: round(Math.min(...initSamples) / referenceMin, 2),
+      initPairedRatio: round(
+        median(initSamples.map((sample, round) => sample / (referenceSamples[round] ?? Number.NaN))),
+        2,
+      ),
       sizeRatio: round(each.bytes / (reference?.bytes ?? each.bytes), 2),
       otherClients: Object.entries(OTHER_CLIENTS)
         .filter(([source]) => each.bytesBySource.has(source) || each.inputs.has(source))

@@ -27,6 +27,7 @@ const FIGURE_SOURCES: FigureSource[] = [
     rowName: (row) => String(row.function),
     figures: [
       { field: 'initRatio', label: 'init ÷ reference' },
+      { field: 'initPairedRatio', label: 'init ÷ reference, paired' },
       { field: 'bundleKb', label: 'bundle KB' },
     ],
   },

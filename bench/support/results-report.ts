@@ -50,6 +50,7 @@ export function coldStartSection(result: ColdStartResult): Section {
       column('init ms (min)', (row) => row.initMinMs, true),
       column('init ÷ reference', (row) => row.initRatio, true),
       column('init min ÷ reference min', (row) => row.initMinRatio, true),
+      column('init ÷ reference, paired by round', (row) => row.initPairedRatio, true),
       column('init ÷ CommonJS reference', (row) => row.initRatioToCommonJs, true),
       column('size ÷ reference', (row) => row.sizeRatio, true),
       column('other AWS clients', (row) => row.otherClients.join(', ')),
@@ -76,7 +77,8 @@ function coldStartVerdict(rows: ColdStartRow[]): string {
   };
   return (
     `Init above 1.2× the reference, by the median: ${over((row) => row.initRatio)}; by the minimum: ` +
-    `${over((row) => row.initMinRatio)} (of ${functions.length} functions). Bundles above 1.25× among ` +
+    `${over((row) => row.initMinRatio)}; paired by round: ${over((row) => row.initPairedRatio)} ` +
+    `(of ${functions.length} functions). Bundles above 1.25× among ` +
     `functions that hold no SDK client but DynamoDB's: ` +
     `${large.length === 0 ? 'none' : large.map((row) => `${row.function} ${row.sizeRatio}×`).join(', ')}.`
   );

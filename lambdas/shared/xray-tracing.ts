@@ -12,7 +12,7 @@
  * `POWERTOOLS_TRACE_ENABLED` is not `false` (local mode and the tests turn it off).
  */
 import { randomBytes } from 'node:crypto';
-import { createSocket, type Socket } from 'node:dgram';
+import type { Socket } from 'node:dgram';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type middy from '@middy/core';
 import type { APIGatewayProxyResult } from 'aws-lambda';
@@ -80,7 +80,8 @@ function sendSubsegment(subsegment: OpenSubsegment, details: Record<string, unkn
     ...details,
   });
   if (!socket) {
-    socket = createSocket('udp4');
+    // Loaded with the first segment sent, not at every cold start (local mode and tests send none).
+    socket = process.getBuiltinModule('node:dgram').createSocket('udp4');
     // The socket must not keep a finished process (tests, scripts) alive.
     socket.unref();
   }
