@@ -142,6 +142,10 @@ export async function readAll(body: Readable): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/** The `host` header of an address (with its port when it has one). */
+export const hostOf = (address: { hostname: string; port?: number }): string =>
+  address.port === undefined ? address.hostname : `${address.hostname}:${address.port}`;
+
 /** Signs a request (without sending it). */
 export async function signedAwsRequest(request: AwsRequest): Promise<HttpRequest> {
   const httpRequest = new HttpRequest({
@@ -153,7 +157,7 @@ export async function signedAwsRequest(request: AwsRequest): Promise<HttpRequest
     query: request.query ?? {},
     headers: {
       ...request.headers,
-      host: request.port === undefined ? request.hostname : `${request.hostname}:${request.port}`,
+      host: hostOf(request),
       ...(request.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(request.body)) }),
     },
     body: request.body,

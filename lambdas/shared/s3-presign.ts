@@ -4,8 +4,8 @@
  */
 import { HttpRequest } from '@smithy/core/protocols';
 import { createScope, getSigningKey } from '@smithy/signature-v4';
-import { awsRegion, Sha256 } from './aws-requests.js';
-import { hostOf, objectLocation, s3Credentials, s3Signer, uriEscape } from './s3-requests.js';
+import { awsRegion, hostOf, Sha256 } from './aws-requests.js';
+import { objectLocation, s3Credentials, s3Signer, uriEscape } from './s3-requests.js';
 
 /** The signing time in SigV4's basic format (`20261126T053000Z`). */
 const signingTime = (date: Date) =>

@@ -71,10 +71,6 @@ export function objectLocation(
   };
 }
 
-/** The `host` header of a location (with its port when it has one). */
-export const hostOf = (location: { hostname: string; port?: number }): string =>
-  location.port === undefined ? location.hostname : `${location.hostname}:${location.port}`;
-
 export interface S3Request {
   /** The S3 operation's name, for traces and errors (`GetObject`). */
   operation: string;
