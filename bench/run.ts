@@ -261,7 +261,7 @@ async function measureOnEmbeddedStack(
           clients: {
             dynamoDb,
             // Replayed requests' failures are ignored: no error to read.
-            sendAws: (request) => sendAws(request, () => ({ code: '', message: '' })),
+            sendAws: (request) => sendAws(request, { readError: () => ({ code: '', message: '' }) }),
           },
           runs: settings.operationRuns,
           slowRuns: settings.slowOperationRuns,

@@ -105,7 +105,7 @@ export async function callJson<Output>(
   operation: string,
   input: object,
 ): Promise<Output> {
-  const answer = await sendAws(jsonRequest(service, operation, input), jsonError);
+  const answer = await sendAws(jsonRequest(service, operation, input), { readError: jsonError });
   const text = (await readAll(answer.body)).toString('utf8');
   return (text ? JSON.parse(text) : {}) as Output;
 }

@@ -12,10 +12,18 @@
  * calls, and seen by the observers (`observeAwsRequests`, the bench's call meter).
  */
 import { createHash, createHmac } from 'node:crypto';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { HttpRequest } from '@smithy/core/protocols';
+import {
+  DEFAULT_RETRY_DELAY_BASE,
+  isServerError,
+  isThrottlingError,
+  isTransientError,
+  MAXIMUM_RETRY_DELAY,
+  THROTTLING_RETRY_DELAY_BASE,
+} from '@smithy/core/retry';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { traceAwsCall } from './xray-tracing.js';
@@ -146,6 +154,16 @@ export async function readAll(body: Readable): Promise<Buffer> {
 export const hostOf = (address: { hostname: string; port?: number }): string =>
   address.port === undefined ? address.hostname : `${address.hostname}:${address.port}`;
 
+/**
+ * In Lambda, the invocation's X-Ray trace header goes along with each request, as the SDK
+ * sends it: the jobs it starts and the messages it queues join the same trace. (SigV4 never
+ * signs it.)
+ */
+const traceHeader = (): Record<string, string> => {
+  const traceId = process.env._X_AMZN_TRACE_ID;
+  return process.env.AWS_LAMBDA_FUNCTION_NAME && traceId ? { 'X-Amzn-Trace-Id': traceId } : {};
+};
+
 /** Signs a request (without sending it). */
 export async function signedAwsRequest(request: AwsRequest): Promise<HttpRequest> {
   const httpRequest = new HttpRequest({
@@ -157,6 +175,7 @@ export async function signedAwsRequest(request: AwsRequest): Promise<HttpRequest
     query: request.query ?? {},
     headers: {
       ...request.headers,
+      ...traceHeader(),
       host: hostOf(request),
       ...(request.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(request.body)) }),
     },
@@ -179,13 +198,30 @@ const observers: AwsRequestObserver[] = [];
 export function observeAwsRequests(observer: AwsRequestObserver): () => void {
   observers.push(observer);
   return () => {
-    observers.splice(observers.indexOf(observer), 1);
+    const index = observers.indexOf(observer);
+    if (index >= 0) observers.splice(index, 1);
   };
 }
 
-/** Throttling and the service's own failures, which the SDK's standard mode retries. */
-const RETRIED_STATUSES = new Set([429, 500, 502, 503, 504]);
 const MAX_ATTEMPTS = 3;
+
+/**
+ * Whether the SDK's standard mode would try again: throttling (429, `SlowDown`,
+ * `ThrottlingException`, …), transient errors (timeouts, lost connections) and 5xx. It reads
+ * an error as the SDK's errors are shaped (`name` the code, `$metadata.httpStatusCode`).
+ */
+type SdkShapedError = Parameters<typeof isTransientError>[0];
+const retryable = (error: SdkShapedError) =>
+  isThrottlingError(error) || isTransientError(error) || isServerError(error);
+
+/** The SDK's full-jitter backoff: a throttled request waits longer. */
+const backoff = (attempt: number, throttled: boolean) =>
+  sleep(
+    Math.min(
+      MAXIMUM_RETRY_DELAY,
+      Math.random() * 2 ** attempt * (throttled ? THROTTLING_RETRY_DELAY_BASE : DEFAULT_RETRY_DELAY_BASE),
+    ),
+  );
 
 let handler: NodeHttpHandler | undefined;
 
@@ -201,7 +237,17 @@ async function sendOnce(request: AwsRequest): Promise<Omit<AwsAnswer, 'attempts'
   };
 }
 
-function tracedSend(request: AwsRequest, readError: ErrorReader): Promise<AwsAnswer> {
+/** How a service writes its refusals; and, for the answers that can fail after a 200, how to tell. */
+export interface AnswerReading {
+  readError: ErrorReader;
+  /**
+   * Reads a 2xx answer whole and says the error it holds, if any (S3's CopyObject and
+   * CompleteMultipartUpload can fail after answering 200). Such an error is retried as a 503.
+   */
+  errorInBody?: (text: string) => { code: string; message: string } | undefined;
+}
+
+function tracedSend(request: AwsRequest, reading: AnswerReading): Promise<AwsAnswer> {
   return traceAwsCall(
     { service: request.service, operation: request.operation, bucket: request.bucket },
     async () => {
@@ -211,25 +257,39 @@ function tracedSend(request: AwsRequest, readError: ErrorReader): Promise<AwsAns
         try {
           answer = await sendOnce(request);
         } catch (error) {
-          if (last) throw error;
-          await sleep(Math.random() * 100 * 2 ** attempt);
+          const sdkShaped = error as SdkShapedError;
+          if (last || !retryable(sdkShaped)) throw error;
+          await backoff(attempt, isThrottlingError(sdkShaped));
           continue;
         }
-        if (answer.status < 300) return { ...answer, attempts: attempt };
-        const text = (await readAll(answer.body)).toString('utf8');
-        if (last || !RETRIED_STATUSES.has(answer.status)) {
-          const { code, message } = readError(answer.status, answer.headers, text);
+        const status = answer.status;
+        let refusal: { code: string; message: string } | undefined;
+        if (status < 300 && reading.errorInBody) {
+          const text = (await readAll(answer.body)).toString('utf8');
+          refusal = reading.errorInBody(text);
+          if (!refusal) return { ...answer, body: Readable.from([Buffer.from(text)]), attempts: attempt };
+        } else if (status < 300) {
+          return { ...answer, attempts: attempt };
+        } else {
+          refusal = reading.readError(status, answer.headers, (await readAll(answer.body)).toString('utf8'));
+        }
+        const sdkShaped = {
+          name: refusal.code,
+          message: refusal.message,
+          $metadata: { httpStatusCode: status < 300 ? 503 : status },
+        } as SdkShapedError;
+        if (last || !retryable(sdkShaped)) {
           throw new AwsRequestError(
             request.service,
             request.operation,
-            answer.status,
-            code,
-            message,
+            status,
+            refusal.code,
+            refusal.message,
             answer.requestId,
             attempt,
           );
         }
-        await sleep(Math.random() * 100 * 2 ** attempt);
+        await backoff(attempt, isThrottlingError(sdkShaped));
       }
     },
     (answerOrError) => {
@@ -241,16 +301,16 @@ function tracedSend(request: AwsRequest, readError: ErrorReader): Promise<AwsAns
 
 /**
  * Sends one request and answers its response, or throws {@link AwsRequestError} for a status of
- * 300 or more, with what `readError` reads of the service's answer. The caller reads or drops
- * the answer's `body`.
+ * 300 or more (or an error `errorInBody` finds), with what `readError` reads of the service's
+ * answer. The caller reads or drops the answer's `body`.
  *
  * @example
- * const answer = await sendAws(request, xmlError);
+ * const answer = await sendAws(request, { readError: xmlError });
  */
-export async function sendAws(request: AwsRequest, readError: ErrorReader): Promise<AwsAnswer> {
+export async function sendAws(request: AwsRequest, reading: AnswerReading): Promise<AwsAnswer> {
   const ends = observers.map((observe) => observe(request));
   try {
-    const answer = await tracedSend(request, readError);
+    const answer = await tracedSend(request, reading);
     for (const end of ends) end(false);
     return answer;
   } catch (error) {

@@ -88,7 +88,7 @@ export async function startBackgroundJob<Name extends BackgroundJobName>(
       headers: { 'content-type': 'application/octet-stream', 'x-amz-invocation-type': 'Event' },
       body: JSON.stringify(payload),
     },
-    jsonError,
+    { readError: jsonError },
   );
   await readAll(answer.body);
 }

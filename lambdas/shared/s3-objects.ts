@@ -4,7 +4,15 @@
  */
 import type { Readable } from 'node:stream';
 import { AwsRequestError, readAll } from './aws-requests.js';
-import { isMissingObject, sendS3, xmlBody, xmlEscape, xmlText } from './s3-requests.js';
+import {
+  contentMd5,
+  isMissingObject,
+  sendS3,
+  sendS3Checked,
+  xmlBody,
+  xmlEscape,
+  xmlText,
+} from './s3-requests.js';
 
 export interface ObjectRef {
   bucket: string;
@@ -17,28 +25,6 @@ const versionQuery = (versionId?: string): Record<string, string> => (versionId 
 
 /** The version S3 gave a write (versioned buckets), if any. */
 const versionOf = (headers: Record<string, string | undefined>) => headers['x-amz-version-id'] || undefined;
-
-/**
- * CopyObject and CompleteMultipartUpload can fail after S3 has answered 200: the error is
- * then the body. Reads the body and throws that error.
- */
-export async function throwErrorInBody(
-  operation: string,
-  body: Readable,
-  requestId?: string,
-): Promise<string> {
-  const xml = (await readAll(body)).toString('utf8');
-  if (/<Error>/.test(xml))
-    throw new AwsRequestError(
-      'S3',
-      operation,
-      200,
-      xmlText(xml, 'Code') ?? 'Error',
-      xmlText(xml, 'Message') ?? '',
-      requestId,
-    );
-  return xml;
-}
 
 /** PutObject; `onlyIfAbsent` sends `If-None-Match: *` (412 PreconditionFailed when the key exists). */
 export async function putObject(
@@ -53,7 +39,11 @@ export async function putObject(
     bucket: target.bucket,
     key: target.key,
     query: { 'x-id': 'PutObject' },
-    headers: { 'content-type': contentType, ...(options.onlyIfAbsent ? { 'if-none-match': '*' } : {}) },
+    headers: {
+      'content-type': contentType,
+      'content-md5': contentMd5(body),
+      ...(options.onlyIfAbsent ? { 'if-none-match': '*' } : {}),
+    },
     body,
   });
   answer.body.resume();
@@ -103,19 +93,22 @@ export async function copyObject(
   contentType: string,
 ): Promise<{ versionId?: string }> {
   const source = `${from.bucket}/${from.key.split('/').map(encodeURIComponent).join('/')}${from.versionId ? `?versionId=${from.versionId}` : ''}`;
-  const answer = await sendS3({
-    operation: 'CopyObject',
-    method: 'PUT',
-    bucket: from.bucket,
-    key: toKey,
-    query: { 'x-id': 'CopyObject' },
-    headers: {
-      'content-type': contentType,
-      'x-amz-copy-source': source,
-      'x-amz-metadata-directive': 'REPLACE',
+  const answer = await sendS3Checked(
+    {
+      operation: 'CopyObject',
+      method: 'PUT',
+      bucket: from.bucket,
+      key: toKey,
+      query: { 'x-id': 'CopyObject' },
+      headers: {
+        'content-type': contentType,
+        'x-amz-copy-source': source,
+        'x-amz-metadata-directive': 'REPLACE',
+      },
     },
-  });
-  await throwErrorInBody('CopyObject', answer.body, answer.requestId);
+    'CopyObjectResult',
+  );
+  answer.body.resume();
   return { versionId: versionOf(answer.headers) };
 }
 

@@ -147,15 +147,34 @@ export const signedS3Request = (request: S3Request): Promise<HttpRequest> =>
  * @example
  * const answer = await sendS3({ operation: 'HeadObject', method: 'HEAD', bucket, key });
  */
-export const sendS3 = (request: S3Request): Promise<AwsAnswer> => sendAws(awsRequestOf(request), s3Error);
+export const sendS3 = (request: S3Request): Promise<AwsAnswer> =>
+  sendAws(awsRequestOf(request), { readError: s3Error });
 
-/** An XML body S3 reads, with the Content-MD5 that some operations require. */
+/**
+ * Sends an S3 request whose 200 answer can still be a failure (CopyObject,
+ * CompleteMultipartUpload): an `<Error>` document, or a body cut off before its `<resultElement>`
+ * (S3 ends such an answer early when it fails). Either is retried as the SDK retries it (as a
+ * 503), then thrown. The answer's body is the whole document.
+ */
+export const sendS3Checked = (request: S3Request, resultElement: string): Promise<AwsAnswer> =>
+  sendAws(awsRequestOf(request), {
+    readError: s3Error,
+    errorInBody: (xml) =>
+      /<Error>/.test(xml)
+        ? s3Error(200, {}, xml)
+        : xml.includes(`<${resultElement}`)
+          ? undefined
+          : { code: 'InternalError', message: `S3 answered 200 without a ${resultElement}` },
+  });
+
+/**
+ * The body's MD5, base64, for `Content-MD5`. S3 checks it, and requires it (or an
+ * `x-amz-checksum-*`) on DeleteObjects and on every write to a bucket with Object Lock, such as
+ * the ledger log's: the signed SHA-256 does not count.
+ */
+export const contentMd5 = (body: Buffer | string): string => createHash('md5').update(body).digest('base64');
+
+/** An XML body S3 reads, with its Content-MD5. */
 export function xmlBody(xml: string): { body: string; headers: Record<string, string> } {
-  return {
-    body: xml,
-    headers: {
-      'content-type': 'application/xml',
-      'content-md5': createHash('md5').update(xml).digest('base64'),
-    },
-  };
+  return { body: xml, headers: { 'content-type': 'application/xml', 'content-md5': contentMd5(xml) } };
 }

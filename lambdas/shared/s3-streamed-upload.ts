@@ -6,8 +6,16 @@
  */
 import type { Readable } from 'node:stream';
 import { readAll } from './aws-requests.js';
-import { putObject, throwErrorInBody } from './s3-objects.js';
-import { type S3Request, sendS3, xmlBody, xmlEscape, xmlText } from './s3-requests.js';
+import { putObject } from './s3-objects.js';
+import {
+  contentMd5,
+  type S3Request,
+  sendS3,
+  sendS3Checked,
+  xmlBody,
+  xmlEscape,
+  xmlText,
+} from './s3-requests.js';
 
 /** S3's smallest part (but the last). */
 export const PART_SIZE = 5 * 1024 * 1024;
@@ -48,7 +56,7 @@ export const multipartRequests = {
     operation: 'UploadPart',
     method: 'PUT',
     query: { 'x-id': 'UploadPart', partNumber: String(partNumber), uploadId },
-    headers: { 'content-type': 'application/octet-stream' },
+    headers: { 'content-type': 'application/octet-stream', 'content-md5': contentMd5(bytes) },
     body: bytes,
   }),
   complete: (target: Target, uploadId: string, etags: string[]): S3Request => ({
@@ -76,7 +84,11 @@ export const multipartRequests = {
 export interface StreamedUpload {
   /** Settles when the object is stored (with its version, in a versioned bucket) or the upload failed. */
   done: Promise<{ versionId?: string }>;
-  /** Stops reading, aborts the upload in S3, and settles once it has. */
+  /**
+   * Stops reading, aborts the multipart upload in S3, and settles once it has (never rejects).
+   * An upload whose last request (its PutObject, or CompleteMultipartUpload) is already under
+   * way may still complete.
+   */
   abort(): Promise<void>;
 }
 
@@ -126,8 +138,11 @@ export function streamObject(target: Target, body: Readable, contentType: string
       await Promise.all(inFlight);
       if (failure) throw failure;
       if (aborted) throw abortedError();
-      const completed = await sendS3(multipartRequests.complete(object, uploadId, etags));
-      await throwErrorInBody('CompleteMultipartUpload', completed.body, completed.requestId);
+      const completed = await sendS3Checked(
+        multipartRequests.complete(object, uploadId, etags),
+        'CompleteMultipartUploadResult',
+      );
+      completed.body.resume();
       return { versionId: completed.headers['x-amz-version-id'] || undefined };
     } catch (error) {
       await Promise.allSettled(inFlight);
@@ -155,6 +170,8 @@ export function streamObject(target: Target, body: Readable, contentType: string
   };
 
   const done = run();
+  // A failure nobody awaits yet must not end the process; whoever awaits `done` still gets it.
+  done.catch(() => undefined);
   return {
     done,
     abort: async () => {

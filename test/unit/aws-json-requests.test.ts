@@ -142,6 +142,34 @@ describe('KMS, SQS and Lambda requests are the SDK requests, signature included'
   });
 });
 
+describe('inside a Lambda invocation', () => {
+  it('passes the X-Ray trace header on, as the SDK does, so that a started job joins the trace', async () => {
+    // Prepare
+    const traceId = 'Root=1-67891233-abcdef012345678912345678;Parent=53995c3f42cd8ad8;Sampled=1';
+    process.env.AWS_LAMBDA_FUNCTION_NAME = 'asset-registry-CreateImport';
+    process.env._X_AMZN_TRACE_ID = traceId;
+    const payload = { companyId: CONTEXT.companyId, jobId: 'job-2' };
+    try {
+      // Act
+      const sdkSigned = await capture.request(
+        lambda,
+        new InvokeCommand({
+          FunctionName: JOB_FUNCTION,
+          InvocationType: 'Event',
+          Payload: Buffer.from(JSON.stringify(payload)),
+        }),
+      );
+      const ourSigned = await ourRequest(() => backgroundJobs.startBackgroundJob('importObjects', payload));
+      // Assess
+      expect(ourSigned.headers['x-amzn-trace-id']).toBe(traceId);
+      expect(ourSigned).toEqual(sdkSigned);
+    } finally {
+      delete process.env.AWS_LAMBDA_FUNCTION_NAME;
+      delete process.env._X_AMZN_TRACE_ID;
+    }
+  });
+});
+
 describe('errors of JSON services', () => {
   it.each([
     [

@@ -5,6 +5,7 @@
  * presigners' own (`test/support/signed-requests.ts`: same credentials, region and clock; no
  * network).
  */
+import { createHash } from 'node:crypto';
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
@@ -52,6 +53,8 @@ let upload: typeof import('../../lambdas/shared/s3-streamed-upload.js');
 let presign: typeof import('../../lambdas/shared/s3-presign.js');
 
 const ourRequest = (act: () => Promise<unknown>) => firstRequest(aws, act);
+/** Content-MD5, which every write sends: S3 requires it in a bucket with Object Lock (the ledger log's). */
+const md5 = (body: Buffer | string) => createHash('md5').update(body).digest('base64');
 const signed = async (request: S3Request): Promise<WireRequest> =>
   wire(await requests.signedS3Request(request));
 
@@ -68,12 +71,18 @@ freezeClockInEachTest();
 const object = { bucket: BUCKET, key: KEY };
 
 describe('S3 requests are the SDK requests, signature included', () => {
-  it('PutObject, with a content type', async () => {
+  it('PutObject, with a content type and the Content-MD5 an Object Lock bucket requires', async () => {
     // Prepare
     const body = Buffer.from('tile bytes \u0000\u0001');
     // Act
     const sdkSigned = await sdkRequest(
-      new PutObjectCommand({ Bucket: BUCKET, Key: KEY, Body: body, ContentType: 'application/octet-stream' }),
+      new PutObjectCommand({
+        Bucket: BUCKET,
+        Key: KEY,
+        Body: body,
+        ContentType: 'application/octet-stream',
+        ContentMD5: md5(body),
+      }),
     );
     const ourSigned = await ourRequest(() => objects.putObject(object, body, 'application/octet-stream'));
     // Assess
@@ -92,6 +101,7 @@ describe('S3 requests are the SDK requests, signature included', () => {
         Body: 'checkpoint\n',
         ContentType: 'text/plain',
         IfNoneMatch: '*',
+        ContentMD5: md5('checkpoint\n'),
       }),
     );
     const ourSigned = await ourRequest(() =>
@@ -188,7 +198,14 @@ describe('S3 requests are the SDK requests, signature included', () => {
       ],
       [
         await sdkRequest(
-          new UploadPartCommand({ Bucket: BUCKET, Key: KEY, UploadId: uploadId, PartNumber: 2, Body: part }),
+          new UploadPartCommand({
+            Bucket: BUCKET,
+            Key: KEY,
+            UploadId: uploadId,
+            PartNumber: 2,
+            Body: part,
+            ContentMD5: md5(part),
+          }),
         ),
         await signed(multipart.uploadPart(object, uploadId, 2, part)),
       ],

@@ -125,6 +125,10 @@ export async function runExport(companyId: string, exportId: string): Promise<vo
   const query = { ...record.parameters } as unknown as ExportQuery;
   const body = new PassThrough();
   const upload = streamFileBytes(record.resultKey, body, EXPORT_CONTENT_TYPES[record.format]);
+  let uploadError: unknown;
+  upload.done.catch((error: unknown) => {
+    uploadError = error;
+  });
   let rowCount = 0;
   let size = 0;
   const write = async (text: string) => {
@@ -141,15 +145,18 @@ export async function runExport(companyId: string, exportId: string): Promise<vo
     await upload.done;
   } catch (error) {
     body.destroy();
-    await upload.abort().catch(() => undefined);
+    await upload.abort();
+    // When S3 refused a part, the writer only saw its stream cut (an AbortError): the upload's
+    // own error says why.
+    const cause = uploadError && (error as Error).name === 'AbortError' ? uploadError : error;
     await finishExportJob(companyId, exportId, {
       status: 'failed',
       rowCount: null,
       size: null,
-      error: error instanceof Error ? error.message : String(error),
+      error: cause instanceof Error ? cause.message : String(cause),
       completedAt: nowIso(),
     });
-    throw error;
+    throw cause;
   }
   await finishExportJob(companyId, exportId, {
     status: 'completed',
