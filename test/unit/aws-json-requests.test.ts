@@ -14,6 +14,7 @@ import {
   freezeClockInEachTest,
   sdkCapture,
   useLambdaRoleEnvironment,
+  type WireRequest,
 } from '../support/signed-requests';
 
 const KEY_ARN = 'arn:aws:kms:eu-west-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab';
@@ -33,6 +34,22 @@ let deliveryQueue: typeof import('../../lambdas/repositories/delivery-queue.js')
 let backgroundJobs: typeof import('../../lambdas/shared/background-jobs.js');
 
 const ourRequest = (act: () => Promise<unknown>) => firstRequest(aws, act);
+
+/** An import job started by the SDK's Invoke and by the service, as signed. */
+const bothJobStarts = async (payload: {
+  companyId: string;
+  jobId: string;
+}): Promise<[WireRequest, WireRequest]> => [
+  await capture.request(
+    lambda,
+    new InvokeCommand({
+      FunctionName: JOB_FUNCTION,
+      InvocationType: 'Event',
+      Payload: Buffer.from(JSON.stringify(payload)),
+    }),
+  ),
+  await ourRequest(() => backgroundJobs.startBackgroundJob('importObjects', payload)),
+];
 
 beforeAll(async () => {
   useLambdaRoleEnvironment();
@@ -128,15 +145,7 @@ describe('KMS, SQS and Lambda requests are the SDK requests, signature included'
     // Prepare
     const payload = { companyId: CONTEXT.companyId, jobId: 'job-1' };
     // Act
-    const sdkSigned = await capture.request(
-      lambda,
-      new InvokeCommand({
-        FunctionName: JOB_FUNCTION,
-        InvocationType: 'Event',
-        Payload: Buffer.from(JSON.stringify(payload)),
-      }),
-    );
-    const ourSigned = await ourRequest(() => backgroundJobs.startBackgroundJob('importObjects', payload));
+    const [sdkSigned, ourSigned] = await bothJobStarts(payload);
     // Assess
     expect(ourSigned).toEqual(sdkSigned);
   });
@@ -151,15 +160,7 @@ describe('inside a Lambda invocation', () => {
     const payload = { companyId: CONTEXT.companyId, jobId: 'job-2' };
     try {
       // Act
-      const sdkSigned = await capture.request(
-        lambda,
-        new InvokeCommand({
-          FunctionName: JOB_FUNCTION,
-          InvocationType: 'Event',
-          Payload: Buffer.from(JSON.stringify(payload)),
-        }),
-      );
-      const ourSigned = await ourRequest(() => backgroundJobs.startBackgroundJob('importObjects', payload));
+      const [sdkSigned, ourSigned] = await bothJobStarts(payload);
       // Assess
       expect(ourSigned.headers['x-amzn-trace-id']).toBe(traceId);
       expect(ourSigned).toEqual(sdkSigned);
