@@ -60,7 +60,7 @@ export function coldStartSection(result: ColdStartResult): Section {
     notes: [
       'Outside the Lambda runtime (no X-Ray daemon, no LAMBDA_TASK_ROOT) and on this machine, not a 1024 MB ARM function; the ratio to the reference is the figure to compare.',
       coldStartVerdict(result.rows),
-      '"other AWS clients": the services a bundle reaches besides DynamoDB. "S3 requests", "KMS requests", "SQS requests" and "Lambda requests" are the service\'s own signed requests (`lambdas/shared/aws-requests.ts`, on the DynamoDB client\'s signer, HTTP handler and credentials), which replaced those SDK clients on 2026-11-26; the DynamoDB + S3 reference shows what the S3 SDK costs. "before": the same function on 2026-11-21 (`bench/cold-start/before-issue-17.json`, when the reference took 71.7 ms), empty for functions added since.',
+      '"other AWS clients": the services a bundle reaches besides DynamoDB. "S3 requests", "KMS requests", "SQS requests" and "Lambda requests" are the service\'s own signed requests (`lambdas/shared/aws-requests.ts`, on the signer, HTTP handler and credential chain the DynamoDB client bundles), which replaced those SDK clients on 2026-11-26; the DynamoDB + S3 reference shows what the S3 SDK costs. "before": the same function on 2026-11-21 (`bench/cold-start/before-issue-17.json`, when the reference took 71.7 ms), empty for functions added since.',
     ],
   };
 }

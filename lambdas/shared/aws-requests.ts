@@ -1,6 +1,6 @@
 /**
  * AWS requests signed and sent with the pieces every function already bundles for DynamoDB:
- * Smithy's SigV4 signer, its Node.js HTTP handler and the DynamoDB client's credential chain.
+ * Smithy's SigV4 signer, its Node.js HTTP handler and the SDK's default credential chain.
  * The other services' SDK clients (S3 with lib-storage and the presigners, KMS, SQS, Lambda)
  * added 30 to 200 KB to each function that held one, and V8 reads all of a bundle at a cold
  * start, even code that runs later: those functions started 1.2-1.9× as slow as a bare

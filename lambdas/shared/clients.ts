@@ -1,8 +1,8 @@
 /**
  * The DynamoDB client, created once per Lambda container (module scope) and shared by every
  * repository, and the names of the table and buckets. In local mode the endpoint points at
- * DynamoDB Local. S3 is reached with signed requests built on this client's credentials
- * (`s3-requests.ts`), not with the S3 SDK.
+ * DynamoDB Local. S3, and KMS, SQS and Lambda where the API functions use them, are reached
+ * with signed requests of our own (`aws-requests.ts`), not with their SDK clients.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
