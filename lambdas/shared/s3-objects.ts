@@ -24,7 +24,8 @@ export interface ObjectRef {
 const versionQuery = (versionId?: string): Record<string, string> => (versionId ? { versionId } : {});
 
 /** The version S3 gave a write (versioned buckets), if any. */
-const versionOf = (headers: Record<string, string | undefined>) => headers['x-amz-version-id'] || undefined;
+export const versionOf = (headers: Record<string, string | undefined>) =>
+  headers['x-amz-version-id'] || undefined;
 
 /** PutObject; `onlyIfAbsent` sends `If-None-Match: *` (412 PreconditionFailed when the key exists). */
 export async function putObject(
@@ -125,9 +126,7 @@ export async function deleteObjects(bucket: string, objects: Array<{ key: string
           `<Object><Key>${xmlEscape(object.key)}</Key>${object.versionId ? `<VersionId>${xmlEscape(object.versionId)}</VersionId>` : ''}</Object>`,
       )
       .join('');
-    const { body, headers } = xmlBody(
-      `<?xml version="1.0" encoding="UTF-8"?><Delete xmlns="http://s3.amazonaws.com/doc/2006-03-01/">${entries}<Quiet>true</Quiet></Delete>`,
-    );
+    const { body, headers } = xmlBody('Delete', `${entries}<Quiet>true</Quiet>`);
     const answer = await sendS3({
       operation: 'DeleteObjects',
       method: 'POST',

@@ -7,12 +7,11 @@ import { createScope, getSigningKey } from '@smithy/signature-v4';
 import { awsRegion, hostOf, Sha256 } from './aws-requests.js';
 import { objectLocation, s3Credentials, s3Signer, uriEscape } from './s3-requests.js';
 
+/** A time to the second, as the policy has it (`2026-11-26T05:30:00Z`). */
+const isoSeconds = (date: Date) => date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+
 /** The signing time in SigV4's basic format (`20261126T053000Z`). */
-const signingTime = (date: Date) =>
-  date
-    .toISOString()
-    .replace(/\.\d{3}Z$/, 'Z')
-    .replace(/[-:]/g, '');
+const signingTime = (date: Date) => isoSeconds(date).replace(/[-:]/g, '');
 
 /**
  * A GET address of one object, valid for `expiresInSeconds`; `response` sets the answer's
@@ -73,7 +72,7 @@ export async function presignedPost(
   ];
   const policy = Buffer.from(
     JSON.stringify({
-      expiration: new Date(now.valueOf() + expiresInSeconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      expiration: isoSeconds(new Date(now.valueOf() + expiresInSeconds * 1000)),
       conditions: policyConditions,
     }),
   ).toString('base64');

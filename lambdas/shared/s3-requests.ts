@@ -174,7 +174,8 @@ export const sendS3Checked = (request: S3Request, resultElement: string): Promis
  */
 export const contentMd5 = (body: Buffer | string): string => createHash('md5').update(body).digest('base64');
 
-/** An XML body S3 reads, with its Content-MD5. */
-export function xmlBody(xml: string): { body: string; headers: Record<string, string> } {
+/** An XML document S3 reads (`<root xmlns="…S3's namespace">content</root>`), with its Content-MD5. */
+export function xmlBody(root: string, content: string): { body: string; headers: Record<string, string> } {
+  const xml = `<?xml version="1.0" encoding="UTF-8"?><${root} xmlns="http://s3.amazonaws.com/doc/2006-03-01/">${content}</${root}>`;
   return { body: xml, headers: { 'content-type': 'application/xml', 'content-md5': contentMd5(xml) } };
 }

@@ -6,7 +6,7 @@
  */
 import type { Readable } from 'node:stream';
 import { readAll } from './aws-requests.js';
-import { putObject } from './s3-objects.js';
+import { putObject, versionOf } from './s3-objects.js';
 import {
   contentMd5,
   type S3Request,
@@ -65,12 +65,13 @@ export const multipartRequests = {
     method: 'POST',
     query: { uploadId },
     ...xmlBody(
-      `<?xml version="1.0" encoding="UTF-8"?><CompleteMultipartUpload xmlns="http://s3.amazonaws.com/doc/2006-03-01/">${etags
+      'CompleteMultipartUpload',
+      etags
         .map(
           (etag, index) =>
             `<Part><ETag>${xmlEscape(etag)}</ETag><PartNumber>${index + 1}</PartNumber></Part>`,
         )
-        .join('')}</CompleteMultipartUpload>`,
+        .join(''),
     ),
   }),
   abort: (target: Target, uploadId: string): S3Request => ({
@@ -102,10 +103,9 @@ export interface StreamedUpload {
 export function streamObject(target: Target, body: Readable, contentType: string): StreamedUpload {
   let aborted = false;
   const abortedError = () => new Error('The upload was aborted');
-  const object = { bucket: target.bucket, key: target.key };
 
   const multipart = async (parts: AsyncIterator<Buffer>, first: Buffer, second: Buffer) => {
-    const created = await sendS3(multipartRequests.create(object, contentType));
+    const created = await sendS3(multipartRequests.create(target, contentType));
     const uploadId = xmlText((await readAll(created.body)).toString('utf8'), 'UploadId') ?? '';
     const etags: string[] = [];
     let partCount = 0;
@@ -113,7 +113,7 @@ export function streamObject(target: Target, body: Readable, contentType: string
     let failure: unknown;
     const send = (bytes: Buffer) => {
       const partNumber = ++partCount;
-      const sending: Promise<void> = sendS3(multipartRequests.uploadPart(object, uploadId, partNumber, bytes))
+      const sending: Promise<void> = sendS3(multipartRequests.uploadPart(target, uploadId, partNumber, bytes))
         .then((answer) => {
           answer.body.resume();
           etags[partNumber - 1] = answer.headers.etag ?? '';
@@ -139,14 +139,14 @@ export function streamObject(target: Target, body: Readable, contentType: string
       if (failure) throw failure;
       if (aborted) throw abortedError();
       const completed = await sendS3Checked(
-        multipartRequests.complete(object, uploadId, etags),
+        multipartRequests.complete(target, uploadId, etags),
         'CompleteMultipartUploadResult',
       );
       completed.body.resume();
-      return { versionId: completed.headers['x-amz-version-id'] || undefined };
+      return { versionId: versionOf(completed.headers) };
     } catch (error) {
       await Promise.allSettled(inFlight);
-      await sendS3(multipartRequests.abort(object, uploadId)).then(
+      await sendS3(multipartRequests.abort(target, uploadId)).then(
         (answer) => answer.body.resume(),
         () => undefined, // what S3 could not abort, the bucket's lifecycle rule removes
       );
@@ -161,7 +161,7 @@ export function streamObject(target: Target, body: Readable, contentType: string
       const second = await parts.next();
       if (aborted) throw abortedError();
       if (second.done)
-        return await putObject(object, first.done ? Buffer.alloc(0) : first.value, contentType);
+        return await putObject(target, first.done ? Buffer.alloc(0) : first.value, contentType);
       return await multipart(parts, first.value as Buffer, second.value);
     } finally {
       // Stops reading the body when the upload ended early.

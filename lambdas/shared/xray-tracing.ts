@@ -185,13 +185,12 @@ export async function traceAwsCall<T>(
 export function traceAwsCalls(client: DynamoDBClient, serviceName: string): void {
   client.middlewareStack.add(
     (next, context) => (args) => {
-      const input = args.input as { TableName?: string; Bucket?: string };
+      const input = args.input as { TableName?: string };
       return traceAwsCall(
         {
           service: serviceName,
           operation: context.commandName?.replace(/Command$/, ''),
           table: input.TableName,
-          bucket: input.Bucket,
         },
         () => next(args),
         (answerOrError) =>
