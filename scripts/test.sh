@@ -2,7 +2,6 @@
 # `npm test`: type check, lint, OpenAPI lint, then every jest tier (unit, integration, infra, end to end).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED=true
 echo "== type check"
 npx tsc --noEmit -p .
 npx tsc --noEmit -p console

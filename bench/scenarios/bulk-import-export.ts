@@ -63,7 +63,7 @@ function runChild<Result = BulkChildResult>(
       ['--import', 'tsx', '--expose-gc', CHILD, JSON.stringify(task), output],
       {
         cwd: join(__dirname, '..', '..'),
-        env: { ...process.env, ...environment, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+        env: { ...process.env, ...environment },
         stdio: ['ignore', 'ignore', 'pipe'],
       },
     );

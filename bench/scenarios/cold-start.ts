@@ -136,7 +136,6 @@ function functionEnvironment(functionName: string): NodeJS.ProcessEnv {
     DIGEST_BUCKET_NAME: 'bench-digests',
     POWERTOOLS_SERVICE_NAME: 'bench',
     POWERTOOLS_METRICS_NAMESPACE: 'AssetRegistry',
-    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   };
 }
 

@@ -20,7 +20,7 @@ const check = (file?: string) =>
     {
       cwd: projectRoot,
       encoding: 'utf8',
-      env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+      env: { ...process.env },
     },
   );
 

@@ -118,7 +118,7 @@ describe('the typed client against npm start', () => {
       {
         cwd: projectRoot,
         encoding: 'utf8',
-        env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+        env: { ...process.env },
       },
     );
     // Assess

@@ -32,7 +32,7 @@ function runCli(args: string[]): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'cli', 'admin.ts'), ...args], {
       cwd: ROOT,
-      env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+      env: { ...process.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -9,7 +9,6 @@ const { join } = require('node:path');
 const { register } = require('tsx/cjs/api');
 
 module.exports = async function setup() {
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   const unregister = register();
   const { startEmbeddedStack } = require('../../local/embedded-stack.ts');
   unregister();

@@ -35,7 +35,6 @@ export function childEnvironment(settings: { port: number; dataDirectory: string
     ...environment,
     PORT: String(settings.port),
     DATA_DIR: settings.dataDirectory,
-    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   };
 }
 

@@ -2,4 +2,3 @@
 process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 process.env.POWERTOOLS_TRACE_ENABLED ??= 'false';
 process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
