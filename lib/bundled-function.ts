@@ -43,6 +43,15 @@ export const METRICS_NAMESPACE = 'AssetRegistry';
 
 /** The log group of each function this module built. */
 const logGroups = new WeakMap<NodejsFunction, LogGroup>();
+/** The entry file of each function this module built. */
+const entries = new WeakMap<NodejsFunction, string>();
+
+/** The TypeScript file a function built by {@link bundledFunction} is bundled from (local mode builds the same). */
+export function entryOf(lambdaFunction: NodejsFunction): string {
+  const entry = entries.get(lambdaFunction);
+  if (!entry) throw new Error(`${lambdaFunction.node.path} was not built by bundledFunction`);
+  return entry;
+}
 
 /** The log group a function built by {@link bundledFunction} writes to. */
 export function logGroupOf(lambdaFunction: NodejsFunction): LogGroup {
@@ -108,5 +117,6 @@ export function bundledFunction(scope: Construct, id: string, props: BundledFunc
     },
   });
   logGroups.set(lambdaFunction, logGroup);
+  entries.set(lambdaFunction, props.entry);
   return lambdaFunction;
 }
