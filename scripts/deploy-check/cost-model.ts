@@ -6,6 +6,7 @@
  *
  *   npx tsx scripts/deploy-check/cost-model.ts [--write-doc]
  */
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ALL_PRICES } from './aws-prices.js';
@@ -19,8 +20,11 @@ import {
 } from './operation-cost.js';
 import { type StackTemplate, synthesizedTemplates } from './synthesized-templates.js';
 
+const REPOSITORY_ROOT = join(__dirname, '..', '..');
 /** Where `--write-doc` writes the model. */
-export const COST_DOC_FILE = join(__dirname, '..', '..', 'docs', 'cost.md');
+export const COST_DOC_FILE = join(REPOSITORY_ROOT, 'docs', 'cost.md');
+/** What the model is computed from: a change here changes the figures. */
+const MODEL_INPUTS = ['bin', 'lib', 'lambdas', 'cdk.json', 'bench/RESULTS.md', 'scripts/deploy-check'];
 
 export interface CostModel {
   idle: IdleCost;
@@ -108,8 +112,24 @@ function markdownTable(header: string[], rows: string[][]): string {
   return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
 }
 
-/** The model as the Markdown of `docs/cost.md`. */
-export function costModelMarkdown(model: CostModel): string {
+/**
+ * The commit the model's inputs come from (`b5c62ed`, `b5c62ed with uncommitted changes`), or
+ * undefined outside a git checkout.
+ */
+export function inputsRevision(): string | undefined {
+  try {
+    const git = (...args: string[]) =>
+      execFileSync('git', args, { cwd: REPOSITORY_ROOT, encoding: 'utf8' }).trim();
+    const commit = git('rev-parse', '--short', 'HEAD');
+    const changed = git('status', '--porcelain', '--', ...MODEL_INPUTS);
+    return changed ? `${commit} with uncommitted changes` : commit;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The model as the Markdown of `docs/cost.md`; `revision` names the commit it was computed at. */
+export function costModelMarkdown(model: CostModel, revision?: string): string {
   const idleRows = model.idle.lines.map((line) => [
     line.item,
     count(line.quantity),
@@ -164,7 +184,8 @@ For whoever decides whether to deploy the stack, or wants to know what it costs 
 call: a monthly cost model from AWS's public list prices (US East (N. Virginia), on-demand, no
 free tier), computed from the synthesized templates and the bench's committed figures. It is
 written by \`npx tsx scripts/deploy-check/cost-model.ts --write-doc\` (\`npm run deploy:check\`
-prints the same tables); regenerate it after a change to the stack, the bench or the prices.
+prints the same tables)${revision ? `, this time at commit ${revision}` : ''}; regenerate it after a
+change to the stack, the bench or the prices.
 
 ## Idle: ${usd(model.idle.usdPerMonth)} a month with no request at all
 
@@ -226,7 +247,7 @@ ${markdownTable(['constant', 'price', 'page', 'read on', 'checked'], priceRows)}
 
 /** Writes the model to `docs/cost.md`. */
 export function writeCostDoc(model: CostModel, file: string = COST_DOC_FILE): void {
-  writeFileSync(file, costModelMarkdown(model));
+  writeFileSync(file, costModelMarkdown(model, inputsRevision()));
 }
 
 if (require.main === module) {
