@@ -1,0 +1,135 @@
+/**
+ * The answers AWS gives a call IAM refuses, and a call signed with a key it does not know, in
+ * each service's own error shape, so that the SDK and our own request code read the same error
+ * code and status as in AWS:
+ * - DynamoDB: 400, `{"__type":"com.amazon.coral.service#AccessDeniedException","Message":…}`;
+ * - S3: 403, the XML `<Error><Code>AccessDenied</Code>…` (no body for HEAD);
+ * - KMS, EventBridge, Secrets Manager: 400, `{"__type":"AccessDeniedException","message":…}`;
+ * - SQS (JSON protocol, query-compatible errors): 403, `x-amzn-query-error: AccessDenied;Sender`;
+ * - Lambda: 403, `x-amzn-errortype: AccessDeniedException`, `{"Message":…}`.
+ */
+import { randomUUID } from 'node:crypto';
+
+/** An answer the endpoint writes itself (a refusal, or a local emulator's answer). */
+export interface ServiceAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+const xmlEscape = (text: string) =>
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c] ?? c,
+  );
+
+/** A new request id, as the services write them. */
+export const newRequestId = (): string => randomUUID();
+
+function s3Error(status: number, code: string, message: string, requestId: string): ServiceAnswer {
+  const xml =
+    '<?xml version="1.0" encoding="UTF-8"?>\n' +
+    `<Error><Code>${code}</Code><Message>${xmlEscape(message)}</Message><RequestId>${requestId}</RequestId>` +
+    `<HostId>${Buffer.from(requestId).toString('base64')}</HostId></Error>`;
+  return {
+    status,
+    headers: { 'content-type': 'application/xml', 'x-amz-request-id': requestId },
+    body: Buffer.from(xml),
+  };
+}
+
+function jsonError(
+  status: number,
+  headers: Record<string, string>,
+  document: Record<string, string>,
+  requestId: string,
+): ServiceAnswer {
+  return {
+    status,
+    headers: { 'x-amzn-requestid': requestId, ...headers },
+    body: Buffer.from(JSON.stringify(document)),
+  };
+}
+
+/**
+ * The answer to a call IAM refused, as the service writes it.
+ *
+ * @example
+ * accessDeniedAnswer('dynamodb', 'User: arn:aws:sts::…:assumed-role/… is not authorized to perform: …', newRequestId());
+ */
+export function accessDeniedAnswer(service: string, message: string, requestId: string): ServiceAnswer {
+  switch (service) {
+    case 's3':
+      return s3Error(403, 'AccessDenied', message, requestId);
+    case 'dynamodb':
+      return jsonError(
+        400,
+        { 'content-type': 'application/x-amz-json-1.0' },
+        { __type: 'com.amazon.coral.service#AccessDeniedException', Message: message },
+        requestId,
+      );
+    case 'sqs':
+      return jsonError(
+        403,
+        { 'content-type': 'application/x-amz-json-1.0', 'x-amzn-query-error': 'AccessDenied;Sender' },
+        { __type: 'com.amazon.coral.service#AccessDeniedException', message },
+        requestId,
+      );
+    case 'lambda':
+      return jsonError(
+        403,
+        { 'content-type': 'application/json', 'x-amzn-errortype': 'AccessDeniedException' },
+        { Type: 'User', Message: message },
+        requestId,
+      );
+    default:
+      return jsonError(
+        400,
+        { 'content-type': 'application/x-amz-json-1.1' },
+        { __type: 'AccessDeniedException', message },
+        requestId,
+      );
+  }
+}
+
+/** The answer to a call signed with an access key id the endpoint does not know. */
+export function unknownCallerAnswer(service: string, requestId: string): ServiceAnswer {
+  const message = 'The security token included in the request is invalid.';
+  switch (service) {
+    case 's3':
+      return s3Error(
+        403,
+        'InvalidAccessKeyId',
+        'The AWS Access Key Id you provided does not exist in our records.',
+        requestId,
+      );
+    case 'dynamodb':
+      return jsonError(
+        400,
+        { 'content-type': 'application/x-amz-json-1.0' },
+        { __type: 'com.amazon.coral.service#UnrecognizedClientException', Message: message },
+        requestId,
+      );
+    case 'sqs':
+      return jsonError(
+        403,
+        { 'content-type': 'application/x-amz-json-1.0', 'x-amzn-query-error': 'InvalidClientTokenId;Sender' },
+        { __type: 'com.amazon.coral.service#UnrecognizedClientException', message },
+        requestId,
+      );
+    case 'lambda':
+      return jsonError(
+        403,
+        { 'content-type': 'application/json', 'x-amzn-errortype': 'UnrecognizedClientException' },
+        { Type: 'User', Message: message },
+        requestId,
+      );
+    default:
+      return jsonError(
+        400,
+        { 'content-type': 'application/x-amz-json-1.1' },
+        { __type: 'UnrecognizedClientException', message },
+        requestId,
+      );
+  }
+}
