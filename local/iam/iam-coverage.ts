@@ -59,22 +59,20 @@ const asList = (value: unknown): string[] => (value === undefined ? [] : [value]
 export function grantsOf(functions: readonly FunctionIdentity[]): PolicyGrant[] {
   return functions.flatMap((identity) =>
     identity.identityPolicies.flatMap(({ name, policy }) =>
-      asList(policy.Statement).length === 0
-        ? []
-        : [policy.Statement]
-            .flat()
-            .map((statement) => statement as { Effect?: string; Action?: unknown; Resource?: unknown })
-            .filter((statement) => statement.Effect === 'Allow')
-            .flatMap((statement) =>
-              asList(statement.Action).flatMap((action) =>
-                asList(statement.Resource).map((resource) => ({
-                  functionName: identity.functionName,
-                  policyName: name,
-                  action,
-                  resource,
-                })),
-              ),
-            ),
+      [policy.Statement ?? []]
+        .flat()
+        .map((statement) => statement as { Effect?: string; Action?: unknown; Resource?: unknown })
+        .filter((statement) => statement.Effect === 'Allow')
+        .flatMap((statement) =>
+          asList(statement.Action).flatMap((action) =>
+            asList(statement.Resource).map((resource) => ({
+              functionName: identity.functionName,
+              policyName: name,
+              action,
+              resource,
+            })),
+          ),
+        ),
     ),
   );
 }

@@ -165,6 +165,42 @@ class ShardIterators {
 }
 
 /**
+ * The decisions already made, per identity and resource policy (as objects: a caller given new
+ * policies is evaluated afresh): an evaluation takes 1-2 ms, and a function repeats its calls.
+ */
+class DecisionCache {
+  private readonly byIdentity = new WeakMap<object, WeakMap<object, Map<string, AuthorizationDecision>>>();
+  private static readonly NO_POLICY = {};
+  private static readonly MAX_ENTRIES = 10_000;
+
+  async of(
+    identity: FunctionIdentity,
+    authorization: AuthorizationRequest,
+    resourcePolicy: PolicyDocument | undefined,
+    evaluate: () => Promise<AuthorizationDecision>,
+  ): Promise<AuthorizationDecision> {
+    let byPolicy = this.byIdentity.get(identity);
+    if (!byPolicy) {
+      byPolicy = new WeakMap();
+      this.byIdentity.set(identity, byPolicy);
+    }
+    const policyKey = resourcePolicy ?? DecisionCache.NO_POLICY;
+    let decisions = byPolicy.get(policyKey);
+    if (!decisions) {
+      decisions = new Map();
+      byPolicy.set(policyKey, decisions);
+    }
+    const key = JSON.stringify(authorization);
+    const known = decisions.get(key);
+    if (known) return known;
+    const decision = await evaluate();
+    if (decisions.size >= DecisionCache.MAX_ENTRIES) decisions.clear();
+    decisions.set(key, decision);
+    return decision;
+  }
+}
+
+/**
  * Starts the endpoint on 127.0.0.1 (a free port unless `port` is given).
  *
  * @example
@@ -180,6 +216,7 @@ export async function startLocalAwsEndpoint(options: LocalAwsEndpointOptions): P
   const translation: RequestTranslation = { ...options.translation, ...options.account };
   const shardIterators = new ShardIterators();
   translation.streamArnOfIterator ??= shardIterators.streamOf;
+  const decisions = new DecisionCache();
   const covered = new Map<string, CoverageRecord>();
   if (options.coverageFile) mkdirSync(dirname(options.coverageFile), { recursive: true });
 
@@ -209,10 +246,10 @@ export async function startLocalAwsEndpoint(options: LocalAwsEndpointOptions): P
     authorizations: AuthorizationRequest[],
   ): Promise<{ authorization: AuthorizationRequest; decision: AuthorizationDecision } | undefined> => {
     for (const authorization of authorizations) {
-      const decision = await evaluateAuthorization(authorization, identity, {
-        account: options.account,
-        resourcePolicy: resourcePolicyOf(options.resourcePolicies ?? {}, authorization.resource),
-      });
+      const resourcePolicy = resourcePolicyOf(options.resourcePolicies ?? {}, authorization.resource);
+      const decision = await decisions.of(identity, authorization, resourcePolicy, () =>
+        evaluateAuthorization(authorization, identity, { account: options.account, resourcePolicy }),
+      );
       if (!decision.allowed) return { authorization, decision };
       record(identity.functionName, authorization, decision);
     }

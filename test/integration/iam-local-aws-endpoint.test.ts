@@ -213,6 +213,35 @@ describe('S3 through the endpoint', () => {
     }
   });
 
+  it("presigned addresses are checked against the signer's role: a form POST stores, a GET outside its grant is refused", async () => {
+    // Prepare
+    const saved = { ...process.env };
+    process.env.AWS_ENDPOINT_URL_S3 = endpoint.url;
+    process.env.AWS_ACCESS_KEY_ID = accessKeyIdOf(FUNCTION_NAME);
+    process.env.AWS_SECRET_ACCESS_KEY = LOCAL_SECRET_ACCESS_KEY;
+    delete process.env.AWS_SESSION_TOKEN;
+    delete process.env.LOCAL_S3_ENDPOINT;
+    try {
+      const presign = await import('../../lambdas/shared/s3-presign.js');
+      const key = `companies/${randomUUID()}/files/form.txt`;
+      const form = await presign.presignedPost({ bucket: BUCKET, key }, [], {}, 300);
+      const body = new FormData();
+      for (const [name, value] of Object.entries(form.fields)) body.append(name, value);
+      body.append('file', new Blob(['posted through a form']), 'form.txt');
+      // Act
+      const posted = await fetch(form.url, { method: 'POST', body });
+      const download = await fetch(await presign.presignedGetUrl({ bucket: BUCKET, key }, {}, 300));
+      // Assess
+      expect(posted.status).toBe(204);
+      expect(download.status).toBe(403);
+      expect(await download.text()).toContain('<Code>AccessDenied</Code>');
+      const stored = await s3As(OTHER_FUNCTION).send(new GetObjectCommand({ Bucket: BUCKET, Key: key }));
+      expect(await stored.Body?.transformToString()).toBe('posted through a form');
+    } finally {
+      process.env = saved;
+    }
+  });
+
   it('a missing object is 404 to a caller who may list the bucket, 403 to one who may not (as S3 answers)', async () => {
     // Prepare
     const key = `companies/${randomUUID()}/public/missing.txt`;
