@@ -9,7 +9,7 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ALL_PRICES } from './aws-prices.js';
+import { ALL_PRICES, type Price } from './aws-prices.js';
 import { type BenchFigures, benchFigures } from './bench-figures.js';
 import { IDLE_SQS_LONG_POLL_SECONDS, type IdleCost, idleCost, RUN_SECONDS_ENVIRONMENT } from './idle-cost.js';
 import {
@@ -59,9 +59,27 @@ export const usd = (amount: number): string =>
 
 const count = (value: number): string => Math.round(value).toLocaleString('en-US');
 
+/**
+ * A unit price as AWS states it: `$0.10 per alarm metric-month`, `$0.20 per million requests`
+ * (prices under a cent per unit, but for GB-seconds), `$0.0000133334 per GB-second`.
+ */
+export function formatPrice(price: Price): string {
+  if (price.usd >= 0.01) return `${usd(price.usd)} per ${price.unit}`;
+  if (price.unit === 'GB-second') return `$${price.usd} per ${price.unit}`;
+  return `${usd(price.usd * 1e6)} per million ${price.unit}s`;
+}
+
+/** The operations ordered by group (in the order of `groups`), each group's in template order. */
+const byGroup = (model: CostModel): OperationCost[] => model.groups.flatMap((group) => group.operations);
+
 /** The model as plain-text tables for the console. */
 export function formatCostModel(model: CostModel): string {
-  const idleRows = model.idle.lines.map((line) => [line.item, count(line.quantity), usd(line.usdPerMonth)]);
+  const idleRows = model.idle.lines.map((line) => [
+    line.item,
+    count(line.quantity),
+    line.price.unit,
+    usd(line.usdPerMonth),
+  ]);
   const storageRows = model.idle.storage.map((line) => [
     line.item,
     String(line.resources.length),
@@ -78,7 +96,7 @@ export function formatCostModel(model: CostModel): string {
     `Monthly cost model (AWS list prices, us-east-1, no free tier; figures: ${model.figuresSource})`,
     '',
     `Idle, with no request at all: ${usd(model.idle.usdPerMonth)} a month`,
-    textTable(['item', 'quantity', 'USD/month'], idleRows),
+    textTable(['item', 'quantity', 'unit', 'USD/month'], idleRows),
     '',
     'Plus, per GB stored a month:',
     textTable(['store', 'resources', 'price'], storageRows),
@@ -133,7 +151,7 @@ export function costModelMarkdown(model: CostModel, revision?: string): string {
   const idleRows = model.idle.lines.map((line) => [
     line.item,
     count(line.quantity),
-    `${usd(line.price.usd)} per ${line.price.unit}`,
+    formatPrice(line.price),
     usd(line.usdPerMonth),
     line.basis,
   ]);
@@ -150,7 +168,7 @@ export function costModelMarkdown(model: CostModel, revision?: string): string {
     `${group.dearest.operationId} ${usd(group.dearest.usdPerMillion.total)}`,
     group.incomplete.length > 0 ? group.incomplete.join(', ') : '',
   ]);
-  const operationRows = model.operations.map((operation) => [
+  const operationRows = byGroup(model).map((operation) => [
     operation.group,
     operation.operationId,
     operation.durationMs === undefined ? '—' : String(operation.durationMs),
@@ -165,7 +183,7 @@ export function costModelMarkdown(model: CostModel, revision?: string): string {
   ]);
   const priceRows = Object.entries(ALL_PRICES).map(([name, price]) => [
     `\`${name}\``,
-    `${usd(price.usd)} per ${price.unit}`,
+    formatPrice(price),
     price.source,
     price.readOn,
     price.checked,

@@ -21,7 +21,12 @@ import {
   type BenchFigures,
   benchFigures,
 } from '../../scripts/deploy-check/bench-figures';
-import { costModel, costModelMarkdown, formatCostModel } from '../../scripts/deploy-check/cost-model';
+import {
+  costModel,
+  costModelMarkdown,
+  formatCostModel,
+  formatPrice,
+} from '../../scripts/deploy-check/cost-model';
 import { idleCost, RUN_SECONDS_ENVIRONMENT } from '../../scripts/deploy-check/idle-cost';
 import { operationCosts } from '../../scripts/deploy-check/operation-cost';
 import { triggersPerMonth } from '../../scripts/deploy-check/schedules';
@@ -348,6 +353,14 @@ describe('cost per million calls', () => {
     expect(operations[0]?.unmeasured).toEqual(['duration', 'DynamoDB and S3 calls']);
     expect(operations[0]?.usdPerMillion.dynamoDb).toBe(0);
     expect(groups[0]?.incomplete).toEqual(['getWebhook']);
+  });
+});
+
+describe('formatting', () => {
+  it('states each price as AWS does', () => {
+    expect(formatPrice(LAMBDA_REQUEST)).toBe('$0.20 per million requests');
+    expect(formatPrice(KMS_KEY_MONTH)).toBe('$1.00 per key-month');
+    expect(formatPrice(LAMBDA_ARM64_GB_SECOND)).toBe('$0.0000133334 per GB-second');
   });
 });
 
