@@ -43,9 +43,12 @@ export interface SynthesizedStack {
 }
 
 /** Synthesizes the stack; `context` as given with `cdk -c key=value`. */
-export function synthesizeStack(context: Record<string, unknown> = {}): SynthesizedStack {
+export function synthesizeStack(
+  context: Record<string, unknown> = {},
+  stackName = 'AssetRegistryStackUnderTest',
+): SynthesizedStack {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } });
-  const stack = new AssetRegistryStack(app, 'AssetRegistryStackUnderTest');
+  const stack = new AssetRegistryStack(app, stackName);
   const stackTemplates = stacksUnder(stack).map((each) => ({
     stack: each,
     template: Template.fromStack(each),

@@ -22,6 +22,8 @@ export async function startLocalEventsOut(
     pollIntervalMs?: number;
     worker?: DeliveryWorkerOptions;
     startingPosition?: TableStreamOptions['startingPosition'];
+    /** Runs the publisher (its handler in this process when not given). */
+    publisher?: TableStreamOptions['handler'];
   } = {},
 ): Promise<LocalEventsOut> {
   const worker = await startDeliveryWorker({ pollIntervalMs: options.pollIntervalMs, ...options.worker });
@@ -30,6 +32,7 @@ export async function startLocalEventsOut(
     checkpointFile: join(environment.LOCAL_EVENTS_DIRECTORY as string, STREAM_CHECKPOINT_FILE),
     pollIntervalMs: options.pollIntervalMs,
     startingPosition: options.startingPosition,
+    handler: options.publisher,
     // The deliveries of a batch are queued: the worker need not wait for its next look.
     onBatch: () => worker.wake(),
   });

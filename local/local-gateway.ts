@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import type {
   APIGatewayAuthorizerResult,
   APIGatewayProxyEvent,
@@ -28,6 +29,7 @@ import {
 } from '../lib/api-gateway-settings.js';
 import { serveConsoleFile } from './console-files.js';
 import { handlersDirectory, projectRoot } from './project-paths.js';
+import type { RouteMatch } from './route-matcher.js';
 import { matchRoute } from './route-matcher.js';
 
 type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -45,6 +47,8 @@ export const AUTHORIZER_CACHE_PATH = '/_local/authorizer-cache';
 
 export interface LocalGatewayOptions {
   port: number;
+  /** How the functions run; the handler modules in this process when not given. */
+  apiFunctions?: ApiFunctions;
   host?: string;
   /** Seconds an authorizer answer is reused per key; API Gateway's TTL by default. */
   authorizerCacheTtlSeconds?: number;
@@ -72,6 +76,37 @@ function loadHandler(modulePath: string): Promise<ProxyHandler> {
 
 const loadAuthorizer = (): Promise<AuthorizerModule> =>
   import(join(projectRoot, 'lambdas', 'authorizer', 'api-key-authorizer.ts')) as Promise<AuthorizerModule>;
+
+/**
+ * How the gateway runs the API's functions: `npm start` runs each from its bundle in its own
+ * execution environment (`local/functions/api-functions.ts`); without one, the handler modules
+ * run in this process from their sources (the integration tests that call the gateway).
+ */
+export interface ApiFunctions {
+  authorize(event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult>;
+  /** Runs an operation's function; throws when it failed (API Gateway then answers 5xx). */
+  invokeOperation(
+    operation: RouteMatch['operation'],
+    event: APIGatewayProxyEvent,
+    bodyStream: Readable | undefined,
+  ): Promise<APIGatewayProxyResult>;
+  /** Forgets the authorizer's own in-memory cache of credentials. */
+  flushAuthorizer(): void;
+}
+
+/** The handler modules in this process, from their sources. */
+async function inProcessApiFunctions(): Promise<ApiFunctions> {
+  const authorizerModule = await loadAuthorizer();
+  return {
+    authorize: (event) => authorizerModule.handler(event),
+    async invokeOperation(operation, event, bodyStream) {
+      if (bodyStream) attachBodyStream(event, bodyStream);
+      const handler = await loadHandler(operation.handler);
+      return handler(event, lambdaContext(operation.id));
+    },
+    flushAuthorizer: () => authorizerModule.clearAuthorizerCache?.(),
+  };
+}
 
 function sendGatewayResponse(
   response: ServerResponse,
@@ -201,8 +236,7 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
   const ttlMs = (options.authorizerCacheTtlSeconds ?? AUTHORIZER_CACHE_TTL_SECONDS) * 1000;
   const authorizerCache = new Map<string, { result: APIGatewayAuthorizerResult; expiresAt: number }>();
   const authorizerStatistics = { invocations: 0, cacheHits: 0 };
-  const authorizerModule = await loadAuthorizer();
-  const authorizer = authorizerModule.handler;
+  const apiFunctions = options.apiFunctions ?? (await inProcessApiFunctions());
 
   async function authorize(
     /** The identity-source values, as API Gateway keys its cache (unused while the TTL is 0). */
@@ -217,7 +251,7 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
     }
     authorizerStatistics.invocations++;
     try {
-      const result = await authorizer({ ...event, type: 'REQUEST', methodArn });
+      const result = await apiFunctions.authorize({ ...event, type: 'REQUEST', methodArn });
       const allowed = policyAllows(result, methodArn);
       // Refusals are not kept (API Gateway would keep a Deny while caching is on; it is off,
       // AUTHORIZER_CACHE_TTL_SECONDS), so that a key issued a moment later works at once.
@@ -235,8 +269,8 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
     if (url.pathname === AUTHORIZER_CACHE_PATH && method === 'DELETE') {
       authorizerCache.clear();
       // In AWS a flush cannot reach the authorizer's memory (bounded by a few seconds there);
-      // locally it runs in this process, so it is flushed too and revocation is immediate.
-      authorizerModule.clearAuthorizerCache?.();
+      // locally it is flushed too, so that revocation is immediate.
+      apiFunctions.flushAuthorizer();
       response.writeHead(204).end();
       return;
     }
@@ -331,9 +365,7 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
         resourcePath: route.operation.path,
       },
     };
-    if (streamed) attachBodyStream(event, request);
-    const handler = await loadHandler(route.operation.handler);
-    const result = await handler(event, lambdaContext(route.operation.id));
+    const result = await apiFunctions.invokeOperation(route.operation, event, streamed ? request : undefined);
     const responseHeaders: Record<string, string | string[]> = { ...result.headers } as Record<
       string,
       string

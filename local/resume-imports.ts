@@ -5,14 +5,14 @@
  * one Scan of the local table at start, which the deployed functions never do.
  */
 import { ScanCommand, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { CompanyJob } from '../lambdas/shared/background-jobs.js';
 
-/** Starts a run of every running import job; returns how many. */
-export async function resumeImportJobs(): Promise<number> {
+/** Starts a run of every running import job with `startImport`; returns how many. */
+export async function resumeImportJobs(
+  startImport: (job: CompanyJob) => Promise<void> | void,
+): Promise<number> {
   // Loaded now, after the environment names the embedded stack (the SDK clients read it at load).
-  const [{ dynamoDb, tableName }, { startBackgroundJob }] = await Promise.all([
-    import('../lambdas/shared/clients.js'),
-    import('../lambdas/shared/background-jobs.js'),
-  ]);
+  const { dynamoDb, tableName } = await import('../lambdas/shared/clients.js');
   let resumed = 0;
   let exclusiveStartKey: ScanCommandInput['ExclusiveStartKey'];
   do {
@@ -27,10 +27,7 @@ export async function resumeImportJobs(): Promise<number> {
       }),
     );
     for (const job of page.Items ?? []) {
-      await startBackgroundJob('importObjects', {
-        companyId: job.companyId as string,
-        jobId: job.id as string,
-      });
+      await startImport({ companyId: job.companyId as string, jobId: job.id as string });
       resumed += 1;
     }
     exclusiveStartKey = page.LastEvaluatedKey;

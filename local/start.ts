@@ -6,12 +6,15 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildConsole } from '../console/build.js';
-import { CORS_ALLOWED_ORIGINS_ENVIRONMENT } from '../lambdas/http/cors.js';
+import { CORS_ALLOWED_ORIGINS_ENVIRONMENT, parseOrigins } from '../lambdas/http/cors.js';
 import { JavaMissingError } from './dynamodb-local.js';
 import { type EmbeddedStack, startEmbeddedStack } from './embedded-stack.js';
 import { type LocalEventsOut, startLocalEventsOut } from './events-out.js';
+import type { LocalFunctions } from './functions/local-functions.js';
+import type { StackFunctions } from './functions/stack-functions.js';
+import { coverageFileIn } from './iam/iam-coverage.js';
 import { type LocalGateway, startLocalGateway } from './local-gateway.js';
-import { type LocalSequencer, startLocalSequencer } from './local-sequencer.js';
+import type { LocalSequencer } from './local-sequencer.js';
 import { resumeImportJobs } from './resume-imports.js';
 import {
   dataDirectoryFromEnvironment,
@@ -37,6 +40,7 @@ async function main(): Promise<void> {
     throw new Error(`Another npm start (pid ${running.pid}) already serves the data folder ${dataDirectory}`);
 
   let stack: EmbeddedStack | undefined;
+  let stackFunctions: StackFunctions | undefined;
   let gateway: LocalGateway | undefined;
   let eventsOut: LocalEventsOut | undefined;
   let sequencer: LocalSequencer | undefined;
@@ -48,6 +52,7 @@ async function main(): Promise<void> {
     await sequencer?.stop();
     await gateway?.close();
     await eventsOut?.stop();
+    await stackFunctions?.stop();
     await stack?.stop();
     process.exit(exitCode);
   };
@@ -61,16 +66,37 @@ async function main(): Promise<void> {
   process.env[CORS_ALLOWED_ORIGINS_ENVIRONMENT] ??= localConsoleOrigins(port).join(',');
   // The log's signing key: made at first start, kept with the data.
   process.env.LEDGER_SIGNING_KEY_FILE ??= join(dataDirectory, 'ledger-signing-key.pem');
+  // Loaded once the environment names the embedded stack (the table client reads it at load).
+  const { startLocalSequencer } = await import('./local-sequencer.js');
   sequencer = await startLocalSequencer();
+  let functions: LocalFunctions;
   try {
-    gateway = await startLocalGateway({ port });
-    eventsOut = await startLocalEventsOut(stack.environment);
+    // Loaded once the environment names the embedded stack: the synthesis imports runtime modules
+    // whose SDK clients read it when they load.
+    const { startStackFunctions } = await import('./functions/stack-functions.js');
+    stackFunctions = await startStackFunctions({
+      environment: stack.environment,
+      dataDirectory,
+      corsAllowedOrigins: parseOrigins(process.env[CORS_ALLOWED_ORIGINS_ENVIRONMENT]),
+      iamCoverageFile: process.env.LOCAL_IAM_COVERAGE_DIRECTORY
+        ? coverageFileIn(process.env.LOCAL_IAM_COVERAGE_DIRECTORY)
+        : undefined,
+    });
+    functions = stackFunctions.functions;
+    const { workers } = stackFunctions.stack;
+    gateway = await startLocalGateway({ port, apiFunctions: stackFunctions.apiFunctions });
+    eventsOut = await startLocalEventsOut(stack.environment, {
+      publisher: (event) => functions.invoke(workers.publishLedgerEvents, event) as never,
+      worker: { handler: (event) => functions.invoke(workers.deliverWebhooks, event) as never },
+    });
   } catch (error) {
     await gateway?.close();
+    await stackFunctions?.stop();
     await stack.stop();
     throw error;
   }
-  const resumedImports = await resumeImportJobs();
+  const { importObjects } = stackFunctions.stack.workers;
+  const resumedImports = await resumeImportJobs((job) => functions.invokeAsync(importObjects, job));
   if (resumedImports > 0) console.log(`Resumed ${resumedImports} import job(s) left running`);
   const gatewayUrl = `http://127.0.0.1:${port}`;
   writeStackState(dataDirectory, { pid: process.pid, gatewayUrl, environment: stack.environment });

@@ -8,15 +8,21 @@ import { Readable } from 'node:stream';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { bodyBytes } from './http-request.js';
 
-const attachedStreams = new WeakMap<APIGatewayProxyEvent, Readable>();
+/**
+ * Where the stream rides on the event: a registered symbol, because local mode's Lambda runtime
+ * (`local/functions/lambda-runtime.cjs`) attaches it from outside the function's bundle, which
+ * holds its own copy of this module.
+ */
+const BODY_STREAM = Symbol.for('asset-registry.local.body-stream');
+type EventWithStream = APIGatewayProxyEvent & { [BODY_STREAM]?: Readable };
 
-/** Local gateway only: the event's body is this stream. */
+/** Local mode only: the event's body is this stream. */
 export function attachBodyStream(event: APIGatewayProxyEvent, stream: Readable): void {
-  attachedStreams.set(event, stream);
+  Object.defineProperty(event, BODY_STREAM, { value: stream, enumerable: false });
 }
 
 export function requestBodyStream(event: APIGatewayProxyEvent): Readable {
-  const attached = attachedStreams.get(event);
+  const attached = (event as EventWithStream)[BODY_STREAM];
   if (attached) return attached;
   const body = bodyBytes(event);
   return Readable.from(body.length > 0 ? [body] : []);

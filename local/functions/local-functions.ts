@@ -1,0 +1,324 @@
+/**
+ * Local mode's Lambda service: runs each function of the synthesized stack in execution
+ * environments of its own (worker threads running `lambda-runtime.cjs`), each with exactly the
+ * environment its template gives it plus what Lambda itself sets, its memory as the worker's heap
+ * limit, and its timeout (an invocation past it is stopped and its environment discarded, as
+ * Lambda does). An environment is started at a function's first invocation (a cold start), kept
+ * warm afterwards and runs one invocation at a time; concurrent invocations get more
+ * environments, up to `maxEnvironmentsPerFunction`, and wait beyond. Each function's output goes
+ * to its own log file (CloudWatch Logs' place here); warnings, errors and lines that are not
+ * JSON are echoed to this process's stderr.
+ */
+import { randomUUID } from 'node:crypto';
+import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import { Worker } from 'node:worker_threads';
+import type { LocalFunction } from '../synthesized/local-stack.js';
+
+const RUNTIME_PATH = join(__dirname, 'lambda-runtime.cjs');
+
+/** What Lambda answers when the handler threw or the invocation ran out of time. */
+export class FunctionError extends Error {
+  constructor(
+    readonly functionName: string,
+    readonly errorType: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'FunctionError';
+  }
+}
+
+export interface InvokeOptions {
+  /** The request body as a stream (local mode's uploads), attached to the event. */
+  bodyStream?: Readable;
+}
+
+export interface LocalFunctionsOptions {
+  functions: readonly LocalFunction[];
+  /** Each entry's bundle (`function-bundles.ts`); awaited at the first cold start. */
+  bundles: Promise<Map<string, string>>;
+  /** Variables every environment gets besides its template's: the endpoints and credentials. */
+  platformEnvironment: (localFunction: LocalFunction) => Record<string, string>;
+  region: string;
+  /** Where each function's log file goes. */
+  logDirectory: string;
+  maxEnvironmentsPerFunction?: number;
+}
+
+interface Pending {
+  resolve(result: unknown): void;
+  reject(error: Error): void;
+}
+
+/** One execution environment: a worker and the invocation it runs, if any. */
+class ExecutionEnvironment {
+  readonly worker: Worker;
+  busy = false;
+  /** Set when its function's environments are discarded while it runs an invocation. */
+  discardWhenDone = false;
+  private pending = new Map<string, Pending>();
+
+  constructor(
+    bundlePath: string,
+    environment: Record<string, string>,
+    memoryMb: number,
+    log: (line: string) => void,
+  ) {
+    this.worker = new Worker(RUNTIME_PATH, {
+      workerData: { bundlePath, handlerName: 'handler' },
+      env: environment,
+      stdout: true,
+      stderr: true,
+      resourceLimits: { maxOldGenerationSizeMb: memoryMb },
+    });
+    for (const stream of [this.worker.stdout, this.worker.stderr]) {
+      createInterface({ input: stream }).on('line', log);
+    }
+    this.worker.on('message', (message: { type: string; id: string; result?: unknown; error?: Error }) => {
+      const waiting = this.pending.get(message.id);
+      if (!waiting) return;
+      this.pending.delete(message.id);
+      if (message.type === 'result') waiting.resolve(message.result);
+      else waiting.reject(Object.assign(new Error(message.error?.message), message.error));
+    });
+    const failAll = (error: Error) => {
+      for (const waiting of this.pending.values()) waiting.reject(error);
+      this.pending.clear();
+    };
+    this.worker.on('error', failAll);
+    this.worker.on('exit', (code) => failAll(new Error(`Runtime exited with code ${code}`)));
+  }
+
+  invoke(
+    id: string,
+    event: unknown,
+    context: Record<string, unknown>,
+    bodyStream?: Readable,
+  ): Promise<unknown> {
+    const result = new Promise<unknown>((resolve, reject) => this.pending.set(id, { resolve, reject }));
+    this.worker.postMessage({ type: 'invoke', id, event, context, streamed: bodyStream !== undefined });
+    if (bodyStream) {
+      bodyStream.on('data', (chunk: Buffer) => this.worker.postMessage({ type: 'body', id, chunk }));
+      bodyStream.on('end', () => this.worker.postMessage({ type: 'bodyEnd', id }));
+      bodyStream.on('error', (error) =>
+        this.worker.postMessage({ type: 'bodyError', id, message: error.message }),
+      );
+    }
+    return result;
+  }
+}
+
+/** Statistics for the bench and the README's figures. */
+export interface FunctionStatistics {
+  coldStarts: number;
+  invocations: number;
+  environments: number;
+}
+
+export class LocalFunctions {
+  private readonly idle = new Map<string, ExecutionEnvironment[]>();
+  private readonly all = new Map<string, Set<ExecutionEnvironment>>();
+  private readonly waiting = new Map<string, Array<() => void>>();
+  private readonly logs = new Map<string, WriteStream>();
+  readonly statistics: FunctionStatistics = { coldStarts: 0, invocations: 0, environments: 0 };
+  private closed = false;
+
+  constructor(private readonly options: LocalFunctionsOptions) {
+    mkdirSync(options.logDirectory, { recursive: true });
+  }
+
+  /** The function by name or ARN. */
+  find(nameOrArn: string): LocalFunction | undefined {
+    return this.options.functions.find((each) => each.name === nameOrArn || each.arn === nameOrArn);
+  }
+
+  /**
+   * Invokes a function synchronously (`RequestResponse`): resolves to its result, or rejects
+   * with a {@link FunctionError} when its handler threw or it ran past its timeout.
+   */
+  async invoke(nameOrArn: string, event: unknown, options: InvokeOptions = {}): Promise<unknown> {
+    const localFunction = this.find(nameOrArn);
+    if (!localFunction) throw new Error(`No function ${nameOrArn} in the stack`);
+    const environment = await this.takeEnvironment(localFunction);
+    this.statistics.invocations++;
+    const requestId = randomUUID();
+    const deadline = Date.now() + localFunction.timeoutSeconds * 1000;
+    const context = {
+      functionName: localFunction.name,
+      functionVersion: '$LATEST',
+      invokedFunctionArn: localFunction.arn,
+      memoryLimitInMB: String(localFunction.memoryMb),
+      awsRequestId: requestId,
+      logGroupName: `/aws/lambda/${localFunction.name}`,
+      logStreamName: 'local',
+      deadline,
+    };
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(
+            new FunctionError(
+              localFunction.name,
+              'Sandbox.Timedout',
+              `Task timed out after ${localFunction.timeoutSeconds}.00 seconds`,
+            ),
+          ),
+        deadline - Date.now(),
+      );
+    });
+    try {
+      return await Promise.race([environment.invoke(requestId, event, context, options.bodyStream), timeout]);
+    } catch (error) {
+      if (error instanceof FunctionError) {
+        // Lambda discards an environment whose invocation timed out.
+        this.discard(localFunction.name, environment);
+        throw error;
+      }
+      const failure = error as Error;
+      throw new FunctionError(localFunction.name, failure.name || 'Error', failure.message);
+    } finally {
+      clearTimeout(timer);
+      this.release(localFunction.name, environment);
+    }
+  }
+
+  /**
+   * Invokes a function asynchronously (`Event`), as Lambda's Invoke with that type or an event
+   * source does: returns at once; a failure is logged (Lambda's two retries are not made here).
+   */
+  invokeAsync(nameOrArn: string, event: unknown): void {
+    this.invoke(nameOrArn, event).catch((error: unknown) => {
+      console.error(
+        JSON.stringify({
+          level: 'ERROR',
+          message: 'Asynchronous invocation failed',
+          function: nameOrArn,
+          errorMessage: String(error instanceof Error ? error.message : error),
+        }),
+      );
+    });
+  }
+
+  /** Discards the function's idle environments and every busy one once it is done. */
+  discardEnvironments(nameOrArn: string): void {
+    const name = this.find(nameOrArn)?.name;
+    if (!name) return;
+    for (const environment of [...(this.all.get(name) ?? [])]) {
+      if (environment.busy) environment.discardWhenDone = true;
+      else this.discard(name, environment);
+    }
+  }
+
+  /** Stops every environment. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const environments = [...this.all.values()].flatMap((set) => [...set]);
+    await Promise.all(environments.map((environment) => environment.worker.terminate()));
+    for (const log of this.logs.values()) log.end();
+  }
+
+  private async takeEnvironment(localFunction: LocalFunction): Promise<ExecutionEnvironment> {
+    const max = this.options.maxEnvironmentsPerFunction ?? 4;
+    for (;;) {
+      if (this.closed) throw new Error('Local functions are stopped');
+      const ready = this.idle.get(localFunction.name)?.pop();
+      if (ready) {
+        ready.busy = true;
+        return ready;
+      }
+      const environments = this.all.get(localFunction.name) ?? new Set();
+      this.all.set(localFunction.name, environments);
+      if (environments.size < max) {
+        const bundlePath = (await this.options.bundles).get(localFunction.entry);
+        if (!bundlePath) throw new Error(`No bundle for ${localFunction.entry}`);
+        const environment = new ExecutionEnvironment(
+          bundlePath,
+          this.environmentOf(localFunction),
+          localFunction.memoryMb,
+          (line) => this.log(localFunction.name, line),
+        );
+        environment.worker.on('exit', () => this.discard(localFunction.name, environment));
+        environments.add(environment);
+        environment.busy = true;
+        this.statistics.coldStarts++;
+        this.statistics.environments++;
+        return environment;
+      }
+      await new Promise<void>((resolve) => {
+        const queue = this.waiting.get(localFunction.name) ?? [];
+        queue.push(resolve);
+        this.waiting.set(localFunction.name, queue);
+      });
+    }
+  }
+
+  private release(name: string, environment: ExecutionEnvironment): void {
+    environment.busy = false;
+    if (environment.discardWhenDone) {
+      this.discard(name, environment);
+      return;
+    }
+    if (this.all.get(name)?.has(environment)) {
+      const idle = this.idle.get(name) ?? [];
+      idle.push(environment);
+      this.idle.set(name, idle);
+    }
+    this.waiting.get(name)?.shift()?.();
+  }
+
+  private discard(name: string, environment: ExecutionEnvironment): void {
+    if (!this.all.get(name)?.delete(environment)) return;
+    const idle = this.idle.get(name) ?? [];
+    this.idle.set(
+      name,
+      idle.filter((each) => each !== environment),
+    );
+    void environment.worker.terminate();
+    this.statistics.environments--;
+    this.waiting.get(name)?.shift()?.();
+  }
+
+  /** The template's variables, Lambda's own, and the platform's (endpoints, credentials). */
+  private environmentOf(localFunction: LocalFunction): Record<string, string> {
+    const { region } = this.options;
+    return {
+      ...localFunction.environment,
+      AWS_REGION: region,
+      AWS_DEFAULT_REGION: region,
+      AWS_LAMBDA_FUNCTION_NAME: localFunction.name,
+      AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(localFunction.memoryMb),
+      AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
+      AWS_LAMBDA_LOG_GROUP_NAME: `/aws/lambda/${localFunction.name}`,
+      AWS_LAMBDA_LOG_STREAM_NAME: 'local',
+      AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x',
+      LAMBDA_TASK_ROOT: '/var/task',
+      TZ: ':UTC',
+      ...this.options.platformEnvironment(localFunction),
+    };
+  }
+
+  private log(functionName: string, line: string): void {
+    let log = this.logs.get(functionName);
+    if (!log) {
+      log = createWriteStream(join(this.options.logDirectory, `${functionName}.log`), { flags: 'a' });
+      this.logs.set(functionName, log);
+    }
+    log.write(`${line}\n`);
+    if (shouldEcho(line)) process.stderr.write(`${line}\n`);
+  }
+}
+
+/** Warnings, errors and anything that is not a JSON log line reach the console too. */
+function shouldEcho(line: string): boolean {
+  if (!line.startsWith('{')) return line.trim() !== '';
+  try {
+    const level = String((JSON.parse(line) as { level?: unknown }).level ?? '').toUpperCase();
+    return level === 'WARN' || level === 'ERROR' || level === 'CRITICAL';
+  } catch {
+    return true;
+  }
+}

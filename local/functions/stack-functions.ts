@@ -1,0 +1,123 @@
+/**
+ * Local mode's deployed shape: the synthesized stack's functions, each from its bundle in
+ * execution environments of its own (`local-functions.ts`), every AWS call they make going to one
+ * local endpoint that checks it against the function's role and the resource policies of the
+ * templates (`local/iam/`) before DynamoDB Local, s3rver or a local emulator (Lambda, KMS) serves
+ * it. What has no local emulator yet is reached through a local stand-in, named in
+ * {@link LOCAL_STAND_INS}.
+ */
+import { join } from 'node:path';
+import { LOCAL_WEBHOOKS_ALLOW_LOOPBACK_ENVIRONMENT } from '../../lambdas/domain/webhooks/webhook-address.js';
+import { LOCAL_DELIVERY_QUEUE_ENVIRONMENT } from '../../lambdas/repositories/delivery-queue-environment.js';
+import { LOCAL_CURSOR_KEY_ENV } from '../../lambdas/shared/cursor-key.js';
+import { LOCAL_EVENT_BUS_FILE_ENVIRONMENT } from '../../lambdas/shared/event-bus.js';
+import { LOCAL_SECRETS_KEY_FILE_ENVIRONMENT } from '../../lambdas/shared/secret-box.js';
+import type { StackEnvironment } from '../embedded-stack.js';
+import { kmsEmulator } from '../emulators/kms-emulator.js';
+import { lambdaEmulator } from '../emulators/lambda-emulator.js';
+import { accessKeyIdOf, credentialEnvironmentOf } from '../iam/function-credentials.js';
+import type { FunctionIdentity, PolicyDocument } from '../iam/iam-evaluation.js';
+import { type LocalAwsEndpoint, startLocalAwsEndpoint } from '../iam/local-aws-endpoint.js';
+import type { ApiFunctions } from '../local-gateway.js';
+import { type LocalStack, synthesizeLocalStack } from '../synthesized/local-stack.js';
+import { LOCAL_ACCOUNT_ID } from '../synthesized/template-values.js';
+import { bundledApiFunctions } from './api-functions.js';
+import { functionBundles } from './function-bundles.js';
+import { LocalFunctions } from './local-functions.js';
+
+/**
+ * The variables local mode adds to every function's environment besides the endpoint and
+ * credentials, each standing in for an AWS service local mode does not emulate yet (README,
+ * "What differs from AWS"), with the value it takes from the embedded stack.
+ */
+const LOCAL_STAND_INS: ReadonlyArray<readonly [name: string, standsInFor: string]> = [
+  [LOCAL_SECRETS_KEY_FILE_ENVIRONMENT, 'KMS Encrypt/Decrypt of webhook secrets: a key file'],
+  [LOCAL_CURSOR_KEY_ENV, "Secrets Manager's page-cursor key: a key kept with the data"],
+  [LOCAL_EVENT_BUS_FILE_ENVIRONMENT, 'EventBridge PutEvents: entries appended to a file'],
+  [LOCAL_DELIVERY_QUEUE_ENVIRONMENT, 'SQS: the webhook delivery queue kept in the table'],
+  [LOCAL_WEBHOOKS_ALLOW_LOOPBACK_ENVIRONMENT, 'a choice, not a service: webhooks to loopback'],
+];
+
+export interface StackFunctions {
+  stack: LocalStack;
+  functions: LocalFunctions;
+  apiFunctions: ApiFunctions;
+  endpoint: LocalAwsEndpoint;
+  stop(): Promise<void>;
+}
+
+export interface StackFunctionsOptions {
+  /** The embedded stack's environment (DynamoDB Local, s3rver, the stand-ins' files). */
+  environment: StackEnvironment;
+  dataDirectory: string;
+  corsAllowedOrigins: readonly string[];
+  /** Where the IAM coverage of allowed calls is appended (JSON Lines), if anywhere. */
+  iamCoverageFile?: string;
+}
+
+export async function startStackFunctions(options: StackFunctionsOptions): Promise<StackFunctions> {
+  const region = options.environment.AWS_REGION;
+  const stack = synthesizeLocalStack({ region, corsAllowedOrigins: options.corsAllowedOrigins });
+  const bundles = functionBundles(stack.functions.map((each) => each.entry));
+  // A failed build fails every first invocation; it is reported once here too.
+  bundles.catch((error: unknown) => console.error(`Building the functions failed: ${String(error)}`));
+
+  const callers = new Map<string, FunctionIdentity>(
+    stack.functions.map((each) => [
+      accessKeyIdOf(each.name),
+      { functionName: each.name, roleArn: each.roleArn, identityPolicies: each.policies },
+    ]),
+  );
+  const resourcePolicies: Record<string, PolicyDocument> = Object.fromEntries(
+    stack.resourcePolicies.map(({ resourceArn, policy }) => [resourceArn, policy]),
+  );
+  let functions: LocalFunctions | undefined;
+  const endpoint = await startLocalAwsEndpoint({
+    account: { region, accountId: LOCAL_ACCOUNT_ID },
+    callers,
+    resourcePolicies,
+    backends: {
+      dynamodb: options.environment.LOCAL_DYNAMODB_ENDPOINT,
+      s3: options.environment.AWS_ENDPOINT_URL_S3 ?? options.environment.LOCAL_S3_ENDPOINT,
+    },
+    emulators: {
+      lambda: (request) => lambdaEmulator(functions as LocalFunctions)(request),
+      kms: kmsEmulator({
+        region,
+        accountId: LOCAL_ACCOUNT_ID,
+        directory: join(options.dataDirectory, 'kms'),
+        keyFiles: { [stack.ledgerSigningKeyArn]: join(options.dataDirectory, 'ledger-signing-key.pem') },
+      }),
+    },
+    // The admin CLI and the main process's own readers (stream, delivery queue) are no function.
+    passUnknownCallers: true,
+    coverageFile: options.iamCoverageFile,
+  });
+  const standIns = Object.fromEntries(
+    LOCAL_STAND_INS.flatMap(([name]) =>
+      options.environment[name] === undefined ? [] : [[name, options.environment[name] as string]],
+    ),
+  );
+  functions = new LocalFunctions({
+    functions: stack.functions,
+    bundles,
+    region,
+    logDirectory: join(options.dataDirectory, 'logs'),
+    platformEnvironment: (localFunction) => ({
+      ...credentialEnvironmentOf(localFunction.name),
+      AWS_ENDPOINT_URL: endpoint.url,
+      ...standIns,
+    }),
+  });
+  const running = functions;
+  return {
+    stack,
+    functions: running,
+    apiFunctions: bundledApiFunctions(running, stack.api),
+    endpoint,
+    async stop() {
+      await running.close();
+      await endpoint.close();
+    },
+  };
+}
