@@ -12,9 +12,11 @@ import { FUNCTION_BUNDLING, functionBuildOptions } from '../../lib/function-bund
 import { lambdasDirectory, lockFilePath, projectRoot } from '../../lib/project-paths.js';
 
 const BUNDLES_DIRECTORY = join(projectRoot, '.cache', 'functions');
+/** How old a set of bundles of other sources is when it is removed. */
+const STALE_BUNDLES_MS = 24 * 60 * 60 * 1000;
 
 /** Every file under a folder, sorted, so the hash does not depend on the file system's order. */
-function filesUnder(directory: string): string[] {
+export function filesUnder(directory: string): string[] {
   return readdirSync(directory)
     .sort()
     .flatMap((name) => {
@@ -23,21 +25,32 @@ function filesUnder(directory: string): string[] {
     });
 }
 
-/** A hash of what the bundles are built from. */
-function sourcesHash(entries: readonly string[]): string {
+/**
+ * A hash of files' paths and contents (and of `extra`), naming a cache of what is made of them.
+ *
+ * @example
+ * sourcesHash(runtimeSources(), JSON.stringify(settings));
+ */
+export function sourcesHash(files: readonly string[], extra: string): string {
   const hash = createHash('sha256');
-  hash.update(JSON.stringify(FUNCTION_BUNDLING));
-  hash.update(JSON.stringify([...entries].sort()));
-  for (const file of [...filesUnder(lambdasDirectory), lockFilePath, join(projectRoot, 'package.json')]) {
+  hash.update(extra);
+  for (const file of files) {
     hash.update(relative(projectRoot, file));
     hash.update(readFileSync(file));
   }
   return hash.digest('hex').slice(0, 16);
 }
 
-/** The bundle's folder name of an entry: its path under `lambdas/`, without the extension. */
+/** What every bundle is made of besides its entry: the runtime code and the installed packages. */
+export const runtimeSources = (): string[] => [
+  ...filesUnder(lambdasDirectory),
+  lockFilePath,
+  join(projectRoot, 'package.json'),
+];
+
+/** The bundle's folder name of an entry: its path in the project, without the extension. */
 const bundleNameOf = (entry: string): string =>
-  relative(lambdasDirectory, entry).replace(/\.ts$/, '').replace(/[\\/]/g, '__');
+  relative(projectRoot, entry).replace(/\.ts$/, '').replace(/[\\/]/g, '__');
 
 /**
  * Builds (or finds built) the bundle of every entry; resolves to each entry's `index.js`.
@@ -48,7 +61,12 @@ const bundleNameOf = (entry: string): string =>
  */
 export async function functionBundles(entries: readonly string[]): Promise<Map<string, string>> {
   const unique = [...new Set(entries)];
-  const directory = join(BUNDLES_DIRECTORY, sourcesHash(unique));
+  const outside = unique.filter((entry) => relative(lambdasDirectory, entry).startsWith('..'));
+  const hash = sourcesHash(
+    [...runtimeSources(), ...outside],
+    JSON.stringify([FUNCTION_BUNDLING, [...unique].sort()]),
+  );
+  const directory = join(BUNDLES_DIRECTORY, hash);
   const bundlePath = (entry: string) => join(directory, bundleNameOf(entry), 'index.js');
   if (!existsSync(directory)) {
     // Built beside the final folder and renamed into place: a stopped build leaves no half set.
@@ -64,11 +82,12 @@ export async function functionBundles(entries: readonly string[]): Promise<Map<s
       entryPoints: Object.fromEntries(unique.map((entry) => [join(bundleNameOf(entry), 'index'), entry])),
       outdir: building,
     });
-    // Older sets are of older sources: only the newest is kept.
+    // Older sets are of older sources; one a running start may still load from is kept a day.
     const current = relative(BUNDLES_DIRECTORY, directory);
     for (const name of existsSync(BUNDLES_DIRECTORY) ? readdirSync(BUNDLES_DIRECTORY) : []) {
-      if (name !== current && !name.includes('.building-')) {
-        rmSync(join(BUNDLES_DIRECTORY, name), { recursive: true, force: true });
+      const path = join(BUNDLES_DIRECTORY, name);
+      if (name !== current && Date.now() - statSync(path).mtimeMs > STALE_BUNDLES_MS) {
+        rmSync(path, { recursive: true, force: true });
       }
     }
     mkdirSync(BUNDLES_DIRECTORY, { recursive: true });

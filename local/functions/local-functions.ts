@@ -223,6 +223,9 @@ export class LocalFunctions {
 
   private async takeEnvironment(localFunction: LocalFunction): Promise<ExecutionEnvironment> {
     const max = this.options.maxEnvironmentsPerFunction ?? 4;
+    // Awaited before counting environments: between a count and the start it allows, nothing waits.
+    const bundlePath = (await this.options.bundles).get(localFunction.entry);
+    if (!bundlePath) throw new Error(`No bundle for ${localFunction.entry}`);
     for (;;) {
       if (this.closed) throw new Error('Local functions are stopped');
       const ready = this.idle.get(localFunction.name)?.pop();
@@ -233,8 +236,6 @@ export class LocalFunctions {
       const environments = this.all.get(localFunction.name) ?? new Set();
       this.all.set(localFunction.name, environments);
       if (environments.size < max) {
-        const bundlePath = (await this.options.bundles).get(localFunction.entry);
-        if (!bundlePath) throw new Error(`No bundle for ${localFunction.entry}`);
         const environment = new ExecutionEnvironment(
           bundlePath,
           this.environmentOf(localFunction),

@@ -2,8 +2,8 @@
  * Local mode's deployed shape: the synthesized stack's functions, each from its bundle in
  * execution environments of its own (`local-functions.ts`), every AWS call they make going to one
  * local endpoint that checks it against the function's role and the resource policies of the
- * templates (`local/iam/`) before DynamoDB Local, s3rver or a local emulator (Lambda, KMS) serves
- * it. What has no local emulator yet is reached through a local stand-in, named in
+ * templates (`local/iam/`) before DynamoDB Local, s3rver or a local emulator (Lambda, KMS,
+ * EventBridge, Secrets Manager; `local/emulators/`) serves it. What has no local emulator yet is reached through a local stand-in, named in
  * {@link LOCAL_STAND_INS}.
  */
 import { join } from 'node:path';
@@ -11,15 +11,17 @@ import { LOCAL_WEBHOOKS_ALLOW_LOOPBACK_ENVIRONMENT } from '../../lambdas/domain/
 import { LOCAL_DELIVERY_QUEUE_ENVIRONMENT } from '../../lambdas/repositories/delivery-queue-environment.js';
 import { LOCAL_CURSOR_KEY_ENV } from '../../lambdas/shared/cursor-key.js';
 import { LOCAL_EVENT_BUS_FILE_ENVIRONMENT } from '../../lambdas/shared/event-bus.js';
-import { LOCAL_SECRETS_KEY_FILE_ENVIRONMENT } from '../../lambdas/shared/secret-box.js';
 import type { StackEnvironment } from '../embedded-stack.js';
+import { eventsEmulator } from '../emulators/events-emulator.js';
 import { kmsEmulator } from '../emulators/kms-emulator.js';
 import { lambdaEmulator } from '../emulators/lambda-emulator.js';
+import { secretsManagerEmulator } from '../emulators/secrets-manager-emulator.js';
 import { accessKeyIdOf, credentialEnvironmentOf } from '../iam/function-credentials.js';
 import type { FunctionIdentity, PolicyDocument } from '../iam/iam-evaluation.js';
 import { type LocalAwsEndpoint, startLocalAwsEndpoint } from '../iam/local-aws-endpoint.js';
 import type { ApiFunctions } from '../local-gateway.js';
-import { type LocalStack, synthesizeLocalStack } from '../synthesized/local-stack.js';
+import { cachedLocalStack } from '../synthesized/cached-local-stack.js';
+import type { LocalStack } from '../synthesized/local-stack.js';
 import { LOCAL_ACCOUNT_ID } from '../synthesized/template-values.js';
 import { bundledApiFunctions } from './api-functions.js';
 import { functionBundles } from './function-bundles.js';
@@ -31,9 +33,6 @@ import { LocalFunctions } from './local-functions.js';
  * "What differs from AWS"), with the value it takes from the embedded stack.
  */
 const LOCAL_STAND_INS: ReadonlyArray<readonly [name: string, standsInFor: string]> = [
-  [LOCAL_SECRETS_KEY_FILE_ENVIRONMENT, 'KMS Encrypt/Decrypt of webhook secrets: a key file'],
-  [LOCAL_CURSOR_KEY_ENV, "Secrets Manager's page-cursor key: a key kept with the data"],
-  [LOCAL_EVENT_BUS_FILE_ENVIRONMENT, 'EventBridge PutEvents: entries appended to a file'],
   [LOCAL_DELIVERY_QUEUE_ENVIRONMENT, 'SQS: the webhook delivery queue kept in the table'],
   [LOCAL_WEBHOOKS_ALLOW_LOOPBACK_ENVIRONMENT, 'a choice, not a service: webhooks to loopback'],
 ];
@@ -53,11 +52,16 @@ export interface StackFunctionsOptions {
   corsAllowedOrigins: readonly string[];
   /** Where the IAM coverage of allowed calls is appended (JSON Lines), if anywhere. */
   iamCoverageFile?: string;
+  /** The stack to run instead of the synthesized one (a test that takes a permission away). */
+  stack?: LocalStack;
+  /** Where the endpoint writes the calls IAM refused (stderr by default). */
+  log?: (line: string) => void;
 }
 
 export async function startStackFunctions(options: StackFunctionsOptions): Promise<StackFunctions> {
   const region = options.environment.AWS_REGION;
-  const stack = synthesizeLocalStack({ region, corsAllowedOrigins: options.corsAllowedOrigins });
+  const stack =
+    options.stack ?? (await cachedLocalStack({ region, corsAllowedOrigins: options.corsAllowedOrigins }));
   const bundles = functionBundles(stack.functions.map((each) => each.entry));
   // A failed build fails every first invocation; it is reported once here too.
   bundles.catch((error: unknown) => console.error(`Building the functions failed: ${String(error)}`));
@@ -88,10 +92,13 @@ export async function startStackFunctions(options: StackFunctionsOptions): Promi
         directory: join(options.dataDirectory, 'kms'),
         keyFiles: { [stack.ledgerSigningKeyArn]: join(options.dataDirectory, 'ledger-signing-key.pem') },
       }),
+      events: eventsEmulator(options.environment[LOCAL_EVENT_BUS_FILE_ENVIRONMENT] as string),
+      secretsmanager: secretsManagerEmulator(() => options.environment[LOCAL_CURSOR_KEY_ENV] as string),
     },
     // The admin CLI and the main process's own readers (stream, delivery queue) are no function.
     passUnknownCallers: true,
     coverageFile: options.iamCoverageFile,
+    log: options.log,
   });
   const standIns = Object.fromEntries(
     LOCAL_STAND_INS.flatMap(([name]) =>
