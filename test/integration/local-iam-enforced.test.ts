@@ -65,7 +65,7 @@ describe('IAM enforced locally', () => {
 
   beforeAll(async () => {
     stack = await cachedLocalStack({ region: environment.AWS_REGION, corsAllowedOrigins: [] });
-    const { createCompany } = await import('../../lambdas/domain/identity/tenants');
+    const { createCompany } = await import('../../lambdas/domain/identity/tenants.js');
     ({ apiKey } = await createCompany('IAM probe'));
   });
 
