@@ -271,7 +271,7 @@ describe('S3 through the endpoint', () => {
     const digest = (data: Buffer) => createHash('sha256').update(data).digest('hex');
     expect(downloaded.length).toBe(bytes.length);
     expect(digest(downloaded)).toBe(digest(bytes));
-  });
+  }, 60_000);
 });
 
 it('records each allowed call once, with the resource pattern of the statement that allowed it', () => {
