@@ -30,7 +30,7 @@ export interface StackEnvironment {
   FILES_BUCKET_NAME: string;
   DIGEST_BUCKET_NAME: string;
   LOCAL_DYNAMODB_ENDPOINT: string;
-  LOCAL_S3_ENDPOINT: string;
+  AWS_ENDPOINT_URL_S3: string;
   AWS_REGION: string;
   LOCAL_BACKGROUND_JOBS: string;
   [name: string]: string;
@@ -82,7 +82,7 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
     FILES_BUCKET_NAME: LOCAL_FILES_BUCKET,
     DIGEST_BUCKET_NAME: LOCAL_DIGEST_BUCKET,
     LOCAL_DYNAMODB_ENDPOINT: `http://127.0.0.1:${dynamoDbPort}`,
-    LOCAL_S3_ENDPOINT: `http://127.0.0.1:${s3Port}`,
+    AWS_ENDPOINT_URL_S3: `http://127.0.0.1:${s3Port}`,
     AWS_REGION: process.env.AWS_REGION ?? 'us-east-1',
     // Background jobs run in the API's own process instead of as separate Lambda functions.
     LOCAL_BACKGROUND_JOBS: 'inline',

@@ -6,20 +6,13 @@
  * cost 30 to 150 KB of bundle each, and their share of every cold start.
  */
 import type { SignatureV4 } from '@smithy/signature-v4';
-import {
-  type AwsRequest,
-  awsRegion,
-  type ErrorReader,
-  partitionSuffix,
-  readAll,
-  sendAws,
-  signerFor,
-} from './aws-requests.js';
+import { endpointOfUrl, regionalEndpoint } from './aws-endpoints.js';
+import { type AwsRequest, type ErrorReader, readAll, sendAws, signerFor } from './aws-requests.js';
 
 /** A service the service calls: its name in traces, its endpoint prefix and signing name. */
 export interface JsonService {
   name: string;
-  /** `kms` → `kms.<region>.amazonaws.com`, signed for `kms`. */
+  /** `kms` → `kms.<region>.amazonaws.com`, signed for `kms`, its URL in `AWS_ENDPOINT_URL_KMS`. */
   endpointPrefix: string;
   /** The AWS JSON protocol's version (`application/x-amz-json-1.1`). */
   jsonVersion: '1.0' | '1.1';
@@ -27,6 +20,8 @@ export interface JsonService {
   targetPrefix: string;
   /** Headers its SDK client adds to every request. */
   headers?: Record<string, string>;
+  /** The input member whose URL's origin the SDK client sends the request to, when present. */
+  addressMember?: string;
 }
 
 export const KMS: JsonService = {
@@ -42,20 +37,26 @@ export const SQS: JsonService = {
   targetPrefix: 'AmazonSQS',
   // SQS moved from its query protocol to JSON; this asks for the error codes of the query protocol.
   headers: { 'x-amzn-query-mode': 'true' },
+  // The SQS client sends each call to its queue URL's host (`useQueueUrlAsEndpoint`, on by
+  // default), whatever its regional, FIPS, dual-stack or configured endpoint.
+  addressMember: 'QueueUrl',
 };
 
 const signers = new Map<string, SignatureV4>();
 
-/** The service's signer and regional endpoint. */
+/**
+ * The service's signer and endpoint (`aws-endpoints.ts`: regional, FIPS or dual-stack, or the
+ * configured endpoint URL).
+ */
 export function serviceEndpoint(
   endpointPrefix: string,
-): Pick<AwsRequest, 'signer' | 'protocol' | 'hostname'> {
+): Pick<AwsRequest, 'signer' | 'protocol' | 'hostname' | 'port' | 'pathPrefix'> {
   let signer = signers.get(endpointPrefix);
   if (!signer) {
     signer = signerFor(endpointPrefix);
     signers.set(endpointPrefix, signer);
   }
-  return { signer, protocol: 'https:', hostname: `${endpointPrefix}.${awsRegion()}.${partitionSuffix()}` };
+  return { signer, ...regionalEndpoint(endpointPrefix) };
 }
 
 /**
@@ -78,12 +79,19 @@ export const jsonError: ErrorReader = (status, headers, text) => {
 
 /** The request of one operation of a JSON protocol service (signed by `sendAws`). */
 export function jsonRequest(service: JsonService, operation: string, input: object): AwsRequest {
-  return {
+  const address = service.addressMember && (input as Record<string, unknown>)[service.addressMember];
+  // Resolved even when the input names the address: the SDK refuses the same settings first.
+  const { pathPrefix, ...endpoint } = {
     ...serviceEndpoint(service.endpointPrefix),
+    ...(typeof address === 'string' ? endpointOfUrl(new URL(address).origin) : {}),
+  };
+  return {
+    ...endpoint,
     service: service.name,
     operation,
     method: 'POST',
-    path: '/',
+    // An RPC call posts to the endpoint's own path (`/`, or the configured URL's, ending in `/`).
+    path: (pathPrefix ?? '').replace(/\/?$/, '/'),
     headers: {
       'content-type': `application/x-amz-json-${service.jsonVersion}`,
       'x-amz-target': `${service.targetPrefix}.${operation}`,

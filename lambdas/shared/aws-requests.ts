@@ -7,6 +7,13 @@
  * DynamoDB handler (`npm run bench`). The requests built on this module are the SDK's own,
  * header for header (`test/unit/s3-requests.test.ts`, `aws-json-requests.test.ts`).
  *
+ * Each request goes where the service's SDK client would send it (`aws-endpoints.ts`): the host
+ * from the SDK's partition table for the region of any partition (`amazonaws.com`,
+ * `amazonaws.com.cn`, `amazonaws.eu`, `c2s.ic.gov`, …), FIPS and dual-stack hosts when
+ * `AWS_USE_FIPS_ENDPOINT` or `AWS_USE_DUALSTACK_ENDPOINT` is `true`, and the endpoint URL of
+ * `AWS_ENDPOINT_URL_<SERVICE>` or `AWS_ENDPOINT_URL` when one is set (local mode's emulators),
+ * all read from the environment as the SDK reads them (`docs/aws-endpoints.md`).
+ *
  * Each request is retried as the SDK's standard mode retries (3 attempts, full-jitter backoff,
  * on throttling, 5xx and lost connections), traced as an X-Ray subsegment like the DynamoDB
  * calls, and seen by the observers (`observeAwsRequests`, the bench's call meter).
@@ -26,6 +33,7 @@ import {
 } from '@smithy/core/retry';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { SignatureV4 } from '@smithy/signature-v4';
+import { awsRegion, endpointOnThisMachine } from './aws-endpoints.js';
 import { traceAwsCall } from './xray-tracing.js';
 
 type SourceData = string | ArrayBuffer | ArrayBufferView;
@@ -55,9 +63,6 @@ export class Sha256 {
 
 export type AwsCredentials = { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
 
-/** The function's region (Lambda sets `AWS_REGION`). */
-export const awsRegion = (): string => process.env.AWS_REGION ?? 'us-east-1';
-
 let credentials: ReturnType<typeof defaultProvider> | undefined;
 
 /**
@@ -70,19 +75,32 @@ export const awsCredentials = (): Promise<AwsCredentials> => {
   return credentials();
 };
 
-/** The DNS suffix of the region's partition (`amazonaws.com`, `amazonaws.com.cn` in China). */
-export const partitionSuffix = (): string =>
-  awsRegion().startsWith('cn-') ? 'amazonaws.com.cn' : 'amazonaws.com';
+/**
+ * The key of s3rver, local mode's S3, which checks key and signature: local mode may have no
+ * AWS key to give.
+ */
+const EMULATOR_CREDENTIALS: AwsCredentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 
-/** A SigV4 signer for one service, as its SDK client configures it. */
-export const signerFor = (
-  service: string,
-  options: { credentials?: () => Promise<AwsCredentials>; s3?: boolean } = {},
-): SignatureV4 =>
+/**
+ * The credentials a service's requests are signed with: the default chain's
+ * ({@link awsCredentials}), except for an endpoint URL on this machine while the environment
+ * holds no key (local mode on a machine without AWS credentials): those get s3rver's key.
+ * `service` is the endpoint prefix (`s3`, `kms`), which names its `AWS_ENDPOINT_URL_<SERVICE>`.
+ */
+export const credentialsFor = (service: string) => (): Promise<AwsCredentials> =>
+  endpointOnThisMachine(service) && !process.env.AWS_ACCESS_KEY_ID
+    ? Promise.resolve(EMULATOR_CREDENTIALS)
+    : awsCredentials();
+
+/**
+ * A SigV4 signer for one service (its signing name, which is its endpoint prefix for the
+ * services we call), as its SDK client configures it. It reads the region at each signature.
+ */
+export const signerFor = (service: string, options: { s3?: boolean } = {}): SignatureV4 =>
   new SignatureV4({
     service,
-    region: awsRegion(),
-    credentials: options.credentials ?? awsCredentials,
+    region: async () => awsRegion(),
+    credentials: credentialsFor(service),
     sha256: Sha256,
     // S3 takes the path as it is sent; the others have it escaped once more when signing.
     uriEscapePath: !options.s3,
@@ -99,6 +117,8 @@ export interface AwsRequest {
   protocol: string;
   hostname: string;
   port?: number;
+  /** The endpoint URL's own path, when one is configured with a path (before `path`). */
+  pathPrefix?: string;
   /** Already percent-encoded. */
   path: string;
   method: 'GET' | 'HEAD' | 'PUT' | 'POST' | 'DELETE';
@@ -170,7 +190,7 @@ export async function signedAwsRequest(request: AwsRequest): Promise<HttpRequest
     protocol: request.protocol,
     hostname: request.hostname,
     port: request.port,
-    path: request.path,
+    path: `${request.pathPrefix ?? ''}${request.path}`,
     method: request.method,
     query: request.query ?? {},
     headers: {

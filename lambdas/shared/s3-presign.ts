@@ -4,7 +4,8 @@
  */
 import { HttpRequest } from '@smithy/core/protocols';
 import { createScope, getSigningKey } from '@smithy/signature-v4';
-import { awsRegion, hostOf, Sha256 } from './aws-requests.js';
+import { awsRegion } from './aws-endpoints.js';
+import { hostOf, Sha256 } from './aws-requests.js';
 import { objectLocation, s3Credentials, s3Signer, uriEscape } from './s3-requests.js';
 
 /** A time to the second, as the policy has it (`2026-11-26T05:30:00Z`). */
@@ -82,7 +83,7 @@ export async function presignedPost(
   const signature = Buffer.from(await hmac.digest()).toString('hex');
   const location = objectLocation(target.bucket);
   return {
-    // The bucket's root: `https://<bucket>.s3.<region>.amazonaws.com/`, or `<s3rver>/<bucket>`.
+    // The bucket's root: `https://<bucket>.s3.<region>.amazonaws.com/`, or path-style `…/<bucket>`.
     url: `${location.protocol}//${hostOf(location)}${location.path === '/' ? '/' : location.path.replace(/\/$/, '')}`,
     fields: { ...signedFields, key: target.key, Policy: policy, 'X-Amz-Signature': signature },
   };

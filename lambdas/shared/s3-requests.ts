@@ -2,40 +2,32 @@
  * S3's REST API on `aws-requests.ts`: where a bucket's objects are, how S3 signs, and how it
  * writes errors (XML). The object operations are in `s3-objects.ts`, the streamed upload in
  * `s3-streamed-upload.ts`, presigned addresses in `s3-presign.ts`. Requests are the S3 SDK's,
- * header for header and byte for byte (`test/unit/s3-requests.test.ts`). In local mode they go
- * path-style to s3rver, which checks no signature.
+ * header for header and byte for byte (`test/unit/s3-requests.test.ts`). They go where the S3
+ * client would send them (`aws-endpoints.ts`); in local mode, `AWS_ENDPOINT_URL_S3` points them
+ * path-style at s3rver.
  */
 import { createHash } from 'node:crypto';
 import type { HttpRequest } from '@smithy/core/protocols';
 import type { SignatureV4 } from '@smithy/signature-v4';
+import { s3BucketEndpoint } from './aws-endpoints.js';
 import {
   type AwsAnswer,
-  type AwsCredentials,
   AwsRequestError,
-  awsCredentials,
-  awsRegion,
+  credentialsFor,
   type ErrorReader,
-  partitionSuffix,
   sendAws,
   signedAwsRequest,
   signerFor,
 } from './aws-requests.js';
 
-/** s3rver's address in local mode (`local/embedded-stack.ts`). */
-export const LOCAL_S3_ENDPOINT_ENVIRONMENT = 'LOCAL_S3_ENDPOINT';
-
-/** s3rver takes any key; it only needs one. */
-const LOCAL_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
-
-/** The credentials S3 requests are signed with (s3rver's in local mode). */
-export const s3Credentials = (): Promise<AwsCredentials> =>
-  process.env[LOCAL_S3_ENDPOINT_ENVIRONMENT] ? Promise.resolve(LOCAL_CREDENTIALS) : awsCredentials();
+/** The credentials S3 requests are signed with (s3rver's key for an s3rver on this machine). */
+export const s3Credentials = credentialsFor('s3');
 
 let signer: SignatureV4 | undefined;
 
 /** The signer S3 expects: the path as sent, and the payload's hash in a header. */
 export function s3Signer(): SignatureV4 {
-  signer ??= signerFor('s3', { s3: true, credentials: s3Credentials });
+  signer ??= signerFor('s3', { s3: true });
   return signer;
 }
 
@@ -47,28 +39,18 @@ export const uriEscape = (text: string): string =>
 const encodeKey = (key: string): string => key.split('/').map(uriEscape).join('/');
 
 /**
- * Where a bucket's object lives: virtual-hosted in AWS (`<bucket>.s3.<region>.amazonaws.com`),
- * path-style on s3rver.
+ * Where a bucket's object lives (`aws-endpoints.ts`): virtual-hosted in AWS
+ * (`<bucket>.s3.<region>.amazonaws.com/<key>`), path-style on a configured endpoint URL
+ * (`http://127.0.0.1:4569/<bucket>/<key>`).
  */
 export function objectLocation(
   bucket: string,
   key = '',
 ): { protocol: string; hostname: string; port?: number; path: string } {
-  const local = process.env[LOCAL_S3_ENDPOINT_ENVIRONMENT];
-  if (local) {
-    const url = new URL(local);
-    return {
-      protocol: url.protocol,
-      hostname: url.hostname,
-      port: url.port ? Number(url.port) : undefined,
-      path: `/${bucket}/${encodeKey(key)}`,
-    };
-  }
-  return {
-    protocol: 'https:',
-    hostname: `${bucket}.s3.${awsRegion()}.${partitionSuffix()}`,
-    path: `/${encodeKey(key)}`,
-  };
+  const { pathPrefix, bucketInPath, ...endpoint } = s3BucketEndpoint(bucket);
+  // Path-style: the bucket after the endpoint URL's path, as S3's rules join them (one `/`).
+  const bucketPath = bucketInPath ? `${pathPrefix.replace(/\/?$/, '/')}${uriEscape(bucket)}` : '';
+  return { ...endpoint, path: `${bucketPath}/${encodeKey(key)}` };
 }
 
 export interface S3Request {

@@ -82,7 +82,7 @@ export async function startStackFunctions(options: StackFunctionsOptions): Promi
     resourcePolicies,
     backends: {
       dynamodb: options.environment.LOCAL_DYNAMODB_ENDPOINT,
-      s3: options.environment.AWS_ENDPOINT_URL_S3 ?? options.environment.LOCAL_S3_ENDPOINT,
+      s3: options.environment.AWS_ENDPOINT_URL_S3,
     },
     emulators: {
       lambda: (request) => lambdaEmulator(functions as LocalFunctions)(request),

@@ -207,7 +207,7 @@ class DecisionCache {
  * const endpoint = await startLocalAwsEndpoint({
  *   account: { region: 'eu-west-1', accountId: '123456789012' },
  *   callers: new Map([[accessKeyIdOf('getObject'), identity]]),
- *   backends: { dynamodb: process.env.LOCAL_DYNAMODB_ENDPOINT, s3: process.env.LOCAL_S3_ENDPOINT },
+ *   backends: { dynamodb: process.env.LOCAL_DYNAMODB_ENDPOINT, s3: process.env.AWS_ENDPOINT_URL_S3 },
  * });
  * // worker environment: AWS_ENDPOINT_URL = endpoint.url, AWS_ACCESS_KEY_ID = accessKeyIdOf('getObject')
  */

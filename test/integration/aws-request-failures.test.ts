@@ -7,9 +7,9 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PassThrough, Readable } from 'node:stream';
+import { endpointUrlEnvironment } from '../../lambdas/shared/aws-endpoints';
 import { AwsRequestError } from '../../lambdas/shared/aws-requests';
 import { copyObject, headObject, putObject } from '../../lambdas/shared/s3-objects';
-import { LOCAL_S3_ENDPOINT_ENVIRONMENT } from '../../lambdas/shared/s3-requests';
 import { PART_SIZE, streamObject } from '../../lambdas/shared/s3-streamed-upload';
 
 interface Scripted {
@@ -22,6 +22,7 @@ let script: Scripted[] = [];
 let received: Array<{ method: string; url: string; headers: IncomingMessage['headers'] }> = [];
 let server: Server;
 let s3rver: string | undefined;
+const S3_ENDPOINT_URL = endpointUrlEnvironment('S3');
 
 beforeAll(async () => {
   server = createServer((request, response) => {
@@ -34,11 +35,11 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  s3rver = process.env[LOCAL_S3_ENDPOINT_ENVIRONMENT];
-  process.env[LOCAL_S3_ENDPOINT_ENVIRONMENT] = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  s3rver = process.env[S3_ENDPOINT_URL];
+  process.env[S3_ENDPOINT_URL] = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
-  process.env[LOCAL_S3_ENDPOINT_ENVIRONMENT] = s3rver;
+  process.env[S3_ENDPOINT_URL] = s3rver;
   await new Promise((resolve) => server.close(resolve));
 });
 beforeEach(() => {

@@ -3,6 +3,7 @@
  * redirect to a presigned S3 GET above 4 MB, and the access rules.
  */
 import { randomUUID } from 'node:crypto';
+import { endpointUrlEnvironment } from '../../lambdas/shared/aws-endpoints';
 import {
   download,
   errorBody,
@@ -140,7 +141,7 @@ describe('download (spec 4.17)', () => {
     expect(uploaded.statusCode).toBe(201);
     expect(redirect.statusCode).toBe(302);
     expect(redirect.rawBody).toBe('');
-    expect(location.startsWith(`${process.env.LOCAL_S3_ENDPOINT}/`)).toBe(true);
+    expect(location.startsWith(`${process.env[endpointUrlEnvironment('S3')]}/`)).toBe(true);
     expect(new URL(location).searchParams.get('X-Amz-Expires')).toBe('300');
     expect(redirect.headers.ETag).toBe(`"${sha256Hex(content)}"`);
     expect(fetched.status).toBe(200);

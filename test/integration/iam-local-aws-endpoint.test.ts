@@ -83,7 +83,7 @@ const s3As = (functionName: string) =>
 
 beforeAll(async () => {
   const dynamodb = process.env.LOCAL_DYNAMODB_ENDPOINT;
-  const s3 = process.env.AWS_ENDPOINT_URL_S3 ?? process.env.LOCAL_S3_ENDPOINT;
+  const s3 = process.env.AWS_ENDPOINT_URL_S3;
   if (!dynamodb || !s3) throw new Error('The integration global setup gave no DynamoDB Local or s3rver');
   endpoint = await startLocalAwsEndpoint({
     account: { region: REGION, accountId: ACCOUNT },
@@ -195,7 +195,6 @@ describe('S3 through the endpoint', () => {
     process.env.AWS_ACCESS_KEY_ID = accessKeyIdOf(FUNCTION_NAME);
     process.env.AWS_SECRET_ACCESS_KEY = LOCAL_SECRET_ACCESS_KEY;
     delete process.env.AWS_SESSION_TOKEN;
-    delete process.env.LOCAL_S3_ENDPOINT;
     try {
       const objects = await import('../../lambdas/shared/s3-objects.js');
       const key = `companies/${randomUUID()}/files/b.txt`;
@@ -220,7 +219,6 @@ describe('S3 through the endpoint', () => {
     process.env.AWS_ACCESS_KEY_ID = accessKeyIdOf(FUNCTION_NAME);
     process.env.AWS_SECRET_ACCESS_KEY = LOCAL_SECRET_ACCESS_KEY;
     delete process.env.AWS_SESSION_TOKEN;
-    delete process.env.LOCAL_S3_ENDPOINT;
     try {
       const presign = await import('../../lambdas/shared/s3-presign.js');
       const key = `companies/${randomUUID()}/files/form.txt`;

@@ -25,7 +25,7 @@ export function childEnvironment(settings: { port: number; dataDirectory: string
     'FILES_BUCKET_NAME',
     'DIGEST_BUCKET_NAME',
     'LOCAL_DYNAMODB_ENDPOINT',
-    'LOCAL_S3_ENDPOINT',
+    'AWS_ENDPOINT_URL_S3',
     'REST_API_ID',
     'API_STAGE',
   ]) {

@@ -2,16 +2,24 @@
  * The service's own KMS, SQS and Lambda requests (`lambdas/shared/aws-json-requests.ts`) against
  * the SDK clients', the reference: what the sealing of a webhook secret, the delivery queue and
  * a background job send must be the request the SDK signs for the same call, header for header,
- * byte for byte, signature included (`test/support/signed-requests.ts`; no network). And the
- * errors these services write are read as the SDK reads them.
+ * byte for byte, signature included (`test/support/signed-requests.ts`; no network); and so in
+ * one region of every partition of the SDK's table, with FIPS, dual-stack and configured
+ * endpoint URLs (`lambdas/shared/aws-endpoints.ts`). And the errors these services write are
+ * read as the SDK reads them.
  */
 import { DecryptCommand, EncryptCommand, KMSClient } from '@aws-sdk/client-kms';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { partition } from '@aws-sdk/core/client';
 import type { QueuedDelivery } from '../../lambdas/repositories/delivery-message';
 import {
+  type EndpointCase,
+  endpointCases,
   ourRequest as firstRequest,
   freezeClockInEachTest,
+  inEndpointCase,
+  type Outcome,
+  ourOutcome,
   sdkCapture,
   useLambdaRoleEnvironment,
   type WireRequest,
@@ -148,6 +156,101 @@ describe('KMS, SQS and Lambda requests are the SDK requests, signature included'
     const [sdkSigned, ourSigned] = await bothJobStarts(payload);
     // Assess
     expect(ourSigned).toEqual(sdkSigned);
+  });
+});
+
+/** A queue's URL in the region's partition, as CloudFormation gives it. */
+const queueUrlIn = (region: string) =>
+  `https://sqs.${region}.${partition(region).dnsSuffix}/111122223333/asset-registry-webhooks.fifo`;
+
+/** The SQS client warns when it sends to the queue URL's host instead of its own endpoint. */
+const QUIET = { debug() {}, info() {}, warn() {}, error() {} };
+
+type Capture = ReturnType<typeof sdkCapture>;
+
+/** One call of each service: what its SDK client signs for it, and what the service sends. */
+const CALLS: Record<
+  string,
+  { sdk: (capture: Capture, region: string) => Promise<Outcome>; ours: () => Promise<unknown> }
+> = {
+  KMS: {
+    sdk: (captureInCase) =>
+      captureInCase.outcome(
+        captureInCase.watch(new KMSClient(captureInCase.options)),
+        new EncryptCommand({ KeyId: KEY_ARN, Plaintext: Buffer.from('whsec_1'), EncryptionContext: CONTEXT }),
+      ),
+    ours: () => secretBox.sealSecret('whsec_1', CONTEXT),
+  },
+  SQS: {
+    sdk: (captureInCase, region) =>
+      captureInCase.outcome(
+        captureInCase.watch(new SQSClient({ ...captureInCase.options, logger: QUIET })),
+        new ChangeMessageVisibilityCommand({
+          QueueUrl: queueUrlIn(region),
+          ReceiptHandle: 'AQEB+handle/==',
+          VisibilityTimeout: 30,
+        }),
+      ),
+    ours: () => deliveryQueue.retryMessageLater('AQEB+handle/==', 30),
+  },
+  Lambda: {
+    sdk: (captureInCase) =>
+      captureInCase.outcome(
+        captureInCase.watch(new LambdaClient(captureInCase.options)),
+        new InvokeCommand({
+          FunctionName: JOB_FUNCTION,
+          InvocationType: 'Event',
+          Payload: Buffer.from(JSON.stringify({ companyId: CONTEXT.companyId, jobId: 'job-3' })),
+        }),
+      ),
+    ours: () =>
+      backgroundJobs.startBackgroundJob('importObjects', { companyId: CONTEXT.companyId, jobId: 'job-3' }),
+  },
+};
+
+/** The cases every SDK client refuses: FIPS or dual-stack with an endpoint URL. */
+const refused = (endpointCase: EndpointCase) => / with (FIPS|dual-stack)/.test(endpointCase.name);
+
+describe.each(Object.keys(CALLS))('%s requests go where its SDK client sends them', (serviceId) => {
+  it.each(endpointCases(serviceId).map((endpointCase) => [endpointCase.name, endpointCase] as const))(
+    '%s',
+    (_name, endpointCase) =>
+      inEndpointCase(endpointCase, async () => {
+        // Prepare: a client created now reads the settings, as one created at a cold start does.
+        const call = CALLS[serviceId] as (typeof CALLS)[string];
+        process.env.WEBHOOK_QUEUE_URL = queueUrlIn(endpointCase.region);
+        // Act
+        const sdkSigned = await call.sdk(sdkCapture(endpointCase.region), endpointCase.region);
+        const ourSigned = await ourOutcome(aws, call.ours);
+        // Assess
+        expect(ourSigned).toEqual(sdkSigned);
+        expect('error' in ourSigned).toBe(refused(endpointCase));
+      }),
+  );
+});
+
+describe('SQS', () => {
+  it("sends to the queue URL's origin, port included, as its SDK client does", async () => {
+    // Prepare
+    const localQueue = 'http://127.0.0.1:9324/000000000000/asset-registry-webhooks.fifo';
+    process.env.WEBHOOK_QUEUE_URL = localQueue;
+    try {
+      // Act
+      const sdkSigned = await capture.request(
+        capture.watch(new SQSClient({ ...capture.options, logger: QUIET })),
+        new ChangeMessageVisibilityCommand({
+          QueueUrl: localQueue,
+          ReceiptHandle: 'h',
+          VisibilityTimeout: 30,
+        }),
+      );
+      const ourSigned = await ourRequest(() => deliveryQueue.retryMessageLater('h', 30));
+      // Assess
+      expect(ourSigned).toEqual(sdkSigned);
+      expect(ourSigned.headers.host).toBe('127.0.0.1:9324');
+    } finally {
+      process.env.WEBHOOK_QUEUE_URL = QUEUE_URL;
+    }
   });
 });
 

@@ -3,7 +3,8 @@
  * for each operation, the request the SDK signs must be ours, header for header, byte for
  * byte, signature included; the presigned GET address and POST form must be the SDK
  * presigners' own (`test/support/signed-requests.ts`: same credentials, region and clock; no
- * network).
+ * network). And so in one region of every partition of the SDK's table, with FIPS, dual-stack
+ * and configured endpoint URLs (`lambdas/shared/aws-endpoints.ts`).
  */
 import { createHash } from 'node:crypto';
 import {
@@ -23,10 +24,16 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3Request } from '../../lambdas/shared/s3-requests';
 import {
   CREDENTIALS,
+  type EndpointCase,
+  endpointCases,
   ourRequest as firstRequest,
   freezeClockInEachTest,
+  inEndpointCase,
+  ourOutcome,
   REGION,
   sdkCapture,
+  sdkPartitionRegions,
+  settled,
   useLambdaRoleEnvironment,
   type WireRequest,
   wire,
@@ -284,21 +291,100 @@ describe("presigned addresses are the SDK presigners' own", () => {
     expect(Object.keys(ourForm.fields)).toEqual(Object.keys(sdkForm.fields));
   });
 
-  it.each(['us-east-1', 'cn-north-1', 'us-gov-west-1', 'ap-southeast-5'])(
+  it.each(sdkPartitionRegions().flatMap(({ regions }) => regions))(
     'addresses a bucket in %s where the SDK does',
     async (region) => {
       // Prepare
-      const sdkInRegion = new S3Client({ region, credentials: CREDENTIALS });
+      const sdkInRegion = new S3Client({
+        region,
+        credentials: CREDENTIALS,
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+        responseChecksumValidation: 'WHEN_REQUIRED',
+      });
       process.env.AWS_REGION = region;
       try {
         // Act
         const sdkUrl = await getSignedUrl(sdkInRegion, new GetObjectCommand({ Bucket: BUCKET, Key: KEY }));
         const ourUrl = await presign.presignedGetUrl(object, {}, 900);
         // Assess
-        expect(ourUrl.split('?')[0]).toBe(sdkUrl.split('?')[0]);
+        expect(ourUrl).toBe(sdkUrl);
       } finally {
         process.env.AWS_REGION = REGION;
       }
     },
   );
+});
+
+/** Whether the case configures an endpoint URL that the SDK does not ignore. */
+const configuresEndpoint = ({ environment }: EndpointCase) =>
+  Object.keys(environment).some((name) => name.startsWith('AWS_ENDPOINT_URL')) &&
+  environment.AWS_IGNORE_CONFIGURED_ENDPOINT_URLS !== 'true';
+
+/** The cases the S3 client refuses: FIPS in China, and FIPS or dual-stack with an endpoint URL. */
+const refusedByS3 = (endpointCase: EndpointCase) =>
+  /^aws-cn .*FIPS| with (FIPS|dual-stack)/.test(endpointCase.name);
+
+describe('S3 requests go where the S3 client sends them', () => {
+  it.each(endpointCases('S3').map((endpointCase) => [endpointCase.name, endpointCase] as const))(
+    '%s: an object request, a presigned GET and a presigned POST',
+    (_name, endpointCase) =>
+      inEndpointCase(endpointCase, async () => {
+        // Prepare: a client created now reads the settings, as one created at a cold start does.
+        // With an endpoint URL, the service goes path-style (what s3rver needs): so does the client.
+        const captureInCase = sdkCapture(endpointCase.region);
+        const client = captureInCase.watch(
+          new S3Client({
+            ...captureInCase.options,
+            requestChecksumCalculation: 'WHEN_REQUIRED',
+            responseChecksumValidation: 'WHEN_REQUIRED',
+            forcePathStyle: configuresEndpoint(endpointCase),
+          }),
+        );
+        const body = 'tile bytes';
+        const conditions = [['content-length-range', 1, 1234]];
+        // Act
+        const sdkPut = await captureInCase.outcome(
+          client,
+          new PutObjectCommand({
+            Bucket: BUCKET,
+            Key: KEY,
+            Body: body,
+            ContentType: 'text/plain',
+            ContentMD5: md5(body),
+          }),
+        );
+        const ourPut = await ourOutcome(aws, () => objects.putObject(object, body, 'text/plain'));
+        const get = new GetObjectCommand({ Bucket: BUCKET, Key: KEY, ResponseContentType: 'text/plain' });
+        const sdkGet = await settled(() => getSignedUrl(client, get, { expiresIn: 300 }));
+        const ourGet = await settled(() =>
+          presign.presignedGetUrl(object, { 'response-content-type': 'text/plain' }, 300),
+        );
+        const sdkPost = await settled(() =>
+          createPresignedPost(client, {
+            Bucket: BUCKET,
+            Key: KEY,
+            Conditions: conditions as never,
+            Expires: 900,
+          }),
+        );
+        const ourPost = await settled(() => presign.presignedPost(object, conditions, {}, 900));
+        // Assess
+        expect(ourPut).toEqual(sdkPut);
+        expect(ourGet).toEqual(sdkGet);
+        expect(ourPost).toEqual(sdkPost);
+        expect('error' in ourPut).toBe(refusedByS3(endpointCase));
+      }),
+  );
+
+  it('a bucket whose name cannot be a host label goes path-style, as the S3 client sends it', async () => {
+    // Prepare
+    const dotted = { bucket: 'asset.registry.files', key: KEY };
+    // Act
+    const sdkSigned = await sdkRequest(new HeadObjectCommand({ Bucket: dotted.bucket, Key: KEY }));
+    const ourSigned = await ourRequest(() => objects.headObject(dotted));
+    // Assess
+    expect(ourSigned).toEqual(sdkSigned);
+    expect(ourSigned.hostname).toBe('s3.eu-west-1.amazonaws.com');
+    expect(ourSigned.path.startsWith('/asset.registry.files/')).toBe(true);
+  });
 });
