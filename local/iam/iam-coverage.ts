@@ -28,6 +28,18 @@ export interface PolicyGrant {
   resource: string;
 }
 
+/**
+ * Actions a function's role is granted for the Lambda service's own calls, which never pass the
+ * local endpoint: its log stream (CloudWatch Logs) and its traces (the X-Ray daemon).
+ */
+export const LAMBDA_PLATFORM_ACTIONS: readonly string[] = [
+  'logs:CreateLogGroup',
+  'logs:CreateLogStream',
+  'logs:PutLogEvents',
+  'xray:PutTraceSegments',
+  'xray:PutTelemetryRecords',
+];
+
 export interface CoverageReport {
   /** The distinct calls allowed by an identity policy, sorted. */
   calls: CoverageRecord[];
@@ -94,6 +106,8 @@ const byText =
 
 /**
  * The calls made and the grants unused, from the recorded calls and the functions' policies.
+ * Grants of `ignoredActions` (by default the Lambda service's own, {@link LAMBDA_PLATFORM_ACTIONS})
+ * are not reported.
  *
  * @example
  * const report = coverageReport(readCoverageDirectory('.cache/iam-coverage'), functions);
@@ -102,7 +116,9 @@ const byText =
 export function coverageReport(
   records: readonly CoverageRecord[],
   functions: readonly FunctionIdentity[],
+  options: { ignoredActions?: readonly string[] } = {},
 ): CoverageReport {
+  const ignoredActions = new Set(options.ignoredActions ?? LAMBDA_PLATFORM_ACTIONS);
   const identityCalls = records.filter((record) => record.policyType === 'identity');
   const distinct = new Map(
     identityCalls.map((record) => [
@@ -116,6 +132,7 @@ export function coverageReport(
   const unusedGrants = grantsOf(functions)
     .filter(
       (grant) =>
+        !ignoredActions.has(grant.action) &&
         !calls.some(
           (call) =>
             call.functionName === grant.functionName &&

@@ -48,6 +48,21 @@ export type AuthorizationDecision =
       message: string;
     };
 
+/**
+ * The resource policy that applies to an ARN, from the policies by resource ARN: its own, or its
+ * bucket's (an S3 object), or its table's (an index, a stream).
+ */
+export function resourcePolicyFor(
+  policies: Readonly<Record<string, PolicyDocument>>,
+  resource: string,
+): PolicyDocument | undefined {
+  if (policies[resource]) return policies[resource];
+  const bucket = /^(arn:[^:]+:s3:::[^/]+)\//.exec(resource)?.[1];
+  if (bucket) return policies[bucket];
+  const table = /^(arn:[^:]+:dynamodb:[^:]*:[^:]*:table\/[^/]+)\//.exec(resource)?.[1];
+  return table ? policies[table] : undefined;
+}
+
 /** The session ARN a function's calls are made as: `arn:aws:sts::<account>:assumed-role/<role>/<function>`. */
 export function assumedRoleArn(identity: Pick<FunctionIdentity, 'roleArn' | 'functionName'>): string {
   const [, partition, , , account, resource] = identity.roleArn.split(':');

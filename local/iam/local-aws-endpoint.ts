@@ -33,6 +33,7 @@ import {
   evaluateAuthorization,
   type FunctionIdentity,
   type PolicyDocument,
+  resourcePolicyFor,
 } from './iam-evaluation.js';
 import { credentialOf, parseCredentialScope, type RequestCredential } from './request-credential.js';
 import { s3Target } from './s3-request-actions.js';
@@ -77,18 +78,6 @@ export interface LocalAwsEndpoint {
 
 /** The largest body the endpoint reads whole (DynamoDB's and the JSON services' requests are far smaller). */
 const MAX_READ_BODY_BYTES = 64 * 1024 * 1024;
-
-/** The resource policy of an ARN: its own, or its bucket's (S3 objects), or its table's (indexes, streams). */
-function resourcePolicyOf(
-  policies: Readonly<Record<string, PolicyDocument>>,
-  resource: string,
-): PolicyDocument | undefined {
-  if (policies[resource]) return policies[resource];
-  const bucket = /^(arn:[^:]+:s3:::[^/]+)\//.exec(resource)?.[1];
-  if (bucket) return policies[bucket];
-  const table = /^(arn:[^:]+:dynamodb:[^:]*:[^:]*:table\/[^/]+)\//.exec(resource)?.[1];
-  return table ? policies[table] : undefined;
-}
 
 function queryRecord(search: URLSearchParams): AwsHttpRequest['query'] {
   const query: Record<string, string | string[]> = {};
@@ -246,7 +235,7 @@ export async function startLocalAwsEndpoint(options: LocalAwsEndpointOptions): P
     authorizations: AuthorizationRequest[],
   ): Promise<{ authorization: AuthorizationRequest; decision: AuthorizationDecision } | undefined> => {
     for (const authorization of authorizations) {
-      const resourcePolicy = resourcePolicyOf(options.resourcePolicies ?? {}, authorization.resource);
+      const resourcePolicy = resourcePolicyFor(options.resourcePolicies ?? {}, authorization.resource);
       const decision = await decisions.of(identity, authorization, resourcePolicy, () =>
         evaluateAuthorization(authorization, identity, { account: options.account, resourcePolicy }),
       );

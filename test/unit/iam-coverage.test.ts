@@ -102,3 +102,34 @@ it('merges the JSON Lines files of several processes, each record once', () => {
   expect(records).toEqual([call('dynamodb:GetItem', TABLE_ARN), call('dynamodb:Query', TABLE_ARN)]);
   expect(readCoverageDirectory(join(directory, 'missing'))).toEqual([]);
 });
+
+it("does not report the grants of the Lambda service's own calls (logs, traces), which never pass the endpoint", () => {
+  // Prepare
+  const withPlatformGrants: FunctionIdentity[] = [
+    {
+      ...functions[0]!,
+      identityPolicies: [
+        {
+          name: 'DefaultPolicy',
+          policy: {
+            Statement: [
+              {
+                Effect: 'Allow',
+                Action: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+                Resource: 'arn:aws:logs:*',
+              },
+              { Effect: 'Allow', Action: 'xray:PutTraceSegments', Resource: '*' },
+              { Effect: 'Allow', Action: 'kms:Sign', Resource: '*' },
+            ],
+          },
+        },
+      ],
+    },
+  ];
+  // Act
+  const byDefault = coverageReport([], withPlatformGrants);
+  const everything = coverageReport([], withPlatformGrants, { ignoredActions: [] });
+  // Assess
+  expect(byDefault.unusedGrants.map(({ action }) => action)).toEqual(['kms:Sign']);
+  expect(everything.unusedGrants).toHaveLength(4);
+});
