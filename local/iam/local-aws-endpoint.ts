@@ -472,6 +472,8 @@ function forward({ backend, service, incoming, response, bodyStream, onAnswer }:
         headers,
       },
       (answer) => {
+        // A backend that fails mid-answer cuts the caller's answer short, as a lost connection would.
+        answer.once('error', (error) => response.destroy(error));
         const status = answer.statusCode ?? 502;
         let buffered: Promise<Buffer> | undefined;
         const answerBody = () => {
