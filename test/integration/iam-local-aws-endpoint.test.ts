@@ -8,7 +8,13 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+} from '@aws-sdk/client-dynamodb-streams';
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { accessKeyIdOf, LOCAL_SECRET_ACCESS_KEY } from '../../local/iam/function-credentials';
@@ -23,6 +29,7 @@ const TABLE_ARN = `arn:aws:dynamodb:${REGION}:${ACCOUNT}:table/${TABLE}`;
 const BUCKET_ARN = `arn:aws:s3:::${BUCKET}`;
 const FUNCTION_NAME = 'asset-registry-GetObject';
 const OTHER_FUNCTION = 'asset-registry-ListCategories';
+const STREAM_READER = 'asset-registry-PublishLedgerEvents';
 
 const policy = (...statements: unknown[]): PolicyDocument => ({
   Version: '2012-10-17',
@@ -59,6 +66,22 @@ const otherIdentity: FunctionIdentity = {
   ],
 };
 
+/** The stream publisher's role: the table's stream only. */
+const streamReader: FunctionIdentity = {
+  functionName: STREAM_READER,
+  roleArn: `arn:aws:iam::${ACCOUNT}:role/${STREAM_READER}-Role`,
+  identityPolicies: [
+    {
+      name: 'DefaultPolicy',
+      policy: policy({
+        Effect: 'Allow',
+        Action: ['dynamodb:DescribeStream', 'dynamodb:GetShardIterator', 'dynamodb:GetRecords'],
+        Resource: `${TABLE_ARN}/stream/*`,
+      }),
+    },
+  ],
+};
+
 const credentialsOf = (functionName: string) => ({
   accessKeyId: accessKeyIdOf(functionName),
   secretAccessKey: LOCAL_SECRET_ACCESS_KEY,
@@ -90,6 +113,7 @@ beforeAll(async () => {
     callers: new Map([
       [accessKeyIdOf(FUNCTION_NAME), identity],
       [accessKeyIdOf(OTHER_FUNCTION), otherIdentity],
+      [accessKeyIdOf(STREAM_READER), streamReader],
     ]),
     backends: { dynamodb, s3 },
     coverageFile,
@@ -158,6 +182,50 @@ describe('DynamoDB through the endpoint', () => {
     );
     // Assess
     expect(Items).toEqual([]);
+  });
+
+  it("the table's stream: read by a role granted its stream, refused to one that is not; GetRecords by its iterator", async () => {
+    // Prepare: the stream's ARN as DynamoDB Local names it, read straight from DynamoDB Local.
+    const direct = new DynamoDBClient({
+      endpoint: process.env.LOCAL_DYNAMODB_ENDPOINT,
+      region: REGION,
+      credentials: credentialsOf('fixture'),
+    });
+    const { Table } = await direct.send(new DescribeTableCommand({ TableName: TABLE }));
+    const streamArn = Table?.LatestStreamArn as string;
+    const streamsAs = (functionName: string) =>
+      new DynamoDBStreamsClient({
+        endpoint: endpoint.url,
+        region: REGION,
+        credentials: credentialsOf(functionName),
+      });
+    const reader = streamsAs(STREAM_READER);
+    // Act
+    const { StreamDescription } = await reader.send(new DescribeStreamCommand({ StreamArn: streamArn }));
+    const { ShardIterator } = await reader.send(
+      new GetShardIteratorCommand({
+        StreamArn: streamArn,
+        ShardId: StreamDescription?.Shards?.[0]?.ShardId,
+        ShardIteratorType: 'TRIM_HORIZON',
+      }),
+    );
+    const records = await reader.send(new GetRecordsCommand({ ShardIterator, Limit: 1 }));
+    const refused = await streamsAs(FUNCTION_NAME)
+      .send(new DescribeStreamCommand({ StreamArn: streamArn }))
+      .catch((caught: unknown) => caught);
+    // Assess
+    expect(records.$metadata.httpStatusCode).toBe(200);
+    expect(refused).toMatchObject({ name: 'AccessDeniedException' });
+    expect(endpoint.coverage()).toEqual(
+      expect.arrayContaining(
+        ['DescribeStream', 'GetShardIterator', 'GetRecords'].map((action) => ({
+          functionName: STREAM_READER,
+          action: `dynamodb:${action}`,
+          resourcePattern: `${TABLE_ARN}/stream/*`,
+          policyType: 'identity',
+        })),
+      ),
+    );
   });
 
   it('a key no function signs with is refused as AWS refuses an unknown key', async () => {
