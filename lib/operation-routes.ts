@@ -11,6 +11,7 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import { EXPORT_INLINE_MAX_BYTES_ENVIRONMENT } from '../lambdas/domain/exports/export-inline-limit.js';
 import { CORS_ALLOWED_ORIGINS_ENVIRONMENT } from '../lambdas/http/cors.js';
 import { methodsOfRow, type Operation } from '../lambdas/operation-row.js';
 import { type OperationId, operationList } from '../lambdas/operations.js';
@@ -69,6 +70,8 @@ export class OperationRoutes extends Construct {
       return stack;
     };
 
+    // Context `exportInlineMaxBytes` lowers the largest export answered in the request (tests).
+    const exportInlineMaxBytes: unknown = this.node.tryGetContext('exportInlineMaxBytes');
     for (const operation of operationList) {
       const functionStack = stackFor(operation);
       const stores = functionStack.stores;
@@ -84,6 +87,9 @@ export class OperationRoutes extends Construct {
             : {}),
           ...(props.corsAllowedOrigins.length > 0
             ? { [CORS_ALLOWED_ORIGINS_ENVIRONMENT]: props.corsAllowedOrigins.join(',') }
+            : {}),
+          ...(exportInlineMaxBytes !== undefined && operation.id === 'exportObjects'
+            ? { [EXPORT_INLINE_MAX_BYTES_ENVIRONMENT]: String(exportInlineMaxBytes) }
             : {}),
         },
       });

@@ -13,12 +13,15 @@
  * every function, role and alarm wherever it is. `stackTemplates` are the templates as
  * synthesized, one per stack.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { App, type CfnElement, type NestedStack, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import type { Operation } from '../lambdas/operation-row.js';
 import { methodsOfRow } from '../lambdas/operation-row.js';
 import { AssetRegistryStack } from './asset-registry-stack.js';
+import { projectRoot } from './project-paths.js';
 
 /** `GET /v2/categories`, `HEAD /v2/categories`, ...: the API Gateway methods the rows give. */
 export const routesOfRows = (rows: readonly Operation[]): string[] =>
@@ -42,12 +45,20 @@ export interface SynthesizedStack {
   logicalIdOf(construct: IConstruct): string;
 }
 
-/** Synthesizes the stack; `context` as given with `cdk -c key=value`. */
+/** The context every `cdk` command applies: `cdk.json`'s (feature flags included). */
+export function cdkJsonContext(): Record<string, unknown> {
+  const cdkJson = JSON.parse(readFileSync(join(projectRoot, 'cdk.json'), 'utf8')) as {
+    context?: Record<string, unknown>;
+  };
+  return cdkJson.context ?? {};
+}
+
+/** Synthesizes the stack with `cdk.json`'s context and `context`, as given with `cdk -c key=value`. */
 export function synthesizeStack(
   context: Record<string, unknown> = {},
   stackName = 'AssetRegistryStackUnderTest',
 ): SynthesizedStack {
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } });
+  const app = new App({ context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [], ...context } });
   const stack = new AssetRegistryStack(app, stackName);
   const stackTemplates = stacksUnder(stack).map((each) => ({
     stack: each,

@@ -2,11 +2,13 @@
  * `npm start`: the API on this machine. Starts DynamoDB Local and s3rver with data under
  * `$DATA_DIR` (default `./.data`, kept across restarts) and serves the API on
  * `http://127.0.0.1:$PORT` (default 3000) through the local gateway. Ctrl-C stops everything.
+ * `npm start -- -c key=value` synthesizes the stack with that context value, as `cdk deploy` would.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildConsole } from '../console/build.js';
 import { CORS_ALLOWED_ORIGINS_ENVIRONMENT, parseOrigins } from '../lambdas/http/cors.js';
+import { contextFromArguments } from './context-arguments.js';
 import { JavaMissingError } from './dynamodb-local.js';
 import { type EmbeddedStack, startEmbeddedStack } from './embedded-stack.js';
 import { type LocalEventsOut, startLocalEventsOut } from './events-out.js';
@@ -30,6 +32,8 @@ const localConsoleOrigins = (port: number): string[] => [
 ];
 
 async function main(): Promise<void> {
+  // `npm start -- -c key=value`: the stack as `cdk deploy -c key=value` would deploy it.
+  const context = contextFromArguments(process.argv.slice(2));
   const port = Number(process.env.PORT || 3000);
   if (!Number.isInteger(port) || port < 1 || port > 65535)
     throw new Error(`PORT must be a port number, not "${process.env.PORT}"`);
@@ -77,6 +81,7 @@ async function main(): Promise<void> {
     stackFunctions = await startStackFunctions({
       environment: stack.environment,
       dataDirectory,
+      context,
       corsAllowedOrigins: parseOrigins(process.env[CORS_ALLOWED_ORIGINS_ENVIRONMENT]),
       iamCoverageFile: process.env.LOCAL_IAM_COVERAGE_DIRECTORY
         ? coverageFileIn(process.env.LOCAL_IAM_COVERAGE_DIRECTORY)

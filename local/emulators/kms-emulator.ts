@@ -49,6 +49,13 @@ function createOnce(path: string, content: string | Buffer): void {
   }
 }
 
+/** The key a ciphertext of this emulator was made under: KMS keeps the key's id in the blob. */
+export function keyArnOfCiphertext(blob: Buffer): string | undefined {
+  const keyLength = blob[0] ?? 0;
+  const keyArn = blob.subarray(1, 1 + keyLength).toString();
+  return keyArn.startsWith('arn:aws:kms:') ? keyArn : undefined;
+}
+
 export function kmsEmulator(options: KmsEmulatorOptions): ServiceEmulator {
   const keyArnOf = (keyId: string) =>
     keyId.startsWith('arn:') ? keyId : `arn:aws:kms:${options.region}:${options.accountId}:key/${keyId}`;
@@ -110,8 +117,9 @@ export function kmsEmulator(options: KmsEmulatorOptions): ServiceEmulator {
     },
     Decrypt(body) {
       const blob = Buffer.from(String(body.CiphertextBlob), 'base64');
-      const keyLength = blob[0] ?? 0;
-      const keyArn = blob.subarray(1, 1 + keyLength).toString();
+      const keyArn = keyArnOfCiphertext(blob);
+      if (!keyArn) return answer(400, 'The ciphertext is not one of this KMS', 'InvalidCiphertextException');
+      const keyLength = Buffer.byteLength(keyArn);
       const iv = blob.subarray(1 + keyLength, 13 + keyLength);
       const tag = blob.subarray(13 + keyLength, 29 + keyLength);
       try {

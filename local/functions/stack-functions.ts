@@ -8,14 +8,14 @@
  */
 import { join } from 'node:path';
 import { LOCAL_WEBHOOKS_ALLOW_LOOPBACK_ENVIRONMENT } from '../../lambdas/domain/webhooks/webhook-address.js';
-import { LOCAL_DELIVERY_QUEUE_ENVIRONMENT } from '../../lambdas/repositories/delivery-queue-environment.js';
 import { LOCAL_CURSOR_KEY_ENV } from '../../lambdas/shared/cursor-key.js';
 import { LOCAL_EVENT_BUS_FILE_ENVIRONMENT } from '../../lambdas/shared/event-bus.js';
 import type { StackEnvironment } from '../embedded-stack.js';
 import { eventsEmulator } from '../emulators/events-emulator.js';
-import { kmsEmulator } from '../emulators/kms-emulator.js';
+import { keyArnOfCiphertext, kmsEmulator } from '../emulators/kms-emulator.js';
 import { lambdaEmulator } from '../emulators/lambda-emulator.js';
 import { secretsManagerEmulator } from '../emulators/secrets-manager-emulator.js';
+import { sqsEmulator } from '../emulators/sqs-emulator.js';
 import { accessKeyIdOf, credentialEnvironmentOf } from '../iam/function-credentials.js';
 import type { FunctionIdentity, PolicyDocument } from '../iam/iam-evaluation.js';
 import { type LocalAwsEndpoint, startLocalAwsEndpoint } from '../iam/local-aws-endpoint.js';
@@ -33,9 +33,25 @@ import { LocalFunctions } from './local-functions.js';
  * "What differs from AWS"), with the value it takes from the embedded stack.
  */
 const LOCAL_STAND_INS: ReadonlyArray<readonly [name: string, standsInFor: string]> = [
-  [LOCAL_DELIVERY_QUEUE_ENVIRONMENT, 'SQS: the webhook delivery queue kept in the table'],
   [LOCAL_WEBHOOKS_ALLOW_LOOPBACK_ENVIRONMENT, 'a choice, not a service: webhooks to loopback'],
 ];
+
+/**
+ * The variables that hold an SQS queue URL, pointed at the local endpoint: SQS requests go to
+ * their queue URL's host (as the SDK sends them), so a queue's URL is its endpoint.
+ */
+function queueUrlsOnEndpoint(
+  environment: Record<string, string>,
+  region: string,
+  endpointUrl: string,
+): Record<string, string> {
+  const awsQueueHost = `https://sqs.${region}.amazonaws.com/`;
+  return Object.fromEntries(
+    Object.entries(environment)
+      .filter(([, value]) => value.startsWith(awsQueueHost))
+      .map(([name, value]) => [name, `${endpointUrl}/${value.slice(awsQueueHost.length)}`]),
+  );
+}
 
 export interface StackFunctions {
   stack: LocalStack;
@@ -52,6 +68,8 @@ export interface StackFunctionsOptions {
   corsAllowedOrigins: readonly string[];
   /** Where the IAM coverage of allowed calls is appended (JSON Lines), if anywhere. */
   iamCoverageFile?: string;
+  /** Context values for the synthesis (`npm start -- -c key=value`), as `cdk` takes them. */
+  context?: Record<string, string>;
   /** The stack to run instead of the synthesized one (a test that takes a permission away). */
   stack?: LocalStack;
   /** Where the endpoint writes the calls IAM refused (stderr by default). */
@@ -61,7 +79,12 @@ export interface StackFunctionsOptions {
 export async function startStackFunctions(options: StackFunctionsOptions): Promise<StackFunctions> {
   const region = options.environment.AWS_REGION;
   const stack =
-    options.stack ?? (await cachedLocalStack({ region, corsAllowedOrigins: options.corsAllowedOrigins }));
+    options.stack ??
+    (await cachedLocalStack({
+      region,
+      corsAllowedOrigins: options.corsAllowedOrigins,
+      context: options.context,
+    }));
   const bundles = functionBundles(stack.functions.map((each) => each.entry));
   // A failed build fails every first invocation; it is reported once here too.
   bundles.catch((error: unknown) => console.error(`Building the functions failed: ${String(error)}`));
@@ -94,7 +117,9 @@ export async function startStackFunctions(options: StackFunctionsOptions): Promi
       }),
       events: eventsEmulator(options.environment[LOCAL_EVENT_BUS_FILE_ENVIRONMENT] as string),
       secretsmanager: secretsManagerEmulator(() => options.environment[LOCAL_CURSOR_KEY_ENV] as string),
+      sqs: sqsEmulator(),
     },
+    translation: { kmsKeyArnOfCiphertext: keyArnOfCiphertext },
     // The admin CLI and the main process's own readers (stream, delivery queue) are no function.
     passUnknownCallers: true,
     coverageFile: options.iamCoverageFile,
@@ -111,6 +136,7 @@ export async function startStackFunctions(options: StackFunctionsOptions): Promi
     region,
     logDirectory: join(options.dataDirectory, 'logs'),
     platformEnvironment: (localFunction) => ({
+      ...queueUrlsOnEndpoint(localFunction.environment, region, endpoint.url),
       ...credentialEnvironmentOf(localFunction.name),
       AWS_ENDPOINT_URL: endpoint.url,
       ...standIns,

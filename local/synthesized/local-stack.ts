@@ -60,6 +60,8 @@ export interface LocalStackOptions {
   region: string;
   /** Origins whose pages may call the API (the context value `corsAllowedOrigins`). */
   corsAllowedOrigins: readonly string[];
+  /** Context values besides `cdk.json`'s, as `cdk -c key=value` gives them. */
+  context?: Record<string, string>;
 }
 
 /**
@@ -69,7 +71,11 @@ export interface LocalStackOptions {
  */
 export function synthesizeLocalStack(options: LocalStackOptions): LocalStack {
   const synthesized = synthesizeStack(
-    { corsAllowedOrigins: options.corsAllowedOrigins.join(','), ledgerLogOrigin: DEFAULT_LOG_ORIGIN },
+    {
+      ledgerLogOrigin: DEFAULT_LOG_ORIGIN,
+      ...options.context,
+      corsAllowedOrigins: options.corsAllowedOrigins.join(','),
+    },
     DEFAULT_STACK_NAME,
   );
   const { stack, logicalIdOf } = synthesized;

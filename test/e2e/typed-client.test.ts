@@ -80,13 +80,8 @@ describe('the typed client against npm start', () => {
   let objectId = '';
 
   beforeAll(async () => {
-    // Exports over 1.5 KB become jobs on this server (`npm start` reads it), so that both answers are seen.
-    process.env.EXPORT_INLINE_MAX_BYTES = '1536';
-    try {
-      server = await startLocalServer({ dataDirectory });
-    } finally {
-      delete process.env.EXPORT_INLINE_MAX_BYTES;
-    }
+    // Exports over 1.5 KB become jobs on this server, so that both answers are seen.
+    server = await startLocalServer({ dataDirectory, context: { exportInlineMaxBytes: '1536' } });
   });
 
   afterAll(async () => {

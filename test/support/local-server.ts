@@ -59,12 +59,18 @@ export interface StartOptions {
   port?: number;
   /** How long to wait for the listening line (the first run may download DynamoDB Local). */
   timeoutMs?: number;
+  /** Context values, passed as `npm start -- -c key=value`. */
+  context?: Record<string, string>;
 }
 
 /** Starts `npm start`; resolves once it prints the listening line, rejects if it ends first. */
 export async function startLocalServer(options: StartOptions): Promise<LocalServer> {
   const port = options.port ?? (await freePort());
-  const child = spawn('npm', ['start'], {
+  const contextArguments = Object.entries(options.context ?? {}).flatMap(([key, value]) => [
+    '-c',
+    `${key}=${value}`,
+  ]);
+  const child = spawn('npm', ['start', ...(contextArguments.length > 0 ? ['--', ...contextArguments] : [])], {
     cwd: projectRoot,
     env: childEnvironment({ port, dataDirectory: options.dataDirectory }),
     stdio: ['ignore', 'pipe', 'pipe'],

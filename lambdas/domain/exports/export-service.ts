@@ -25,20 +25,19 @@ import { timeOrderedId } from '#shared/time-ordered-id.js';
 import { matchingObjects } from '../objects/object-service.js';
 import { toObjectView } from '../objects/object-view.js';
 import { EXPORT_CONTENT_TYPES, type ExportedObject, exportHeader, exportLines } from './export-format.js';
+import { EXPORT_INLINE_MAX_BYTES, EXPORT_INLINE_MAX_BYTES_ENVIRONMENT } from './export-inline-limit.js';
 import type { exportObjectsQuery } from './export-schemas.js';
 import { type ExportView, exportJobView } from './export-view.js';
 
 export type ExportQuery = Infer<typeof exportObjectsQuery.shape>;
 
-/**
- * The largest export answered in the request: Lambda answers at most 6 MB, and the bytes go
- * base64-encoded through API Gateway. `EXPORT_INLINE_MAX_BYTES` lowers it (tests).
- */
-export const EXPORT_INLINE_MAX_BYTES = 4 * 1024 * 1024;
 /** How long an export's presigned link stays valid. */
 export const EXPORT_LINK_SECONDS = 900;
 
-const inlineMaxBytes = () => Number(process.env.EXPORT_INLINE_MAX_BYTES ?? EXPORT_INLINE_MAX_BYTES);
+const inlineMaxBytes = () =>
+  Number(process.env[EXPORT_INLINE_MAX_BYTES_ENVIRONMENT] ?? EXPORT_INLINE_MAX_BYTES);
+
+export { EXPORT_INLINE_MAX_BYTES };
 
 /** The filters and sort as text, the way a job keeps them. */
 function parametersOf(query: ExportQuery): Record<string, string> {
