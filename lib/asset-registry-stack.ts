@@ -11,6 +11,7 @@ import { EventsOut } from './events-out.js';
 import { LedgerLog } from './ledger-log.js';
 import { LedgerProtection } from './ledger-protection.js';
 import { Monitoring } from './monitoring.js';
+import { applyStatefulResourcePolicy } from './stateful-resources.js';
 import { usagePlanOutputId } from './usage-plans.js';
 import { apiOriginOf, consoleUrlOf, WebConsole } from './web-console.js';
 
@@ -60,6 +61,7 @@ export class AssetRegistryStack extends Stack {
     });
     this.eventsOut.grantOperations(this.api.operationFunctions);
     Aspects.of(this).add(new LedgerProtection(this.dataStore.table));
+    applyStatefulResourcePolicy(this);
 
     // The authorizer throws "Unauthorized" for every refused key, which Lambda counts as an
     // error: it is on the dashboard, and its real failures show as API 5xx instead. Jobs are

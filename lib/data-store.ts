@@ -1,9 +1,10 @@
 /**
  * Where the data lives: the single DynamoDB table (keys and indexes from the shared table
  * definition, so the stack and the local table cannot drift), the S3 bucket of file bytes, and
- * the bucket of S3 server access logs. All are kept when the stack is deleted.
+ * the bucket of S3 server access logs. All are kept when the stack is deleted, except in trial
+ * mode (`lib/stateful-resources.ts` decides, deletion protection of the table included).
  */
-import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Duration, Validations } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
@@ -16,6 +17,7 @@ import {
   TIME_TO_LIVE_ATTRIBUTE,
 } from '../lambdas/repositories/table-definition.js';
 import { logRetentionOf } from './log-retention.js';
+import { bucketRemovalOf } from './stateful-resources.js';
 
 export class DataStore extends Construct {
   readonly table: Table;
@@ -31,7 +33,7 @@ export class DataStore extends Construct {
       // S3 delivers server access logs only to buckets with SSE-S3 (not SSE-KMS).
       encryption: BucketEncryption.S3_MANAGED,
       enforceSSL: true,
-      removalPolicy: RemovalPolicy.RETAIN,
+      ...bucketRemovalOf(this),
       lifecycleRules: [{ expiration: Duration.days(logRetentionOf(this)) }],
     });
     Validations.of(this.accessLogsBucket).acknowledge({
@@ -47,7 +49,6 @@ export class DataStore extends Construct {
       billingMode: BillingMode.PAY_PER_REQUEST,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       encryption: TableEncryption.AWS_MANAGED,
-      removalPolicy: RemovalPolicy.RETAIN,
       // Expired wallet sessions and abandoned upload sessions delete themselves.
       timeToLiveAttribute: TIME_TO_LIVE_ATTRIBUTE,
       // Ledger events are published from the stream (lib/events-out.ts).
@@ -66,9 +67,8 @@ export class DataStore extends Construct {
       encryption: BucketEncryption.S3_MANAGED,
       enforceSSL: true,
       versioned: true,
-      removalPolicy: RemovalPolicy.RETAIN,
-      // No autoDeleteObjects: it would add a custom-resource Lambda and could empty the bucket.
-      autoDeleteObjects: false,
+      // Emptied on delete in trial mode only (CDK's auto-delete custom resource).
+      ...bucketRemovalOf(this),
       serverAccessLogsBucket: this.accessLogsBucket,
       serverAccessLogsPrefix: 'files/',
       lifecycleRules: [

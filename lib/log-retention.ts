@@ -3,7 +3,6 @@
  * execution logs. One setting, context `logRetentionDays`, so that a team can keep more (or
  * less) without touching the constructs.
  */
-import { RemovalPolicy } from 'aws-cdk-lib';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 
@@ -35,13 +34,10 @@ export function logRetentionOf(scope: Construct): RetentionDays {
 }
 
 /**
- * A log group with the stack's retention. Kept when the stack is deleted: the last days of logs
- * are evidence (who called what) that a teardown must not erase; they still expire by retention.
+ * A log group with the stack's retention. Kept when the stack is deleted (`lib/stateful-resources.ts`
+ * decides, for every log group): the last days of logs are evidence (who called what) that a
+ * teardown must not erase; they still expire by retention.
  */
 export function retainedLogGroup(scope: Construct, id: string, logGroupName?: string): LogGroup {
-  return new LogGroup(scope, id, {
-    logGroupName,
-    retention: logRetentionOf(scope),
-    removalPolicy: RemovalPolicy.RETAIN,
-  });
+  return new LogGroup(scope, id, { logGroupName, retention: logRetentionOf(scope) });
 }

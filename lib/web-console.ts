@@ -29,6 +29,8 @@ import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { rules } from 'cdk-nag';
 import { Construct, type IConstruct } from 'constructs';
 import { buildConsole, CONSOLE_CONFIG_FILE } from '../console/build.js';
+import { retainedLogGroup } from './log-retention.js';
+import { applyStatefulResourcePolicy, bucketRemovalOf } from './stateful-resources.js';
 
 export interface WebConsoleProps {
   /** `https://<api id>.execute-api.<region>.<suffix>`: the only origin the page may call. */
@@ -52,6 +54,9 @@ export class WebConsole extends Construct {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       encryption: BucketEncryption.S3_MANAGED,
       enforceSSL: true,
+      // Its files are rebuilt by every deploy, but a bucket with files cannot be deleted without
+      // emptying it: kept like every bucket, emptied and deleted in trial mode.
+      ...bucketRemovalOf(this),
       serverAccessLogsBucket: props.accessLogsBucket,
       serverAccessLogsPrefix: 'web-console/',
     });
@@ -118,6 +123,7 @@ export interface WebConsoleFilesStackProps extends StackProps {
 export class WebConsoleFilesStack extends Stack {
   constructor(scope: Construct, id: string, props: WebConsoleFilesStackProps) {
     super(scope, id, props);
+    applyStatefulResourcePolicy(this);
     // An export with a fixed name, so that the deployment role's wildcard findings name it
     // the same way at every synth (an automatic cross-stack reference is named only later).
     const mainStack = Stack.of(props.webConsole);
@@ -132,6 +138,8 @@ export class WebConsoleFilesStack extends Stack {
       ],
       distribution: props.webConsole.distribution,
       distributionPaths: ['/*'],
+      // With the stack's retention, instead of the never-expiring group Lambda would create.
+      logGroup: retainedLogGroup(this, 'FilesCopyLogs'),
     });
     // CDK's own function (one per stack, beside the deployment) copies the files.
     const copier = this.node.children.find((child) =>

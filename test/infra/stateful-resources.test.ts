@@ -1,0 +1,298 @@
+/**
+ * Safe updates of the stateful resources (docs/deploying.md): every one is retained on delete and
+ * on replacement unless `lib/stateful-resources.ts` says why not; the table keeps point-in-time
+ * recovery and deletion protection; and a change that would replace one (a new logical id, a
+ * create-only property, a key's spec, the ledger's Object Lock) fails here, against the
+ * committed snapshot, with a message that says what would happen and how to do it without
+ * losing data. After an intentional change:
+ * `UPDATE_STATEFUL_SNAPSHOT=1 npx jest test/infra/stateful-resources.test.ts`.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  NOT_RETAINED,
+  STATEFUL_RESOURCE_TYPES,
+  STATEFUL_TYPES_NOT_RETAINED,
+} from '../../lib/stateful-resources.js';
+import { resourceSchemaOf } from '../../scripts/deploy-check/resource-schemas.js';
+import {
+  compareWithSnapshot,
+  deployInventory,
+  retainedOnDestroy,
+  type StatefulResource,
+  type StatefulSnapshot,
+  snapshotOf,
+  statefulResourcesOf,
+  unretained,
+} from '../../scripts/deploy-check/stateful-resources.js';
+import {
+  type StackTemplate,
+  synthesizedTemplates,
+} from '../../scripts/deploy-check/synthesized-templates.js';
+
+const SNAPSHOT_FILE = join(__dirname, 'stateful-resources.snapshot.json');
+
+const readSnapshot = (): StatefulSnapshot =>
+  JSON.parse(readFileSync(SNAPSHOT_FILE, 'utf8')) as StatefulSnapshot;
+const copyOf = <T>(value: T): T => structuredClone(value);
+
+let templates: StackTemplate[];
+let resources: StatefulResource[];
+
+beforeAll(() => {
+  // Act
+  templates = synthesizedTemplates();
+  resources = statefulResourcesOf(templates);
+  if (process.env.UPDATE_STATEFUL_SNAPSHOT === '1') {
+    writeFileSync(SNAPSHOT_FILE, `${JSON.stringify(snapshotOf(resources), null, 2)}\n`);
+  }
+});
+
+describe('retention', () => {
+  it('finds the stateful resources of every stack, nested stacks and the console-files stack included', () => {
+    // Assess
+    const byType = (type: string) => resources.filter((resource) => resource.type === type).length;
+    expect(byType('AWS::DynamoDB::Table')).toBe(1);
+    expect(byType('AWS::S3::Bucket')).toBe(4);
+    expect(byType('AWS::KMS::Key')).toBe(3);
+    expect(byType('AWS::SQS::Queue')).toBe(2);
+    const stacksWithLogGroups = new Set(
+      resources
+        .filter((resource) => resource.type === 'AWS::Logs::LogGroup')
+        .map((resource) => resource.stackName),
+    );
+    expect(stacksWithLogGroups.size).toBe(templates.length);
+  });
+
+  it('retains every stateful resource on delete and on replacement, but the listed exceptions', () => {
+    // Assess
+    expect(unretained(resources).map((finding) => finding.message)).toEqual([]);
+  });
+
+  it('lists only exceptions that match a resource, each with its reason', () => {
+    // Assess
+    for (const exception of NOT_RETAINED) {
+      const matching = resources.filter((resource) => resource.notRetainedReason === exception.reason);
+      expect({ path: exception.path, matches: matching.length }).toEqual({
+        path: exception.path,
+        matches: 1,
+      });
+      expect(matching[0]!.deletionPolicy).toBe('Delete');
+      expect(exception.reason.length).toBeGreaterThan(40);
+    }
+    for (const reason of Object.values(STATEFUL_TYPES_NOT_RETAINED))
+      expect(reason.length).toBeGreaterThan(40);
+  });
+
+  it('catches a stateful resource left to the default (Delete)', () => {
+    // Prepare
+    const changed = copyOf(templates);
+    const queue = Object.values(changed[0]!.template.Resources).find(
+      (resource) => resource.Type === 'AWS::SQS::Queue',
+    )!;
+    delete queue.DeletionPolicy;
+    // Act
+    const findings = unretained(statefulResourcesOf(changed));
+    // Assess
+    expect(findings).toHaveLength(1);
+    expect(findings[0]!.message).toMatch(/AWS::SQS::Queue .* has DeletionPolicy Delete/);
+  });
+
+  it('keeps point-in-time recovery and deletion protection on the table', () => {
+    // Assess
+    const [table] = Object.values(templates[0]!.template.Resources).filter(
+      (resource) => resource.Type === 'AWS::DynamoDB::Table',
+    );
+    expect(table!.Properties).toMatchObject({
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      DeletionProtectionEnabled: true,
+    });
+  });
+
+  it('decides for every type the CloudFormation schemas mark stateful that the stacks use', () => {
+    // Prepare
+    const types = new Set(
+      templates.flatMap(({ template }) => Object.values(template.Resources).map((each) => each.Type)),
+    );
+    // Assess
+    const markedStateful = [...types].filter((type) => resourceSchemaOf(type)?.isStateful).sort();
+    const decided = (type: string) => type in STATEFUL_RESOURCE_TYPES || type in STATEFUL_TYPES_NOT_RETAINED;
+    expect(markedStateful.filter((type) => !decided(type))).toEqual([]);
+  });
+});
+
+describe('the committed snapshot', () => {
+  it('matches the templates: no stateful resource would be replaced, renamed or left unrecorded', () => {
+    // Act
+    const findings = compareWithSnapshot(resources, readSnapshot());
+    // Assess: each message says which resource, why, and how to change it without losing data.
+    expect(findings.map((finding) => finding.message)).toEqual([]);
+  });
+
+  it('records the properties that replace a resource, read from the CloudFormation schemas', () => {
+    // Prepare
+    const recorded = readSnapshot().resources;
+    const guardedOf = (type: string) =>
+      Object.keys(recorded.find((resource) => resource.type === type)!.guarded);
+    // Assess
+    expect(guardedOf('AWS::DynamoDB::Table')).toEqual(
+      expect.arrayContaining(['KeySchema', 'TableName', 'GlobalSecondaryIndexes', 'AttributeDefinitions']),
+    );
+    expect(guardedOf('AWS::S3::Bucket')).toEqual(
+      expect.arrayContaining(['BucketName', 'ObjectLockEnabled', 'ObjectLockConfiguration']),
+    );
+    expect(guardedOf('AWS::KMS::Key')).toEqual(expect.arrayContaining(['KeySpec', 'KeyUsage']));
+    expect(guardedOf('AWS::SQS::Queue')).toEqual(expect.arrayContaining(['FifoQueue', 'QueueName']));
+    expect(guardedOf('AWS::Logs::LogGroup')).toEqual(expect.arrayContaining(['LogGroupName']));
+  });
+});
+
+describe('what the comparison catches', () => {
+  const findingsAfter = (change: (changed: StackTemplate[]) => void) => {
+    const changed = copyOf(templates);
+    change(changed);
+    return compareWithSnapshot(statefulResourcesOf(changed), snapshotOf(resources));
+  };
+  /** A logical id starts with its construct's path (`LedgerDigestsDigestBucket…`). */
+  const logicalIdOfType = (template: StackTemplate, type: string, pathPrefix = '') =>
+    Object.entries(template.template.Resources).find(
+      ([logicalId, resource]) => resource.Type === type && logicalId.startsWith(pathPrefix),
+    )![0];
+
+  it('a renamed table construct (a new logical id): gone and new, with how to keep the id or move the data', () => {
+    // Act
+    const findings = findingsAfter(([root]) => {
+      const id = logicalIdOfType(root!, 'AWS::DynamoDB::Table');
+      root!.template.Resources[`${id}Renamed`] = root!.template.Resources[id]!;
+      delete root!.template.Resources[id];
+    });
+    // Assess
+    expect(findings.map((finding) => finding.kind).sort()).toEqual(['gone', 'new']);
+    const gone = findings.find((finding) => finding.kind === 'gone')!;
+    expect(gone.message).toMatch(/AWS::DynamoDB::Table DataStoreTable\w+ in AssetRegistryStack/);
+    expect(gone.message).toMatch(/overrideLogicalId/);
+    expect(gone.message).toMatch(/copy the items/);
+  });
+
+  it("a changed key schema: replaced, because the table's schema marks KeySchema create-only", () => {
+    // Act
+    const findings = findingsAfter(([root]) => {
+      const table = root!.template.Resources[logicalIdOfType(root!, 'AWS::DynamoDB::Table')]!;
+      (table.Properties!.KeySchema as Array<{ AttributeName: string }>)[1]!.AttributeName = 'sortKey';
+    });
+    // Assess
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({ kind: 'replaced', property: 'KeySchema' });
+    expect(findings[0]!.message).toMatch(/marks KeySchema as create-only/);
+  });
+
+  it('a changed index key: refused by CloudFormation (one index per update), said so', () => {
+    // Act
+    const findings = findingsAfter(([root]) => {
+      const table = root!.template.Resources[logicalIdOfType(root!, 'AWS::DynamoDB::Table')]!;
+      const [index] = table.Properties!.GlobalSecondaryIndexes as Array<{
+        KeySchema: Array<{ AttributeName: string }>;
+      }>;
+      index!.KeySchema[0]!.AttributeName = 'otherKey';
+    });
+    // Assess
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({ kind: 'guarded-change', property: 'GlobalSecondaryIndexes' });
+    expect(findings[0]!.message).toMatch(/at most one global secondary index per update/);
+  });
+
+  it("the ledger bucket's Object Lock turned to GOVERNANCE, and a bucket given a name", () => {
+    // Act
+    const findings = findingsAfter(([root]) => {
+      const ledger =
+        root!.template.Resources[logicalIdOfType(root!, 'AWS::S3::Bucket', 'LedgerDigestsDigestBucket')]!;
+      const lock = ledger.Properties!.ObjectLockConfiguration as {
+        Rule: { DefaultRetention: { Mode: string } };
+      };
+      lock.Rule.DefaultRetention.Mode = 'GOVERNANCE';
+      const files =
+        root!.template.Resources[logicalIdOfType(root!, 'AWS::S3::Bucket', 'DataStoreFilesBucket')]!;
+      files.Properties!.BucketName = 'asset-registry-files';
+    });
+    // Assess
+    expect(findings.map(({ kind, property }) => `${kind} ${property}`).sort()).toEqual([
+      'guarded-change ObjectLockConfiguration',
+      'replaced BucketName',
+    ]);
+    expect(findings.find((finding) => finding.property === 'BucketName')!.message).toMatch(
+      /DataStoreFilesBucket\w+ .*copy the objects/,
+    );
+  });
+
+  it("a key's spec changed: CloudFormation refuses the update", () => {
+    // Act
+    const findings = findingsAfter(([root]) => {
+      const key =
+        root!.template.Resources[
+          logicalIdOfType(root!, 'AWS::KMS::Key', 'LedgerDigestsCheckpointSigningKey')
+        ]!;
+      key.Properties!.KeySpec = 'ECC_NIST_P256';
+    });
+    // Assess
+    expect(findings).toHaveLength(1);
+    expect(findings[0]!.message).toMatch(/KeySpec .*refuses to change a key's spec.*old public key/);
+  });
+
+  it('a FIFO queue made standard: replaced', () => {
+    // Act
+    const findings = findingsAfter(([root]) => {
+      const queue =
+        root!.template.Resources[logicalIdOfType(root!, 'AWS::SQS::Queue', 'EventsOutDeliveryQueue')]!;
+      delete queue.Properties!.FifoQueue;
+    });
+    // Assess
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({ kind: 'replaced', property: 'FifoQueue' });
+  });
+
+  it("a nested stack's new logical id: every stateful resource in it is reported", () => {
+    // Act
+    const findings = findingsAfter((changed) => {
+      const nested = changed.find((each) => each.stackName.endsWith('/CategoriesFunctions'))!;
+      nested.nestedIn!.logicalId = `${nested.nestedIn!.logicalId}Moved`;
+    });
+    // Assess
+    expect(findings.length).toBeGreaterThan(0);
+    for (const finding of findings) {
+      expect(finding.stackName).toBe('AssetRegistryStack/CategoriesFunctions');
+      expect(finding.message).toMatch(/nested stack whose logical id changed/);
+    }
+  });
+});
+
+describe('what the deploy check prints', () => {
+  it('counts what a first deploy creates, per stack', () => {
+    // Act
+    const inventory = deployInventory(templates);
+    // Assess
+    expect(inventory.map((row) => row.stackName)).toEqual(templates.map((each) => each.stackName));
+    const [root] = inventory;
+    expect(root).toMatchObject({
+      stackName: 'AssetRegistryStack',
+      tables: 1,
+      buckets: 4,
+      queues: 2,
+      restApis: 1,
+    });
+    expect(root!.keys).toBe(3);
+    const functions = inventory.reduce((sum, row) => sum + row.functions, 0);
+    const logGroups = inventory.reduce((sum, row) => sum + row.logGroups, 0);
+    // Every function of ours has its own log group (CDK's console copier included); plus the API's two.
+    expect(logGroups).toBe(functions + 2);
+  });
+
+  it('names what a destroy leaves behind: the stateful resources, but the exceptions', () => {
+    // Act
+    const retained = retainedOnDestroy(templates);
+    // Assess
+    const statefulRetained = resources.filter((resource) => resource.deletionPolicy === 'Retain');
+    expect(retained.map((each) => `${each.stackName} ${each.logicalId}`)).toEqual(
+      statefulRetained.map((each) => `${each.stackName} ${each.logicalId}`),
+    );
+  });
+});
