@@ -7,9 +7,9 @@
 import { App, Annotations as CoreAnnotations, NestedStack } from 'aws-cdk-lib';
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import recommendedFlags from 'aws-cdk-lib/recommended-feature-flags.json';
+import { cdkJsonContext } from '../../lib/synthesized-stack.js';
 import { buildStacks, synthesizedTemplates } from '../../scripts/deploy-check/synthesized-templates.js';
 import { validateTemplates } from '../../scripts/deploy-check/template-validation.js';
-import { cdkJsonContext } from './cdk-json-context.js';
 
 describe.each([
   ['a normal synth', {}],

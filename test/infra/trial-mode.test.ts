@@ -8,6 +8,7 @@
 import { App } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { SHORTEST_KEY_PENDING_WINDOW_DAYS, TRIAL_OBJECT_LOCK_DAYS } from '../../lib/stateful-resources.js';
+import { cdkJsonContext } from '../../lib/synthesized-stack.js';
 import { retainedOnDestroy, statefulResourcesOf } from '../../scripts/deploy-check/stateful-resources.js';
 import {
   buildStacks,
@@ -15,7 +16,6 @@ import {
   synthesizedTemplates,
 } from '../../scripts/deploy-check/synthesized-templates.js';
 import { validateTemplates } from '../../scripts/deploy-check/template-validation.js';
-import { cdkJsonContext } from './cdk-json-context.js';
 
 let trial: StackTemplate[];
 

@@ -8,6 +8,7 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { AssetRegistryStack } from '../../lib/asset-registry-stack.js';
+import { cdkJsonContext } from '../../lib/synthesized-stack.js';
 import { WebConsoleFilesStack } from '../../lib/web-console.js';
 import { type SynthesizedStack, synthesizeStack } from './synthesized-stack.js';
 
@@ -120,7 +121,7 @@ describe('the web console files stack', () => {
   let filesStack: WebConsoleFilesStack;
   let mainStack: AssetRegistryStack;
   beforeAll(() => {
-    app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    app = new App({ context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [] } });
     mainStack = new AssetRegistryStack(app, 'ConsoleMain');
     filesStack = new WebConsoleFilesStack(app, 'ConsoleMain-ConsoleFiles', {
       webConsole: mainStack.webConsole,
@@ -135,11 +136,12 @@ describe('the web console files stack', () => {
       Properties: Record<string, unknown>;
     }[];
     expect(deployment!.Properties.SourceObjectKeys).toHaveLength(2);
+    // The bucket by its named export; the rest by weak references (cdk.json), read from the main stack's outputs.
     expect(JSON.stringify(deployment!.Properties.DestinationBucketName)).toContain('Fn::ImportValue');
-    expect(JSON.stringify(deployment!.Properties.DistributionId)).toContain('Fn::ImportValue');
+    expect(JSON.stringify(deployment!.Properties.DistributionId)).toContain('Fn::GetStackOutput');
     expect(deployment!.Properties.DistributionPaths).toEqual(['/*']);
     // config.json carries the API's URL, resolved at deploy time
-    expect(JSON.stringify(deployment!.Properties.SourceMarkers)).toContain('ExportsOutputRefApiRestApi');
+    expect(JSON.stringify(deployment!.Properties.SourceMarkers)).toContain('PublishOutputRefApiRestApi');
   });
 
   it('leaves no cdk-nag finding open, and acknowledges only the CDK deployment role', () => {
