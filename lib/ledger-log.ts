@@ -2,14 +2,15 @@
  * The transparency log's infrastructure: the Object Lock bucket (COMPLIANCE mode: no one, the
  * account's root included, can change or delete a tile or checkpoint before its retention
  * ends), the KMS Ed25519 key that signs checkpoints (the private key never leaves KMS), and the
- * sequencer function, started every minute, which integrates the outbox into the log.
+ * sequencer function, which integrates the outbox into the log, started by the outbox inserts
+ * of the table stream (docs/ledger-sequencer.md): nothing runs while nobody writes.
  */
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
-import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
+import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import {
   BlockPublicAccess,
@@ -20,13 +21,14 @@ import {
 } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { LOG_ORIGIN_ENVIRONMENT, SIGNING_KEY_ID_ENVIRONMENT } from '../lambdas/domain/ledger/log-signer.js';
+import { DEFAULT_BATCH_SIZE } from '../lambdas/domain/ledger/sequencer.js';
 import {
   DEFAULT_CHECKPOINT_SECONDS,
-  SCHEDULE_PERIOD_SECONDS,
+  SEQUENCER_TIMEOUT_SECONDS,
   SEQUENCER_TIMING_ENVIRONMENT,
   sequencerTiming,
 } from '../lambdas/domain/ledger/sequencer-timing.js';
-import { outboxPartition } from '../lambdas/repositories/log-outbox.js';
+import { OUTBOX_INSERT_FILTER, outboxPartition } from '../lambdas/repositories/log-outbox.js';
 import {
   positionPartition,
   SEQUENCER_STATE_PARTITION,
@@ -35,6 +37,7 @@ import { DIGEST_BUCKET_NAME_ENVIRONMENT, TABLE_NAME_ENVIRONMENT } from '../lambd
 import { bundledFunction } from './bundled-function.js';
 import { acknowledgeLogKeys, LOG_KEY_PATTERN, logReadStatements } from './operation-access.js';
 import { jobEntry } from './project-paths.js';
+import { bucketRemovalOf, isTrial, TRIAL_OBJECT_LOCK_DAYS } from './stateful-resources.js';
 
 /** How long a log file cannot be changed or deleted (context `digestRetentionDays` overrides). */
 export const DEFAULT_LOG_RETENTION_DAYS = 365;
@@ -44,6 +47,14 @@ export { DEFAULT_CHECKPOINT_SECONDS };
 /** Partition keys the sequencer writes: its state, the outbox and the position items. */
 export const OUTBOX_PARTITIONS = outboxPartition('*');
 export const POSITION_PARTITIONS = positionPartition('*');
+
+/**
+ * A failed run is retried this many times (a run drains the whole outbox, so a later trigger
+ * integrates what a dropped one stood for; the function's errors alarm tells of each failure).
+ */
+export const SEQUENCER_RETRY_ATTEMPTS = 10;
+/** Records older than this are dropped rather than retried, so that a failing shard moves on. */
+export const SEQUENCER_MAX_RECORD_AGE_SECONDS = 3600;
 
 export interface LedgerLogProps {
   table: ITable;
@@ -59,7 +70,8 @@ export class LedgerLog extends Construct {
   readonly bucket: Bucket;
   readonly signingKey: Key;
   readonly sequencerFunction: NodejsFunction;
-  readonly schedule: Rule;
+  /** The table stream's outbox inserts, which start the sequencer. */
+  readonly sequencerTrigger: DynamoEventSource;
 
   constructor(scope: Construct, id: string, props: LedgerLogProps) {
     super(scope, id);
@@ -70,10 +82,11 @@ export class LedgerLog extends Construct {
       enforceSSL: true,
       versioned: true, // required by Object Lock
       objectLockEnabled: true,
-      objectLockDefaultRetention: ObjectLockRetention.compliance(
-        Duration.days(props.retentionDays ?? DEFAULT_LOG_RETENTION_DAYS),
-      ),
-      removalPolicy: RemovalPolicy.RETAIN,
+      // Trial mode: GOVERNANCE for a day, so that a trial stack can be emptied and deleted.
+      objectLockDefaultRetention: isTrial(this)
+        ? ObjectLockRetention.governance(Duration.days(TRIAL_OBJECT_LOCK_DAYS))
+        : ObjectLockRetention.compliance(Duration.days(props.retentionDays ?? DEFAULT_LOG_RETENTION_DAYS)),
+      ...bucketRemovalOf(this),
       serverAccessLogsBucket: props.accessLogsBucket,
       serverAccessLogsPrefix: 'digests/',
     });
@@ -81,13 +94,11 @@ export class LedgerLog extends Construct {
       description: "Signs the ledger log's checkpoints (Ed25519, C2SP signed-note)",
       keySpec: KeySpec.ECC_NIST_EDWARDS25519,
       keyUsage: KeyUsage.SIGN_VERIFY,
-      removalPolicy: RemovalPolicy.RETAIN,
     });
 
-    // Started every minute (EventBridge's shortest rate); each run lasts the minute and an
-    // overlap with the next, polls every half of the bound (at most 20 s), and hands the lease
-    // over to the next run (lambdas/domain/ledger/sequencer-timing.ts). A bound it cannot keep
-    // (under 10 s) is refused here, at synth.
+    // The bound gives the stream's batching window and the lease
+    // (lambdas/domain/ledger/sequencer-timing.ts); one it cannot keep (under 10 s) is refused
+    // here, at synth.
     const checkpointSeconds = props.checkpointSeconds ?? DEFAULT_CHECKPOINT_SECONDS;
     const timing = sequencerTiming(checkpointSeconds);
     this.sequencerFunction = bundledFunction(this, 'SequencerFunction', {
@@ -98,15 +109,16 @@ export class LedgerLog extends Construct {
         [DIGEST_BUCKET_NAME_ENVIRONMENT]: this.bucket.bucketName,
         [SIGNING_KEY_ID_ENVIRONMENT]: this.signingKey.keyArn,
         [LOG_ORIGIN_ENVIRONMENT]: props.origin,
-        [SEQUENCER_TIMING_ENVIRONMENT.pollSeconds]: String(timing.pollSeconds),
         [SEQUENCER_TIMING_ENVIRONMENT.runSeconds]: String(timing.runSeconds),
         [SEQUENCER_TIMING_ENVIRONMENT.leaseSeconds]: String(timing.leaseSeconds),
         [SEQUENCER_TIMING_ENVIRONMENT.leaseRetrySeconds]: String(timing.leaseRetrySeconds),
       },
-      // Well over a run (80 s) and a last cycle of a full batch.
-      timeout: Duration.minutes(5),
+      // A run starts cycles for `runSeconds`; the rest is for its last cycle of a full batch.
+      timeout: Duration.seconds(SEQUENCER_TIMEOUT_SECONDS),
     });
-    // Consecutive runs overlap on purpose; the lease keeps to one writer at a time.
+    // Runs started at once (one per stream shard) share the work through the lease, which keeps
+    // to one writer at a time. No reserved concurrency: a new account's unreserved minimum would
+    // refuse the deploy, and a run waiting for the lease ends within a cycle.
     this.sequencerFunction.addToRolePolicy(
       new PolicyStatement({
         actions: ['dynamodb:UpdateItem', 'dynamodb:GetItem'],
@@ -135,10 +147,19 @@ export class LedgerLog extends Construct {
     );
     acknowledgeLogKeys(this.sequencerFunction.role!, this.bucket);
 
-    this.schedule = new Rule(this, 'SequencerSchedule', {
-      description: 'Runs the ledger sequencer every minute',
-      schedule: Schedule.rate(Duration.seconds(SCHEDULE_PERIOD_SECONDS)),
-      targets: [new LambdaFunction(this.sequencerFunction, { retryAttempts: 0 })],
+    // Grants the stream's read actions on its ARN, and dynamodb:ListStreams, which takes no
+    // resource (covered by bundledFunction's IAM5 "*" acknowledgement).
+    this.sequencerTrigger = new DynamoEventSource(props.table, {
+      // From the oldest record kept: outbox items left before this mapping existed are drained.
+      startingPosition: StartingPosition.TRIM_HORIZON,
+      // A full checkpoint batch starts a run at once; fewer wait up to the window.
+      batchSize: DEFAULT_BATCH_SIZE,
+      maxBatchingWindow: Duration.seconds(timing.batchingWindowSeconds),
+      reportBatchItemFailures: true,
+      retryAttempts: SEQUENCER_RETRY_ATTEMPTS,
+      maxRecordAge: Duration.seconds(SEQUENCER_MAX_RECORD_AGE_SECONDS),
+      filters: [FilterCriteria.filter(OUTBOX_INSERT_FILTER)],
     });
+    this.sequencerFunction.addEventSource(this.sequencerTrigger);
   }
 }

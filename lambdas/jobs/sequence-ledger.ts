@@ -1,72 +1,32 @@
 /**
- * Started every minute (EventBridge rule → this function): runs sequencer cycles for
- * `SEQUENCER_RUN_SECONDS` (a minute and an overlap with the next run), one every
- * `SEQUENCER_POLL_SECONDS` and back to back while there is a backlog, so that a committed event
- * is in a published checkpoint within the configured bound (`sequencer-timing.ts` says how).
- * While another run holds the lease it tries again every `SEQUENCER_LEASE_RETRY_SECONDS`; it
- * releases its own lease when it ends, so the next run takes over at once. Logs each checkpoint.
+ * Started by the outbox records of the table stream (an event source mapping filtered on
+ * outbox inserts, `lib/ledger-log.ts`; locally `local/local-sequencer.ts`): integrates the whole
+ * outbox into the log, publishes its checkpoints and ends (`sequencer-drain.ts` says how runs
+ * started at once share the work). Nothing runs while nobody writes. The records themselves
+ * are only the signal: the outbox is what is integrated, so a run started with any event (a
+ * manual invoke, `{}`) drains it too. A run that spends its time on a backlog reports its
+ * batch's first record as failed, so that the mapping starts it again to go on.
  */
-import { randomUUID } from 'node:crypto';
+import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { signerFromEnvironment } from '#domain/ledger/log-signer.js';
-import {
-  type CycleResult,
-  LeaseLostError,
-  releaseLease,
-  runSequencerCycle,
-} from '#domain/ledger/sequencer.js';
-import {
-  SEQUENCER_TIMING_ENVIRONMENT,
-  type SequencerTiming,
-  sequencerTiming,
-} from '#domain/ledger/sequencer-timing.js';
+import { drainOutbox, storedSequencerLog } from '#domain/ledger/sequencer-drain.js';
+import { sequencerTimingFromEnvironment } from '#domain/ledger/sequencer-timing.js';
 
 const signer = signerFromEnvironment();
+const timing = sequencerTimingFromEnvironment();
+const log = storedSequencerLog({ signer, leaseMs: timing.leaseSeconds * 1000 });
 
-const DEFAULTS = sequencerTiming();
-/** A timing setting from the environment, else its default, in milliseconds. */
-const milliseconds = (setting: keyof SequencerTiming) =>
-  Number(process.env[SEQUENCER_TIMING_ENVIRONMENT[setting]] || DEFAULTS[setting]) * 1000;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-export const handler = async (): Promise<{ integrated: number; treeSize: number }> => {
-  const runUntil = Date.now() + milliseconds('runSeconds');
-  const pollMs = milliseconds('pollSeconds');
-  const leaseMs = milliseconds('leaseSeconds');
-  const retryMs = milliseconds('leaseRetrySeconds');
-  // One owner per run: a run's lease is its own even when Lambda reuses the container.
-  const owner = `sequencer-${randomUUID()}`;
-  let integrated = 0;
-  let treeSize = 0;
-  try {
-    for (;;) {
-      let cycle: CycleResult;
-      try {
-        cycle = await runSequencerCycle({ signer, owner, leaseMs });
-      } catch (error) {
-        // Another run took the lease over mid-cycle: it finishes the batch; try for it again.
-        if (!(error instanceof LeaseLostError)) throw error;
-        cycle = { leased: false, integrated: 0, treeSize: 0 };
-      }
-      integrated += cycle.integrated;
-      treeSize = Math.max(treeSize, cycle.treeSize);
-      if (cycle.integrated > 0) {
-        console.log(
-          JSON.stringify({ level: 'INFO', message: 'Ledger checkpoint published', treeSize, integrated }),
-        );
-        if (Date.now() < runUntil) continue; // a backlog: drain it back to back
-      }
-      const remaining = runUntil - Date.now();
-      if (remaining <= 0) break;
-      // The last pause is cut short, so that the last cycle runs at `runUntil`.
-      await sleep(Math.min(cycle.leased ? pollMs : retryMs, remaining));
-    }
-  } finally {
-    // Were this to fail, the lease would still run out after `SEQUENCER_LEASE_SECONDS`.
-    await releaseLease(owner).catch((error: unknown) =>
-      console.error(
-        JSON.stringify({ level: 'ERROR', message: 'Ledger lease not released', errorMessage: String(error) }),
-      ),
-    );
+export const handler = async (event?: Partial<DynamoDBStreamEvent>): Promise<DynamoDBBatchResponse> => {
+  const result = await drainOutbox(log, {
+    leaseRetryMs: timing.leaseRetrySeconds * 1000,
+    runUntil: Date.now() + timing.runSeconds * 1000,
+  });
+  if (result.integrated > 0 || result.outcome === 'out-of-time') {
+    console.log(JSON.stringify({ level: 'INFO', message: 'Ledger sequencer run', ...result }));
   }
-  return { integrated, treeSize };
+  if (result.outcome !== 'out-of-time') return { batchItemFailures: [] };
+  const first = event?.Records?.[0]?.dynamodb?.SequenceNumber;
+  // Started by hand: no batch to come again, so the caller is told.
+  if (first === undefined) throw new Error('The ledger outbox was not drained within the run; run it again');
+  return { batchItemFailures: [{ itemIdentifier: first }] };
 };

@@ -28,6 +28,16 @@ const shardOf = (chainId: string) =>
 /** An outbox shard's partition; `lib/ledger-log.ts` grants the sequencer `outboxPartition('*')`. */
 export const outboxPartition = (shard: number | string): string => `LOG_OUTBOX#${shard}`;
 
+/**
+ * The table stream records that start the sequencer: the insert of an outbox item (a Lambda
+ * event filter pattern). `lib/ledger-log.ts` puts it on the event source mapping and local mode's
+ * stream reader (`local/table-stream.ts`) applies the same pattern.
+ */
+export const OUTBOX_INSERT_FILTER = {
+  eventName: ['INSERT'],
+  dynamodb: { Keys: { pk: { S: [{ prefix: outboxPartition('') }] } } },
+} as const;
+
 /** The outbox item of an event, for the event's own transaction. */
 export function outboxItem(event: {
   chainId: string;

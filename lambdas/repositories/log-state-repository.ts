@@ -80,6 +80,47 @@ export async function acquireLease(owner: string, leaseMs: number): Promise<LogS
   }
 }
 
+/** Who holds the lease and until when (ms since the epoch; 0 once released, absent before the first). */
+export interface Lease {
+  owner?: string;
+  expiresAt: number;
+}
+
+/** The lease as it stands (a consistent read). */
+export async function readLease(): Promise<Lease> {
+  const { Item } = await dynamoDb.send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: STATE_KEY,
+      ConsistentRead: true,
+      ProjectionExpression: 'leaseOwner, leaseExpiresAt',
+    }),
+  );
+  return { owner: Item?.leaseOwner as string | undefined, expiresAt: (Item?.leaseExpiresAt as number) ?? 0 };
+}
+
+/**
+ * Gives up `owner`'s lease, if it still holds it, so that another sequencer takes it at once.
+ * Its expiry becomes 0, not "now": a sequencer whose clock runs a little behind must not still
+ * see it held (see `lambdas/domain/ledger/sequencer-drain.ts`, which relies on it).
+ */
+export async function releaseLease(owner: string): Promise<void> {
+  try {
+    await dynamoDb.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: STATE_KEY,
+        UpdateExpression: 'SET leaseExpiresAt = :released',
+        ConditionExpression: 'leaseOwner = :owner',
+        ExpressionAttributeValues: { ':owner': owner, ':released': 0 },
+      }),
+    );
+  } catch (error) {
+    // Another sequencer has taken it over meanwhile: nothing to give up.
+    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+  }
+}
+
 /** Thrown when the lease was lost to another sequencer: this one must stop writing. */
 export class LeaseLostError extends Error {}
 

@@ -170,7 +170,10 @@ describe.each([
         resourcesOf(statement).includes('*'),
       );
       // The event source mapping's dynamodb:ListStreams has no resource-level permissions.
-      const streamReader = construct === synthesized.stack.eventsOut.publisherFunction.role;
+      const streamReader = [
+        synthesized.stack.eventsOut.publisherFunction,
+        synthesized.stack.ledgerLog.sequencerFunction,
+      ].some((reader) => construct === reader.role);
       expect(wildcard.flatMap(actionsOf).sort()).toEqual([
         ...(streamReader ? ['dynamodb:ListStreams'] : []),
         'xray:PutTelemetryRecords',

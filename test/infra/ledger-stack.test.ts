@@ -1,8 +1,10 @@
-/** The ledger's infrastructure: the Object Lock log bucket, the KMS signing key, the sequencer's schedule, and append-only IAM. */
-import { Match, type Template } from 'aws-cdk-lib/assertions';
-import { sequencerTiming } from '../../lambdas/domain/ledger/sequencer-timing';
+/** The ledger's infrastructure: the Object Lock log bucket, the KMS signing key, the sequencer's trigger, and append-only IAM. */
+import type { Template } from 'aws-cdk-lib/assertions';
+import { DEFAULT_BATCH_SIZE } from '../../lambdas/domain/ledger/sequencer';
+import { SEQUENCER_TIMING_ENVIRONMENT, sequencerTiming } from '../../lambdas/domain/ledger/sequencer-timing';
+import { SEQUENCER_MAX_RECORD_AGE_SECONDS, SEQUENCER_RETRY_ATTEMPTS } from '../../lib/ledger-log';
 import { LEDGER_PARTITION_PATTERN, LEDGER_REWRITE_ACTIONS } from '../../lib/ledger-protection';
-import { synthesizeStack } from './synthesized-stack';
+import { actionsOf, resourcesOf, statementsOfRole, synthesizeStack } from './synthesized-stack';
 
 type CfnResource = { Type: string; Properties: Record<string, unknown> };
 
@@ -38,43 +40,108 @@ describe('ledger infrastructure', () => {
     });
   });
 
-  it('runs the sequencer every minute for 80 s (runs overlap), polling within the 60 s bound, signing with a KMS Ed25519 key', () => {
+  it('starts the sequencer from the outbox inserts of the table stream, on no schedule, signing with a KMS Ed25519 key', () => {
     // Prepare
     const functionId = synthesized.logicalIdOf(synthesized.stack.ledgerLog.sequencerFunction);
     const keyId = synthesized.logicalIdOf(synthesized.stack.ledgerLog.signingKey);
-    // Assess
-    template.hasResourceProperties('AWS::Events::Rule', {
-      ScheduleExpression: 'rate(1 minute)',
-      Targets: Match.arrayWith([Match.objectLike({ Arn: { 'Fn::GetAtt': [functionId, 'Arn'] } })]),
+    const tableId = synthesized.logicalIdOf(synthesized.stack.dataStore.table);
+    const timing = sequencerTiming();
+    // Assess: one mapping, filtered on outbox inserts, retries bounded, the window of the bound
+    const mappings = template.findResources('AWS::Lambda::EventSourceMapping', {
+      Properties: { FunctionName: { Ref: functionId } },
     });
+    expect(Object.values(mappings)).toEqual([
+      {
+        Type: 'AWS::Lambda::EventSourceMapping',
+        Properties: {
+          FunctionName: { Ref: functionId },
+          EventSourceArn: { 'Fn::GetAtt': [tableId, 'StreamArn'] },
+          StartingPosition: 'TRIM_HORIZON',
+          BatchSize: DEFAULT_BATCH_SIZE,
+          MaximumBatchingWindowInSeconds: 15,
+          FunctionResponseTypes: ['ReportBatchItemFailures'],
+          MaximumRetryAttempts: SEQUENCER_RETRY_ATTEMPTS,
+          MaximumRecordAgeInSeconds: SEQUENCER_MAX_RECORD_AGE_SECONDS,
+          FilterCriteria: {
+            Filters: [
+              {
+                Pattern: JSON.stringify({
+                  eventName: ['INSERT'],
+                  dynamodb: { Keys: { pk: { S: [{ prefix: 'LOG_OUTBOX#' }] } } },
+                }),
+              },
+            ],
+          },
+        },
+      },
+    ]);
+    expect(timing.batchingWindowSeconds).toBe(15);
+    // Nothing scheduled: while nobody writes, nothing runs.
+    template.resourceCountIs('AWS::Events::Rule', 0);
+    template.resourceCountIs('AWS::Scheduler::Schedule', 0);
     template.hasResourceProperties('AWS::KMS::Key', {
       KeySpec: 'ECC_NIST_EDWARDS25519',
       KeyUsage: 'SIGN_VERIFY',
     });
-    template.hasResourceProperties('AWS::Lambda::Function', {
-      Environment: {
-        Variables: Match.objectLike({
-          LEDGER_SIGNING_KEY_ID: { 'Fn::GetAtt': [keyId, 'Arn'] },
-          LEDGER_LOG_ORIGIN: Match.stringLikeRegexp('^asset-registry/'),
-          SEQUENCER_POLL_SECONDS: '20',
-          SEQUENCER_RUN_SECONDS: '80',
-          SEQUENCER_LEASE_SECONDS: '30',
-          SEQUENCER_LEASE_RETRY_SECONDS: '1',
-        }),
-      },
+    const variables = template.toJSON().Resources[functionId].Properties.Environment.Variables;
+    expect(variables).toMatchObject({
+      LEDGER_SIGNING_KEY_ID: { 'Fn::GetAtt': [keyId, 'Arn'] },
+      LEDGER_LOG_ORIGIN: expect.stringMatching(/^asset-registry\//),
+      SEQUENCER_LEASE_SECONDS: '25',
+      SEQUENCER_LEASE_RETRY_SECONDS: '0.5',
+      SEQUENCER_RUN_SECONDS: '240',
+    });
+    expect(
+      Object.keys(variables)
+        .filter((name) => name.startsWith('SEQUENCER_'))
+        .sort(),
+    ).toEqual(Object.values(SEQUENCER_TIMING_ENVIRONMENT).sort());
+    // A run starts cycles for runSeconds and has the rest of its timeout for the last one.
+    expect(template.toJSON().Resources[functionId].Properties.Timeout).toBeGreaterThanOrEqual(
+      timing.runSeconds + 60,
+    );
+  });
+
+  it("lets the sequencer read the table's stream and nothing else of streams", () => {
+    // Prepare
+    const sequencerFunction = synthesized.stack.ledgerLog.sequencerFunction;
+    const statements = statementsOfRole(template, synthesized.logicalIdOf(sequencerFunction.role!));
+    const streamArn = {
+      'Fn::GetAtt': [synthesized.logicalIdOf(synthesized.stack.dataStore.table), 'StreamArn'],
+    };
+    // Act: where each stream action is allowed
+    const resourcesOfAction: Record<string, unknown[]> = {};
+    for (const statement of statements.filter((each) => each.Effect === 'Allow')) {
+      for (const action of actionsOf(statement).filter((each) =>
+        /^dynamodb:.*(Stream|Shard|Records)/.test(each),
+      )) {
+        resourcesOfAction[action] = [...(resourcesOfAction[action] ?? []), ...resourcesOf(statement)];
+      }
+    }
+    // Assess: the read actions on this table's stream ARN; ListStreams, which takes no resource, on "*"
+    expect(resourcesOfAction).toEqual({
+      'dynamodb:ListStreams': ['*'],
+      'dynamodb:DescribeStream': [streamArn],
+      'dynamodb:GetRecords': [streamArn],
+      'dynamodb:GetShardIterator': [streamArn],
     });
   });
 
-  // test/unit/ledger-sequencer-schedule.test.ts runs the handler with these settings and checks the bound.
+  // test/unit/ledger-sequencer-trigger.test.ts runs the runs with these settings and checks the bound.
   it('gives the sequencer the settings of a configured bound, and refuses one it cannot keep', () => {
     // Prepare
     const fast = synthesizeStack({ ledgerCheckpointSeconds: '15' });
     const functionId = fast.logicalIdOf(fast.stack.ledgerLog.sequencerFunction);
     const timing = sequencerTiming(15);
+    const [mapping] = Object.values(
+      fast.template.findResources('AWS::Lambda::EventSourceMapping', {
+        Properties: { FunctionName: { Ref: functionId } },
+      }),
+    );
     // Assess
-    expect(timing).toMatchObject({ pollSeconds: 7, runSeconds: 80 });
+    expect(timing).toMatchObject({ batchingWindowSeconds: 3, leaseSeconds: 13 });
+    expect(mapping?.Properties.MaximumBatchingWindowInSeconds).toBe(timing.batchingWindowSeconds);
     expect(fast.template.toJSON().Resources[functionId].Properties.Environment.Variables).toMatchObject({
-      SEQUENCER_POLL_SECONDS: String(timing.pollSeconds),
       SEQUENCER_RUN_SECONDS: String(timing.runSeconds),
       SEQUENCER_LEASE_SECONDS: String(timing.leaseSeconds),
       SEQUENCER_LEASE_RETRY_SECONDS: String(timing.leaseRetrySeconds),
@@ -105,7 +172,8 @@ describe('ledger infrastructure', () => {
       expect(statements).toContainEqual(
         expect.objectContaining({
           Effect: 'Deny',
-          Action: LEDGER_REWRITE_ACTIONS,
+          // In any order: the synthesis may sort a statement's actions (minimizePolicies).
+          Action: expect.arrayContaining([...LEDGER_REWRITE_ACTIONS]),
           Condition: { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': [LEDGER_PARTITION_PATTERN] } },
         }),
       );

@@ -3,13 +3,15 @@
  * DynamoDB Local and s3rver, which stops after one of its steps, says so on stdout and is sent
  * SIGKILL there. A fresh sequencer then finishes the batch; the log must still hold every
  * event of every chain exactly once, under a checkpoint that verifies and is consistent with
- * the one published before the kill.
+ * the one published before the kill. A whole run as the table stream starts it (`drainOutbox`)
+ * is killed the same way, and the retried run finishes its batch.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { consistencyProof } from '../../lambdas/domain/ledger/log-tree';
 import { runSequencerCycle, type SequencerStep } from '../../lambdas/domain/ledger/sequencer';
-import { readLogState } from '../../lambdas/repositories/log-state-repository';
+import { drainOutbox, storedSequencerLog } from '../../lambdas/domain/ledger/sequencer-drain';
+import { readLease, readLogState } from '../../lambdas/repositories/log-state-repository';
 import { storedHashes } from '../../lambdas/repositories/log-tile-store';
 import { verifyConsistency } from '../../verifier/index';
 import { type IsolatedLedger, useIsolatedLedger } from '../support/isolated-ledger';
@@ -36,8 +38,8 @@ afterEach(() => {
   children.clear();
 });
 
-/** Starts a sequencer cycle in a child process that waits after `step`, and SIGKILLs it there. */
-async function killSequencerAfter(step: SequencerStep): Promise<void> {
+/** Starts a sequencer cycle (or run) in a child process that waits after `step`, and SIGKILLs it there. */
+async function killSequencerAfter(step: SequencerStep, run: 'cycle' | 'drain' = 'cycle'): Promise<void> {
   // Node itself with tsx's loader, not the tsx wrapper: SIGKILL must reach the sequencer's own
   // process (killing the wrapper left the sequencer running as an orphan).
   const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
@@ -48,6 +50,7 @@ async function killSequencerAfter(step: SequencerStep): Promise<void> {
       LEDGER_SIGNING_KEY_FILE: ledger.keyFile,
       SEQUENCER_LEASE_MS: String(CHILD_LEASE_MS),
       SEQUENCER_KILL_AT_STEP: step,
+      SEQUENCER_CHILD_RUN: run,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -125,4 +128,36 @@ describe('the sequencer, SIGKILLed', () => {
       ),
     ).toBe(true);
   });
+});
+
+describe('a run started by outbox records, SIGKILLed', () => {
+  it.each(['pending', 'checkpoint-files', 'commit'] as SequencerStep[])(
+    'is finished by the retried run, which waits out its lease, when killed after %s',
+    async (killAfter) => {
+      // Prepare
+      const before = await readLogState();
+      await writeEvents(2, 2);
+      const written = (await scanAll('T#')).filter((item) => item.entity === 'ledgerEvent').length;
+      await pause(LEASE_MS + 50);
+      await killSequencerAfter(killAfter, 'drain');
+      const deadLease = await readLease();
+      // Act: the mapping starts the failed batch again, at once
+      let leaseTakenAt = 0;
+      const retriedLog = storedSequencerLog({
+        signer: ledger.signer,
+        leaseMs: LEASE_MS,
+        afterStep: (step) => {
+          if (step === 'lease') leaseTakenAt ||= Date.now();
+        },
+      });
+      const retried = await drainOutbox(retriedLog, { leaseRetryMs: 50, runUntil: Date.now() + 60_000 });
+      // Assess: it took over only once the dead run's lease ran out, and finished the batch
+      expect(retried.outcome).toBe('drained');
+      expect(deadLease.expiresAt).toBeGreaterThan(0);
+      expect(leaseTakenAt).toBeGreaterThan(deadLease.expiresAt);
+      expect((await readLogState()).treeSize).toBe(written);
+      expect(written).toBeGreaterThan(before.treeSize);
+      await expectLogMatchesChains();
+    },
+  );
 });

@@ -57,6 +57,11 @@ export interface CycleResult {
   leased: boolean;
   integrated: number;
   treeSize: number;
+  /**
+   * True when this cycle read the outbox and took everything it held (fewer events than a
+   * batch, or none): an event committed before the cycle took the lease is in the log.
+   */
+  caughtUp: boolean;
 }
 
 export const DEFAULT_BATCH_SIZE = 1000;
@@ -69,32 +74,28 @@ export class InconsistentLogError extends Error {}
 /** Thrown by a cycle whose lease another sequencer took over (that one redoes the pending batch). */
 export { LeaseLostError } from '#repositories/log-state-repository.js';
 
-/**
- * Gives up `owner`'s lease (when it still holds it), so that another sequencer takes over at
- * once instead of when the lease would have run out.
- */
-export async function releaseLease(owner: string): Promise<void> {
-  await acquireLease(owner, 0);
-}
-
 /** Runs one cycle; see the module comment for its steps. */
 export async function runSequencerCycle(options: SequencerOptions): Promise<CycleResult> {
   const owner = options.owner ?? PROCESS_OWNER;
   const step = async (name: SequencerStep) => options.afterStep?.(name);
   const state = await acquireLease(owner, options.leaseMs ?? DEFAULT_LEASE_MS);
-  if (!state) return { leased: false, integrated: 0, treeSize: 0 };
+  if (!state) return { leased: false, integrated: 0, treeSize: 0, caughtUp: false };
   await step('lease');
   if (state.lastBatch) {
     await deleteItems(state.lastBatch);
     await clearLastBatch(owner);
     await step('outbox-deleted');
   }
+  const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+  // A pending batch taken up is not a look at the outbox: what waits there is for the next cycle.
+  let caughtUp = false;
   let batch = state.pending;
   if (!batch) {
-    const entries = await readOutbox(options.batchSize ?? DEFAULT_BATCH_SIZE);
+    const entries = await readOutbox(batchSize);
     // Nothing new, and a checkpoint is published: nothing to do.
     if (entries.length === 0 && state.checkpoint)
-      return { leased: true, integrated: 0, treeSize: state.treeSize };
+      return { leased: true, integrated: 0, treeSize: state.treeSize, caughtUp: true };
+    caughtUp = entries.length < batchSize;
     batch = { fromSize: state.treeSize, entries };
     await writePendingBatch(owner, batch);
     await step('pending');
@@ -153,5 +154,5 @@ export async function runSequencerCycle(options: SequencerOptions): Promise<Cycl
     await clearLastBatch(owner);
     await step('outbox-deleted');
   }
-  return { leased: true, integrated: entries.length, treeSize: newSize };
+  return { leased: true, integrated: entries.length, treeSize: newSize, caughtUp };
 }
