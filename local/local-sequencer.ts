@@ -1,45 +1,43 @@
 /**
- * The log's sequencer inside `npm start`: a cycle every `LEDGER_SEQUENCER_INTERVAL_MS` (default
- * 250 ms) while the API runs, so that a committed event is in a published checkpoint within
- * 2 s (test/integration/ledger-checkpoint-latency.test.ts measures it with these settings). A
- * failed cycle is logged and retried at the next tick.
+ * The log's sequencer inside `npm start`, started as in AWS: by the outbox inserts of the table
+ * stream. A stream reader of its own (`table-stream.ts`, its own checkpoint file, the mapping's
+ * filter `OUTBOX_INSERT_FILTER`) hands the matching records to `runSequencer`, which calls the
+ * function's handler (`lambdas/jobs/sequence-ledger.ts`); a failed run's records come again
+ * after a pause, as the mapping retries them. Nothing runs while nobody writes but the stream
+ * reader's look for new records (every 50 ms, backing off to 500 ms while the stream is quiet).
  */
+import { join } from 'node:path';
+import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import { OUTBOX_INSERT_FILTER } from '../lambdas/repositories/log-outbox.js';
+import type { StackEnvironment } from './embedded-stack.js';
+import { startTableStream } from './table-stream.js';
 
-/** The pause between cycles unless `LEDGER_SEQUENCER_INTERVAL_MS` says otherwise. */
-export const DEFAULT_LOCAL_SEQUENCER_INTERVAL_MS = 250;
+/** The sequencer's position in the table stream, beside the publisher's (`events-out.ts`). */
+export const SEQUENCER_STREAM_CHECKPOINT_FILE = 'sequencer-stream-checkpoint.json';
 
 export interface LocalSequencer {
   stop(): Promise<void>;
 }
 
-/** Starts the loop; call once the environment points at the embedded stack (the clients read it on load). */
+/**
+ * One run of the sequencer for a batch of outbox records, as the event source mapping starts
+ * it: the function's handler, loaded on first use (after the environment names the stack).
+ */
+export async function runSequencer(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
+  const { handler } = await import('../lambdas/jobs/sequence-ledger.js');
+  return handler(event);
+}
+
+/**
+ * Starts reading the table stream for the sequencer; call once the environment points at the
+ * embedded stack (the clients read it on load, and `LOCAL_EVENTS_DIRECTORY` holds the position).
+ */
 export async function startLocalSequencer(): Promise<LocalSequencer> {
-  const { signerFromEnvironment } = await import('../lambdas/domain/ledger/log-signer.js');
-  const { runSequencerCycle } = await import('../lambdas/domain/ledger/sequencer.js');
-  const interval = Number(process.env.LEDGER_SEQUENCER_INTERVAL_MS || DEFAULT_LOCAL_SEQUENCER_INTERVAL_MS);
-  const signer = signerFromEnvironment();
-  let stopped = false;
-  const loop = (async () => {
-    while (!stopped) {
-      try {
-        // Drain: one cycle per batch while there is a backlog.
-        while (!stopped && (await runSequencerCycle({ signer })).integrated > 0);
-      } catch (error) {
-        console.error(
-          JSON.stringify({
-            level: 'ERROR',
-            message: 'Ledger sequencer cycle failed',
-            errorMessage: String(error),
-          }),
-        );
-      }
-      await new Promise((resolve) => setTimeout(resolve, interval));
-    }
-  })();
-  return {
-    async stop() {
-      stopped = true;
-      await loop;
-    },
-  };
+  const environment = process.env as StackEnvironment;
+  return startTableStream({
+    environment,
+    checkpointFile: join(environment.LOCAL_EVENTS_DIRECTORY as string, SEQUENCER_STREAM_CHECKPOINT_FILE),
+    filter: OUTBOX_INSERT_FILTER,
+    handler: runSequencer,
+  });
 }

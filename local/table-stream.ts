@@ -1,10 +1,11 @@
 /**
  * Local mode's table stream consumer: reads DynamoDB Local's stream through the DynamoDB Streams
- * API and calls the same handler the event source mapping calls in AWS
- * (`lambdas/jobs/publish-ledger-events.ts`), with the same record shape and the same
- * batch-failure contract. Where it stands in each shard (the last sequence number handled) is
- * kept in a checkpoint file, written after each batch succeeds, so a restart of `npm start`
- * resumes after the last handled record: nothing is skipped (at least once).
+ * API and calls the handler an event source mapping calls in AWS (by default the publisher,
+ * `lambdas/jobs/publish-ledger-events.ts`; `local/local-sequencer.ts` starts a second one for the
+ * sequencer), with the same record shape, the same filter pattern and the same batch-failure
+ * contract. Where it stands in each shard (the last sequence number handled) is kept in a
+ * checkpoint file, written after each batch succeeds, so a restart of `npm start` resumes after
+ * the last handled record: nothing is skipped (at least once).
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -38,6 +39,30 @@ export interface TableStreamOptions {
   startingPosition?: 'TRIM_HORIZON' | 'LATEST';
   /** Called after each batch the handler took (the delivery worker then looks at once). */
   onBatch?: () => void;
+  /**
+   * The mapping's filter (a Lambda event filter pattern): only matching records reach the
+   * handler, which is not called for a batch without one. Every record by default.
+   */
+  filter?: EventFilterPattern;
+}
+
+/** The part of Lambda's event filter syntax local mode applies: exact values and `prefix`. */
+export interface EventFilterPattern {
+  readonly [field: string]: EventFilterPattern | ReadonlyArray<string | number | { readonly prefix: string }>;
+}
+
+/** Whether `value` (a record, or a field of it) matches `pattern`, as Lambda's filtering decides. */
+export function matchesFilter(value: unknown, pattern: EventFilterPattern): boolean {
+  return Object.entries(pattern).every(([field, rule]) => {
+    const actual = (value as Record<string, unknown> | undefined)?.[field];
+    if (!Array.isArray(rule)) return matchesFilter(actual, rule as EventFilterPattern);
+    return rule.some((expected) => {
+      if (typeof expected !== 'object') return actual === expected;
+      if (Object.keys(expected).join() !== 'prefix')
+        throw new Error(`Local mode does not apply the filter rule ${JSON.stringify(expected)}`);
+      return typeof actual === 'string' && actual.startsWith(expected.prefix);
+    });
+  });
 }
 
 export interface TableStreamReader {
@@ -144,7 +169,10 @@ export async function startTableStream(options: TableStreamOptions): Promise<Tab
       iterators.set(shardId, NextShardIterator ?? null);
       return 0;
     }
-    const result = await handler({ Records: Records.map((record) => toLambdaRecord(record, streamArn)) });
+    const matching = Records.map((record) => toLambdaRecord(record, streamArn)).filter(
+      (record) => !options.filter || matchesFilter(record, options.filter),
+    );
+    const result = matching.length > 0 ? await handler({ Records: matching }) : { batchItemFailures: [] };
     const failedAt = result.batchItemFailures[0]?.itemIdentifier;
     const failedIndex = Records.findIndex((record) => record.dynamodb?.SequenceNumber === failedAt);
     const handled = failedAt === undefined ? Records : Records.slice(0, Math.max(failedIndex, 0));
