@@ -5,8 +5,9 @@
  * then runs one invocation at a time, as Lambda does. Plain JavaScript: nothing here is compiled.
  *
  * Messages from the parent: `{type:'invoke', id, event, context, streamed}`, then for a streamed
- * body `{type:'body', id, chunk}`… and `{type:'bodyEnd', id}`. Answers: `{type:'result', id,
- * result}` or `{type:'error', id, error:{name, message, stack}}`.
+ * body `{type:'body', id, chunk}`… and `{type:'bodyEnd', id}`, each chunk sent once the runtime
+ * asked for it (`{type:'bodyPull', id}`). Answers: `{type:'result', id, result}` or
+ * `{type:'error', id, error:{name, message, stack}}`.
  */
 const { parentPort, workerData } = require('node:worker_threads');
 const { PassThrough } = require('node:stream');
@@ -67,9 +68,18 @@ async function invoke(message) {
   }
 }
 
+/** Writes a chunk of a streamed body, and asks for the next once the handler has read this one. */
+function takeChunk(message) {
+  const body = bodies.get(message.id);
+  const pull = () => parentPort.postMessage({ type: 'bodyPull', id: message.id });
+  if (!body || body.destroyed) return pull();
+  if (body.write(Buffer.from(message.chunk))) pull();
+  else body.once('drain', pull);
+}
+
 parentPort.on('message', (message) => {
   if (message.type === 'invoke') void invoke(message);
-  else if (message.type === 'body') bodies.get(message.id)?.write(Buffer.from(message.chunk));
+  else if (message.type === 'body') takeChunk(message);
   else if (message.type === 'bodyEnd') bodies.get(message.id)?.end();
   else if (message.type === 'bodyError') bodies.get(message.id)?.destroy(new Error(message.message));
 });

@@ -5,7 +5,7 @@
  * limit, and its timeout (an invocation past it is stopped and its environment discarded, as
  * Lambda does). An environment is started at a function's first invocation (a cold start), kept
  * warm afterwards and runs one invocation at a time; concurrent invocations get more
- * environments, up to `maxEnvironmentsPerFunction`, and wait beyond. Each function's output goes
+ * environments, up to `maxEnvironmentsPerFunction` (10 by default), and wait beyond. Each function's output goes
  * to its own log file (CloudWatch Logs' place here); warnings, errors and lines that are not
  * JSON are echoed to this process's stderr.
  */
@@ -18,6 +18,8 @@ import { Worker } from 'node:worker_threads';
 import type { LocalFunction } from '../synthesized/local-stack.js';
 
 const RUNTIME_PATH = join(__dirname, 'lambda-runtime.cjs');
+/** Environments of one function at once (Lambda scales to the account's concurrency, 1,000 by default). */
+export const MAX_ENVIRONMENTS_PER_FUNCTION = 10;
 
 /** What Lambda answers when the handler threw or the invocation ran out of time. */
 export class FunctionError extends Error {
@@ -60,6 +62,8 @@ class ExecutionEnvironment {
   /** Set when its function's environments are discarded while it runs an invocation. */
   discardWhenDone = false;
   private pending = new Map<string, Pending>();
+  /** Streamed request bodies by invocation, paused until the runtime asks for the next chunk. */
+  private bodies = new Map<string, Readable>();
 
   constructor(
     bundlePath: string,
@@ -78,6 +82,10 @@ class ExecutionEnvironment {
       createInterface({ input: stream }).on('line', log);
     }
     this.worker.on('message', (message: { type: string; id: string; result?: unknown; error?: Error }) => {
+      if (message.type === 'bodyPull') {
+        this.bodies.get(message.id)?.resume();
+        return;
+      }
       const waiting = this.pending.get(message.id);
       if (!waiting) return;
       this.pending.delete(message.id);
@@ -101,11 +109,25 @@ class ExecutionEnvironment {
     const result = new Promise<unknown>((resolve, reject) => this.pending.set(id, { resolve, reject }));
     this.worker.postMessage({ type: 'invoke', id, event, context, streamed: bodyStream !== undefined });
     if (bodyStream) {
-      bodyStream.on('data', (chunk: Buffer) => this.worker.postMessage({ type: 'body', id, chunk }));
+      // One chunk in flight: the next is read once the runtime has taken this one (backpressure),
+      // so an upload is never held whole in memory on either side.
+      this.bodies.set(id, bodyStream);
+      const onData = (chunk: Buffer) => {
+        bodyStream.pause();
+        this.worker.postMessage({ type: 'body', id, chunk });
+      };
+      bodyStream.on('data', onData);
       bodyStream.on('end', () => this.worker.postMessage({ type: 'bodyEnd', id }));
       bodyStream.on('error', (error) =>
         this.worker.postMessage({ type: 'bodyError', id, message: error.message }),
       );
+      // Once answered (a refusal may come early), what is left of the body is read and dropped.
+      const drain = () => {
+        this.bodies.delete(id);
+        bodyStream.off('data', onData);
+        bodyStream.resume();
+      };
+      result.then(drain, drain);
     }
     return result;
   }
@@ -222,7 +244,7 @@ export class LocalFunctions {
   }
 
   private async takeEnvironment(localFunction: LocalFunction): Promise<ExecutionEnvironment> {
-    const max = this.options.maxEnvironmentsPerFunction ?? 4;
+    const max = this.options.maxEnvironmentsPerFunction ?? MAX_ENVIRONMENTS_PER_FUNCTION;
     // Awaited before counting environments: between a count and the start it allows, nothing waits.
     const bundlePath = (await this.options.bundles).get(localFunction.entry);
     if (!bundlePath) throw new Error(`No bundle for ${localFunction.entry}`);
