@@ -32,12 +32,17 @@ export async function runSequencer(event: DynamoDBStreamEvent): Promise<DynamoDB
  * Starts reading the table stream for the sequencer; call once the environment points at the
  * embedded stack (the clients read it on load, and `LOCAL_EVENTS_DIRECTORY` holds the position).
  */
-export async function startLocalSequencer(): Promise<LocalSequencer> {
+export async function startLocalSequencer(
+  options: {
+    /** Runs the sequencer function (its handler in this process when not given). */
+    handler?: (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
+  } = {},
+): Promise<LocalSequencer> {
   const environment = process.env as StackEnvironment;
   return startTableStream({
     environment,
     checkpointFile: join(environment.LOCAL_EVENTS_DIRECTORY as string, SEQUENCER_STREAM_CHECKPOINT_FILE),
     filter: OUTBOX_INSERT_FILTER,
-    handler: runSequencer,
+    handler: options.handler ?? runSequencer,
   });
 }

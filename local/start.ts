@@ -70,9 +70,6 @@ async function main(): Promise<void> {
   process.env[CORS_ALLOWED_ORIGINS_ENVIRONMENT] ??= localConsoleOrigins(port).join(',');
   // The log's signing key: made at first start, kept with the data.
   process.env.LEDGER_SIGNING_KEY_FILE ??= join(dataDirectory, 'ledger-signing-key.pem');
-  // Loaded once the environment names the embedded stack (the table client reads it at load).
-  const { startLocalSequencer } = await import('./local-sequencer.js');
-  sequencer = await startLocalSequencer();
   let functions: LocalFunctions;
   try {
     // Loaded once the environment names the embedded stack: the synthesis imports runtime modules
@@ -89,6 +86,11 @@ async function main(): Promise<void> {
     });
     functions = stackFunctions.functions;
     const { workers } = stackFunctions.stack;
+    // Loaded once the environment names the embedded stack (the table client reads it at load).
+    const { startLocalSequencer } = await import('./local-sequencer.js');
+    sequencer = await startLocalSequencer({
+      handler: (event) => functions.invoke(workers.sequenceLedger, event) as never,
+    });
     gateway = await startLocalGateway({ port, apiFunctions: stackFunctions.apiFunctions });
     eventsOut = await startLocalEventsOut(stack.environment, {
       publisher: (event) => functions.invoke(workers.publishLedgerEvents, event) as never,

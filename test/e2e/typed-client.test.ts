@@ -208,11 +208,16 @@ describe('the typed client against npm start', () => {
     );
     const events = await company.GET('/v2/objects/{objectId}/events', path);
     const verdict = await company.GET('/v2/objects/{objectId}/verify', path);
-    // The transparency log: its public parts, and the proof of the object's first event.
+    // The transparency log: its public parts, and the proof of the object's first event. The
+    // first checkpoint is published once the sequencer has run for the first events.
+    await eventually(
+      async () => (await company.GET('/v2/ledger/checkpoint', { parseAs: 'text' })).response.ok,
+    );
     const checkpoint = await company.GET('/v2/ledger/checkpoint', { parseAs: 'text' });
     const verifierKey = await company.GET('/v2/ledger/key', { parseAs: 'text' });
+    const treeSize = Number(String(checkpoint.data).split('\n')[1]);
     const consistency = await company.GET('/v2/ledger/consistency', {
-      params: { query: { from: 0, to: 0 } },
+      params: { query: { from: treeSize, to: treeSize } },
     });
     const tile = await company.GET('/v2/ledger/tile/{tilePath}', {
       params: { path: { tilePath: 'tile/0/000' } },

@@ -78,8 +78,21 @@ describe('logs', () => {
     // Act
     const format = JSON.parse(stage?.Properties.AccessLogSetting.Format);
     // Assess
+    // The log group's ARN without the `:*` suffix (feature flag in cdk.json, as API Gateway asks).
     expect(stage?.Properties.AccessLogSetting.DestinationArn).toEqual({
-      'Fn::GetAtt': [accessLogGroupId, 'Arn'],
+      'Fn::Join': [
+        '',
+        [
+          'arn:',
+          { Ref: 'AWS::Partition' },
+          ':logs:',
+          { Ref: 'AWS::Region' },
+          ':',
+          { Ref: 'AWS::AccountId' },
+          ':log-group:',
+          { Ref: accessLogGroupId },
+        ],
+      ],
     });
     expect(format).toEqual(ACCESS_LOG_FIELDS);
     expect(format).toMatchObject({
