@@ -15,6 +15,8 @@ import { cachedLocalStack } from '../../local/synthesized/cached-local-stack';
 import type { LocalStack } from '../../local/synthesized/local-stack';
 
 const environment = process.env as unknown as StackEnvironment;
+/** A synthesis (the cached stack is stale once lib/ or lambdas/ changed) or a build of the bundles takes 15-20 s. */
+const SYNTHESIS_TIMEOUT_MS = 120_000;
 
 /** The stack with `action` taken out of every statement of one function's policies. */
 function withoutAction(stack: LocalStack, functionName: string, action: string): LocalStack {
@@ -67,46 +69,54 @@ describe('IAM enforced locally', () => {
     stack = await cachedLocalStack({ region: environment.AWS_REGION, corsAllowedOrigins: [] });
     const { createCompany } = await import('../../lambdas/domain/identity/tenants.js');
     ({ apiKey } = await createCompany('IAM probe'));
-  });
+  }, SYNTHESIS_TIMEOUT_MS);
 
-  it('lets every call of a request through with the policies as synthesized', async () => {
-    // Arrange
-    const log: string[] = [];
-    const api = await startApi(stack, log);
-    try {
-      // Act
-      const response = await fetch(`${api.url}/v2/categories`, { headers: { 'X-API-Key': apiKey } });
-      // Assess
-      expect(response.status).toBe(200);
-      expect(log).toEqual([]);
-    } finally {
-      await api.stop();
-    }
-  });
+  it(
+    'lets every call of a request through with the policies as synthesized',
+    async () => {
+      // Arrange
+      const log: string[] = [];
+      const api = await startApi(stack, log);
+      try {
+        // Act
+        const response = await fetch(`${api.url}/v2/categories`, { headers: { 'X-API-Key': apiKey } });
+        // Assess
+        expect(response.status).toBe(200);
+        expect(log).toEqual([]);
+      } finally {
+        await api.stop();
+      }
+    },
+    SYNTHESIS_TIMEOUT_MS,
+  );
 
-  it('refuses the call whose action one policy no longer grants, as AWS would', async () => {
-    // Arrange
-    const listCategories = stack.api.operations.listCategories as string;
-    const log: string[] = [];
-    const api = await startApi(withoutAction(stack, listCategories, 'dynamodb:Query'), log);
-    try {
-      // Act
-      const response = await fetch(`${api.url}/v2/categories`, { headers: { 'X-API-Key': apiKey } });
-      // Assess
-      expect(response.status).toBe(500);
-      expect(await response.json()).toMatchObject({ code: 'INTERNAL_ERROR' });
-      const refusals = log.map((line) => JSON.parse(line) as Record<string, string>);
-      expect(refusals).toContainEqual(
-        expect.objectContaining({
-          functionName: listCategories,
-          action: 'dynamodb:Query',
-          resource: expect.stringMatching(
-            /^arn:aws:dynamodb:[^:]+:000000000000:table\/asset-registry(\/index\/\w+)?$/,
-          ),
-        }),
-      );
-    } finally {
-      await api.stop();
-    }
-  });
+  it(
+    'refuses the call whose action one policy no longer grants, as AWS would',
+    async () => {
+      // Arrange
+      const listCategories = stack.api.operations.listCategories as string;
+      const log: string[] = [];
+      const api = await startApi(withoutAction(stack, listCategories, 'dynamodb:Query'), log);
+      try {
+        // Act
+        const response = await fetch(`${api.url}/v2/categories`, { headers: { 'X-API-Key': apiKey } });
+        // Assess
+        expect(response.status).toBe(500);
+        expect(await response.json()).toMatchObject({ code: 'INTERNAL_ERROR' });
+        const refusals = log.map((line) => JSON.parse(line) as Record<string, string>);
+        expect(refusals).toContainEqual(
+          expect.objectContaining({
+            functionName: listCategories,
+            action: 'dynamodb:Query',
+            resource: expect.stringMatching(
+              /^arn:aws:dynamodb:[^:]+:000000000000:table\/asset-registry(\/index\/\w+)?$/,
+            ),
+          }),
+        );
+      } finally {
+        await api.stop();
+      }
+    },
+    SYNTHESIS_TIMEOUT_MS,
+  );
 });
