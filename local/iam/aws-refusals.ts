@@ -58,69 +58,63 @@ function jsonError(
  * accessDeniedAnswer('dynamodb', 'User: arn:aws:sts::…:assumed-role/… is not authorized to perform: …', newRequestId());
  */
 export function accessDeniedAnswer(service: string, message: string, requestId: string): ServiceAnswer {
-  switch (service) {
-    case 's3':
-      return s3Error(403, 'AccessDenied', message, requestId);
-    case 'dynamodb':
-      return jsonError(
-        400,
-        { 'content-type': 'application/x-amz-json-1.0' },
-        { __type: 'com.amazon.coral.service#AccessDeniedException', Message: message },
-        requestId,
-      );
-    case 'sqs':
-      return jsonError(
-        403,
-        { 'content-type': 'application/x-amz-json-1.0', 'x-amzn-query-error': 'AccessDenied;Sender' },
-        { __type: 'com.amazon.coral.service#AccessDeniedException', message },
-        requestId,
-      );
-    case 'lambda':
-      return jsonError(
-        403,
-        { 'content-type': 'application/json', 'x-amzn-errortype': 'AccessDeniedException' },
-        { Type: 'User', Message: message },
-        requestId,
-      );
-    default:
-      return jsonError(
-        400,
-        { 'content-type': 'application/x-amz-json-1.1' },
-        { __type: 'AccessDeniedException', message },
-        requestId,
-      );
-  }
+  if (service === 's3') return s3Error(403, 'AccessDenied', message, requestId);
+  return jsonServiceError(
+    service,
+    { code: 'AccessDeniedException', queryCode: 'AccessDenied' },
+    message,
+    requestId,
+  );
 }
 
 /** The answer to a call signed with an access key id the endpoint does not know. */
 export function unknownCallerAnswer(service: string, requestId: string): ServiceAnswer {
-  const message = 'The security token included in the request is invalid.';
+  if (service === 's3') {
+    return s3Error(
+      403,
+      'InvalidAccessKeyId',
+      'The AWS Access Key Id you provided does not exist in our records.',
+      requestId,
+    );
+  }
+  return jsonServiceError(
+    service,
+    { code: 'UnrecognizedClientException', queryCode: 'InvalidClientTokenId' },
+    'The security token included in the request is invalid.',
+    requestId,
+  );
+}
+
+/**
+ * An error of a JSON-protocol service in its own shape: DynamoDB's and SQS's qualified
+ * `__type` (SQS also names the query-protocol code its SDK reads), Lambda's REST error, and the
+ * other JSON services' plain `__type`.
+ */
+function jsonServiceError(
+  service: string,
+  error: { code: string; queryCode: string },
+  message: string,
+  requestId: string,
+): ServiceAnswer {
   switch (service) {
-    case 's3':
-      return s3Error(
-        403,
-        'InvalidAccessKeyId',
-        'The AWS Access Key Id you provided does not exist in our records.',
-        requestId,
-      );
     case 'dynamodb':
       return jsonError(
         400,
         { 'content-type': 'application/x-amz-json-1.0' },
-        { __type: 'com.amazon.coral.service#UnrecognizedClientException', Message: message },
+        { __type: `com.amazon.coral.service#${error.code}`, Message: message },
         requestId,
       );
     case 'sqs':
       return jsonError(
         403,
-        { 'content-type': 'application/x-amz-json-1.0', 'x-amzn-query-error': 'InvalidClientTokenId;Sender' },
-        { __type: 'com.amazon.coral.service#UnrecognizedClientException', message },
+        { 'content-type': 'application/x-amz-json-1.0', 'x-amzn-query-error': `${error.queryCode};Sender` },
+        { __type: `com.amazon.coral.service#${error.code}`, message },
         requestId,
       );
     case 'lambda':
       return jsonError(
         403,
-        { 'content-type': 'application/json', 'x-amzn-errortype': 'UnrecognizedClientException' },
+        { 'content-type': 'application/json', 'x-amzn-errortype': error.code },
         { Type: 'User', Message: message },
         requestId,
       );
@@ -128,7 +122,7 @@ export function unknownCallerAnswer(service: string, requestId: string): Service
       return jsonError(
         400,
         { 'content-type': 'application/x-amz-json-1.1' },
-        { __type: 'UnrecognizedClientException', message },
+        { __type: error.code, message },
         requestId,
       );
   }
