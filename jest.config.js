@@ -31,6 +31,9 @@ const shared = {
 
 module.exports = {
   testSequencer: '<rootDir>/test/support/heavy-last-sequencer.js',
+  // A global option: jest reads no testTimeout from a project (the integration project's 30 s
+  // below never applied, and 20 concurrent updates on one object took over 5 s on a loaded CI).
+  testTimeout: 30_000,
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
     {
