@@ -131,10 +131,15 @@ export const operationResponses: Record<OperationId, OperationResponses> = {
       'Content-Type': { description: "the file's MIME type" },
       'Content-Length': { description: 'bytes', schema: { type: 'integer', minimum: 0 } },
       'Content-Disposition': {
-        description: '`inline` (default) or `attachment` (download=true), with the original file name',
+        description:
+          '`inline` (default) or `attachment` (download=true, and always for types a browser would run), with the original file name',
       },
       'Cache-Control': { description: '`private, max-age=300`' },
       ETag: { description: "the file's SHA-256, quoted" },
+      'X-Content-Type-Options': { description: '`nosniff`, on every answer' },
+      'Content-Security-Policy': {
+        description: '`sandbox`, for types a browser would run (HTML, SVG, XML, script)',
+      },
     },
     otherAnswers: {
       302: {

@@ -44,6 +44,7 @@ describe('download (spec 4.17)', () => {
       'Content-Disposition': `inline; filename="photo.png"; filename*=UTF-8''photo.png`,
       'Cache-Control': 'private, max-age=300',
       ETag: `"${sha256Hex(png.content)}"`,
+      'X-Content-Type-Options': 'nosniff',
     });
   });
 
@@ -97,6 +98,7 @@ describe('download (spec 4.17)', () => {
       expect(answer.headers.ETag).toBe(etag);
     }
     expect(exact.headers['Cache-Control']).toBe('private, max-age=300');
+    expect(exact.headers['X-Content-Type-Options']).toBe('nosniff');
   });
 
   it('a stale ETag: 200 with the bytes', async () => {
@@ -144,6 +146,7 @@ describe('download (spec 4.17)', () => {
     expect(location.startsWith(`${process.env[endpointUrlEnvironment('S3')]}/`)).toBe(true);
     expect(new URL(location).searchParams.get('X-Amz-Expires')).toBe('300');
     expect(redirect.headers.ETag).toBe(`"${sha256Hex(content)}"`);
+    expect(redirect.headers['X-Content-Type-Options']).toBe('nosniff');
     expect(fetched.status).toBe(200);
     expect(bytes.length).toBe(FOUR_MIB + 1);
     expect(sha256Hex(bytes)).toBe(sha256Hex(content));

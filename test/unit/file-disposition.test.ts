@@ -1,5 +1,6 @@
 /** Pure helpers of the file service: the Content-Disposition header and the tag list. */
-import { contentDisposition, parseTags } from '../../lambdas/domain/files/file-service';
+import { contentDisposition } from '../../lambdas/domain/files/download-headers';
+import { parseTags } from '../../lambdas/domain/files/file-service';
 import { ValidationError } from '../../lambdas/shared/errors';
 
 describe('contentDisposition', () => {

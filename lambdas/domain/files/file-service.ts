@@ -28,6 +28,7 @@ import { actorOf, type Principal } from '#shared/principal.js';
 import type { Infer } from '#shared/schema.js';
 import { UUID_PATTERN } from '#shared/schema.js';
 import { changeObject, objectNotFound } from '../objects/object-change.js';
+import { DOWNLOAD_MAX_AGE_SECONDS, downloadHeaders, NOSNIFF } from './download-headers.js';
 import { type FileIntake, takeInFile } from './file-intake.js';
 import { TAG_MAX_LENGTH, TAGS_MAX_COUNT, type uploadFields } from './file-schemas.js';
 import { type FileView, toFileView } from './file-view.js';
@@ -36,8 +37,6 @@ type UploadFields = Infer<typeof uploadFields.shape>;
 
 /** Files up to this size are answered inline; larger ones by a redirect to S3 (Lambda answers stop near 6 MB, base64 adds a third). */
 export const INLINE_DOWNLOAD_MAX_BYTES = 4 * 1024 * 1024;
-/** How long browsers and proxies may keep a download (the content of a file id never changes). */
-export const DOWNLOAD_MAX_AGE_SECONDS = 300;
 /** Multipart framing allowed on top of the file itself before a body is refused unread. */
 const MULTIPART_OVERHEAD_BYTES = 1024 * 1024;
 
@@ -257,16 +256,6 @@ async function findVisibleFileAndObject(
   return { record, object };
 }
 
-/** `Content-Disposition` with the original name, ASCII fallback plus RFC 5987 UTF-8 form. */
-export function contentDisposition(kind: 'inline' | 'attachment', fileName: string): string {
-  const fallback = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  const encoded = encodeURIComponent(fileName).replace(
-    /['()*]/g,
-    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
-  return `${kind}; filename="${fallback}"; filename*=UTF-8''${encoded}`;
-}
-
 const etagOf = (record: FileRecord) => `"${record.checksum.replace(/^sha256:/, '')}"`;
 
 function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
@@ -290,19 +279,16 @@ export async function downloadFile(
 ): Promise<Download> {
   const record = await findVisibleFile(companyId, fileId);
   const etag = etagOf(record);
-  const headers = {
-    'Content-Type': record.mimeType,
-    'Content-Disposition': contentDisposition(
-      options.attachment ? 'attachment' : 'inline',
-      record.originalFileName,
-    ),
-    'Cache-Control': `private, max-age=${DOWNLOAD_MAX_AGE_SECONDS}`,
-    ETag: etag,
-  };
+  const headers = { ...downloadHeaders(record, options), ETag: etag };
   if (matchesEtag(options.ifNoneMatch, etag)) {
-    return { kind: 'notModified', headers: { ETag: etag, 'Cache-Control': headers['Cache-Control'] } };
+    return {
+      kind: 'notModified',
+      headers: { ETag: etag, 'Cache-Control': headers['Cache-Control'], ...NOSNIFF },
+    };
   }
   if (record.size > INLINE_DOWNLOAD_MAX_BYTES) {
+    // S3 can override only these headers of its answer: no nosniff, no CSP. For active content
+    // the forced attachment is what keeps the browser from rendering it.
     const location = await presignedDownloadUrl(
       record.storageKey,
       {
@@ -312,7 +298,7 @@ export async function downloadFile(
       },
       DOWNLOAD_MAX_AGE_SECONDS,
     );
-    return { kind: 'redirect', headers: { ETag: etag, 'Cache-Control': 'no-store' }, location };
+    return { kind: 'redirect', headers: { ETag: etag, 'Cache-Control': 'no-store', ...NOSNIFF }, location };
   }
   const content = await readFileBytes(record.storageKey);
   return { kind: 'inline', headers: { ...headers, 'Content-Length': String(content.length) }, content };
