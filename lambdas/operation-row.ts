@@ -56,6 +56,11 @@ interface OperationFields {
    */
   secretFields?: readonly string[];
   /**
+   * The success answer carries a credential (a signing secret, a session token): it is sent
+   * with `Cache-Control: no-store`, so that no browser or proxy cache keeps it.
+   */
+  answersCredential?: true;
+  /**
    * What the operation's code calls on the data stores: its function's IAM policy is derived
    * from this and nothing else (least privilege, `lib/operation-access.ts`). `table`: DynamoDB
    * actions on the table's items (a `TransactWriteItems` needs the action of each of its items:

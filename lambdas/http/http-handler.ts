@@ -195,6 +195,9 @@ export function httpHandler<Op extends Operation>(
                 operation.secretFields,
               )
             : await handle(request);
+        if (operation.answersCredential) {
+          result.headers = { ...result.headers, 'Cache-Control': 'no-store' };
+        }
         const statusCode = result.statusCode ?? operation.successStatus;
         countAnswer(operationId, statusCode);
         if (event.httpMethod === 'HEAD') return headAnswer(statusCode, result);

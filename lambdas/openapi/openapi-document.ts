@@ -281,7 +281,7 @@ function requestBodyOf(row: Row): OpenApiOperation['requestBody'] {
 }
 
 function headersOf(headers: Record<string, HeaderDoc> | undefined): OpenApiResponse['headers'] {
-  if (!headers) return undefined;
+  if (!headers || Object.keys(headers).length === 0) return undefined;
   return Object.fromEntries(
     Object.entries(headers).map(([name, header]) => [
       name,
@@ -318,7 +318,15 @@ const writtenByGateway = (row: Row, status: number) =>
 function responsesOf(row: Row): Record<string, OpenApiResponse> {
   const documented = operationResponses[row.id];
   const responses: Record<string, OpenApiResponse> = {};
-  const success: OpenApiResponse = { description: 'Success', headers: headersOf(documented.headers) };
+  const success: OpenApiResponse = {
+    description: 'Success',
+    headers: headersOf({
+      ...documented.headers,
+      ...(row.answersCredential
+        ? { 'Cache-Control': { description: '`no-store`: the answer carries a credential' } }
+        : {}),
+    }),
+  };
   if (documented.body === 'binary') {
     success.description = "The file's bytes, with the file's MIME type";
     success.content = Object.fromEntries(SUPPORTED_TYPES.map((type) => [type.mimeType, { schema: BINARY }]));

@@ -112,7 +112,6 @@ export const operationResponses: Record<OperationId, OperationResponses> = {
   createWallet: { body: 'Wallet', headers: location, errors: ['USERNAME_EXISTS', CONCURRENT] },
   walletLogin: {
     body: 'WalletLogin',
-    headers: { 'Cache-Control': { description: '`no-store`: the token is a credential' } },
     errors: ['UNAUTHORIZED', CONCURRENT],
   },
   getWallet: { body: 'WalletDetail', errors: ['RESOURCE_NOT_FOUND'] },

@@ -31,6 +31,7 @@ export const webhookOperations = withIds({
     permission: 'webhooks:write',
     body: createWebhookBody,
     // Not idempotent: the idempotency record would keep the answer, and so the secret, in clear.
+    answersCredential: true,
     successStatus: 201,
   },
   getWebhook: {
@@ -76,6 +77,7 @@ export const webhookOperations = withIds({
     summary: 'A new signing secret, shown once; the previous one keeps signing for 24 h (extension)',
     permission: 'webhooks:write',
     pathParameters: webhookIdPath,
+    answersCredential: true,
     successStatus: 200,
   },
   listWebhookDeliveries: {

@@ -26,6 +26,9 @@ describe('webhook subscriptions', () => {
     // Assess
     expect(created.statusCode).toBe(201);
     expect(created.headers.Location).toBe(`/test/v2/webhooks/${created.body.id}`);
+    // The secret is a credential: no cache may keep the answer; the reads carry none to hide.
+    expect(created.headers['Cache-Control']).toBe('no-store');
+    expect(read.headers['Cache-Control']).toBeUndefined();
     expect(created.body).toEqual({
       id: expect.any(String),
       url: LOCAL_URL,
@@ -166,6 +169,7 @@ describe('webhook subscriptions', () => {
     const rotated = await rotateSecret(principal, created.id);
     // Assess
     expect(rotated.statusCode).toBe(200);
+    expect(rotated.headers['Cache-Control']).toBe('no-store');
     expect(rotated.body).toEqual({
       id: created.id,
       secret: expect.stringMatching(/^whsec_/),

@@ -5,6 +5,4 @@ import { walletOperations } from '../../operations/wallets.js';
 // The row says `authorization: 'none'`: no principal; the App comes from the username.
 export const handler = httpHandler(walletOperations.walletLogin, async ({ body }) => ({
   body: await loginWallet(body),
-  // The token is a credential: no cache may keep it.
-  headers: { 'Cache-Control': 'no-store' },
 }));
