@@ -29,24 +29,69 @@ const shared = {
   setupFiles: ['<rootDir>/test/support/quiet-powertools.js'],
 };
 
+/** Both integration projects share one embedded stack and one run of the stack's functions. */
+const integration = {
+  ...shared,
+  testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
+  globalSetup: '<rootDir>/test/support/integration-global-setup.js',
+  globalTeardown: '<rootDir>/test/support/integration-global-teardown.js',
+};
+
+/**
+ * The integration files that call handlers from their sources in the test's own process, each
+ * because it changes what a function in an environment of its own would not see: a variable of
+ * `process.env`, a module mocked or spied on, a table of its own (`isolated-ledger.ts`).
+ * Every other file's imports of a handler give the function's bundle (`bundled-function.ts`).
+ */
+const IN_PROCESS_INTEGRATION = Object.keys({
+  'aws-request-failures': 'points S3 at a failing server through process.env',
+  exports: 'changes EXPORT_INLINE_MAX_BYTES between tests',
+  'fuzz-operations': 'sets EXPORT_INLINE_MAX_BYTES to 1 byte',
+  'ledger-api': 'a table and signing key of its own',
+  'ledger-audit-tools': 'a table and signing key of its own',
+  'ledger-checkpoint-latency': 'a table and signing key of its own',
+  'ledger-interop': 'a table and signing key of its own',
+  'ledger-sequencer': 'a table and signing key of its own',
+  'ledger-sequencer-consistency': 'a table and signing key of its own',
+  'ledger-sequencer-kill': 'a table and signing key of its own',
+  'ledger-sequencer-trigger': 'a table of its own and a mocked clock',
+  'ledger-tamper': 'a table and signing key of its own',
+  'http-local-gateway-policy': 'mocks the gateway policy cache',
+  'subcategories-statistics': 'makes DynamoDB fail through a spy',
+  'wallets-login': 'makes DynamoDB fail through a spy',
+  'wallets-login-parallel': 'counts password checks through a mock',
+  'wallets-secrets': 'reads the console output of the handlers',
+  'wallets-sessions': "clears the authorizer's cache",
+  'webhooks-delivery': 'points delivery at test receivers through process.env',
+  'webhooks-subscriptions': 'turns LOCAL_WEBHOOKS_ALLOW_LOOPBACK off',
+  'xray-tracing': 'turns tracing on through process.env',
+});
+const inProcessPath = (file) => `<rootDir>/test/integration/${file}.test.ts`;
+
 module.exports = {
   testSequencer: '<rootDir>/test/support/heavy-last-sequencer.js',
-  // A global option: jest reads no testTimeout from a project (the integration project's 30 s
-  // below never applied, and 20 concurrent updates on one object took over 5 s on a loaded CI).
+  // A global option: jest reads no testTimeout from a project (a project's 30 s never applied,
+  // and 20 concurrent updates on one object took over 5 s on a loaded CI).
   testTimeout: 30_000,
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
     {
-      ...shared,
+      ...integration,
       displayName: 'integration',
-      testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
+      testPathIgnorePatterns: IN_PROCESS_INTEGRATION.map(inProcessPath),
+      // A test's import of a function's source gives that function's bundle, run as deployed.
+      moduleNameMapper: {
+        '^(?:\\.\\./)+lambdas/((?:handlers|authorizer)/.+?)(?:\\.js)?$':
+          '<rootDir>/.cache/function-proxies/$1.js',
+        ...shared.moduleNameMapper,
+      },
+    },
+    {
+      ...integration,
+      displayName: 'integration-in-process',
+      testMatch: IN_PROCESS_INTEGRATION.map(inProcessPath),
       // Handlers run in the test's own process, and so do the background jobs they start.
       setupFiles: [...shared.setupFiles, '<rootDir>/test/support/in-process-jobs.js'],
-      globalSetup: '<rootDir>/test/support/integration-global-setup.js',
-      // Jest's 5 s default is a guard against hangs, not a budget: a slow or loaded CI machine
-      // took over 5 s for 20 concurrent updates that retry on one object.
-      testTimeout: 30_000,
-      globalTeardown: '<rootDir>/test/support/integration-global-teardown.js',
     },
     { ...shared, displayName: 'infra', testMatch: ['<rootDir>/test/infra/**/*.test.ts'] },
     { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'] },

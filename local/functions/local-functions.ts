@@ -145,6 +145,7 @@ export class LocalFunctions {
   private readonly all = new Map<string, Set<ExecutionEnvironment>>();
   private readonly waiting = new Map<string, Array<() => void>>();
   private readonly logs = new Map<string, WriteStream>();
+  private readonly asyncInvocations = new Set<Promise<unknown>>();
   readonly statistics: FunctionStatistics = { coldStarts: 0, invocations: 0, environments: 0 };
   private closed = false;
 
@@ -213,16 +214,27 @@ export class LocalFunctions {
    * source does: returns at once; a failure is logged (Lambda's two retries are not made here).
    */
   invokeAsync(nameOrArn: string, event: unknown): void {
-    this.invoke(nameOrArn, event).catch((error: unknown) => {
-      console.error(
-        JSON.stringify({
-          level: 'ERROR',
-          message: 'Asynchronous invocation failed',
-          function: nameOrArn,
-          errorMessage: String(error instanceof Error ? error.message : error),
-        }),
-      );
-    });
+    const invocation: Promise<unknown> = this.invoke(nameOrArn, event)
+      .catch((error: unknown) => {
+        console.error(
+          JSON.stringify({
+            level: 'ERROR',
+            message: 'Asynchronous invocation failed',
+            function: nameOrArn,
+            errorMessage: String(error instanceof Error ? error.message : error),
+          }),
+        );
+      })
+      .finally(() => this.asyncInvocations.delete(invocation));
+    this.asyncInvocations.add(invocation);
+  }
+
+  /**
+   * Resolves once no asynchronous invocation runs, including those that the awaited ones started
+   * (a test's wait for the background jobs its requests started).
+   */
+  async asyncInvocationsSettled(): Promise<void> {
+    while (this.asyncInvocations.size > 0) await Promise.all([...this.asyncInvocations]);
   }
 
   /** Discards the function's idle environments and every busy one once it is done. */

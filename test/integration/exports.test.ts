@@ -5,8 +5,8 @@
  * export that becomes a job with a presigned link.
  */
 import { parse } from 'csv-parse/sync';
-import { settleBackgroundJobs } from '../../lambdas/shared/background-jobs';
 import type { Principal } from '../../lambdas/shared/principal';
+import { settleBackgroundJobs } from '../support/background-jobs';
 import { givenCategory, givenSubcategory } from '../support/fixtures';
 import { exportObjects, getExport, importAndWait } from '../support/import-requests';
 import {
@@ -143,6 +143,7 @@ describe('CSV export', () => {
     ['@', '@SUM(1)'],
     ['a tab', '\tTabbed'],
     ['a carriage return', '\rReturned'],
+    ['a line feed', '\nFed'],
   ])('neutralises a cell starting with %s with a leading apostrophe (OWASP)', async (_label, value) => {
     // Prepare
     const principal = companyPrincipal();

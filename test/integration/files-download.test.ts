@@ -3,7 +3,7 @@
  * redirect to a presigned S3 GET above 4 MB, and the access rules.
  */
 import { randomUUID } from 'node:crypto';
-import { endpointUrlEnvironment } from '../../lambdas/shared/aws-endpoints';
+import { functionsS3Endpoint } from '../support/bundled-function';
 import {
   download,
   errorBody,
@@ -143,7 +143,7 @@ describe('download (spec 4.17)', () => {
     expect(uploaded.statusCode).toBe(201);
     expect(redirect.statusCode).toBe(302);
     expect(redirect.rawBody).toBe('');
-    expect(location.startsWith(`${process.env[endpointUrlEnvironment('S3')]}/`)).toBe(true);
+    expect(location.startsWith(`${functionsS3Endpoint()}/`)).toBe(true);
     expect(new URL(location).searchParams.get('X-Amz-Expires')).toBe('300');
     expect(redirect.headers.ETag).toBe(`"${sha256Hex(content)}"`);
     expect(redirect.headers['X-Content-Type-Options']).toBe('nosniff');

@@ -4,7 +4,7 @@
  */
 import { verifyLedger } from '../../lambdas/domain/ledger/ledger-audit';
 import { findFile } from '../../lambdas/repositories/file-repository';
-import { settleBackgroundJobs } from '../../lambdas/shared/background-jobs';
+import { settleBackgroundJobs } from '../support/background-jobs';
 import {
   download,
   fileKeyOf,

@@ -6,8 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { tenantPartition } from '../../lambdas/repositories/tenant-keys';
-import { endpointUrlEnvironment } from '../../lambdas/shared/aws-endpoints';
 import { dynamoDb, tableName } from '../../lambdas/shared/clients';
+import { functionsS3Endpoint } from '../support/bundled-function';
 import {
   completeUploadSession,
   createUploadSession,
@@ -102,7 +102,7 @@ describe('upload sessions: create', () => {
     expect(session).toEqual({
       uploadId: expect.stringMatching(UUID_V4),
       method: 'POST',
-      url: `${process.env[endpointUrlEnvironment('S3')]}/${process.env.FILES_BUCKET_NAME}`,
+      url: `${functionsS3Endpoint()}/${process.env.FILES_BUCKET_NAME}`,
       fields: expect.objectContaining({
         key: stagingKeyOf(principal.tenantId, session.uploadId),
         'Content-Type': 'image/png',

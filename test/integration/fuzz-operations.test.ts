@@ -14,9 +14,9 @@ import { issueApiKey } from '../../lambdas/domain/identity/api-keys';
 import { createApp, createCompany } from '../../lambdas/domain/identity/tenants';
 import type { OpenApiDocument } from '../../lambdas/openapi/openapi-document';
 import { operationList } from '../../lambdas/operations';
-import { settleBackgroundJobs } from '../../lambdas/shared/background-jobs';
 import { freePort } from '../../local/free-port';
 import { type LocalGateway, startLocalGateway } from '../../local/local-gateway';
+import { settleBackgroundJobs } from '../support/background-jobs';
 import {
   describeRequest,
   type FuzzRequest,

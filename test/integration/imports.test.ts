@@ -1,8 +1,8 @@
 /** Bulk import of objects (extension) through the handlers, against DynamoDB Local and s3rver. */
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import { settleBackgroundJobs } from '../../lambdas/shared/background-jobs';
 import type { Principal } from '../../lambdas/shared/principal';
+import { settleBackgroundJobs } from '../support/background-jobs';
 import { givenSubcategoryPath } from '../support/fixtures';
 import {
   allImportErrors,

@@ -4,8 +4,8 @@ import { handler as getObject } from '../../lambdas/handlers/objects/get-object'
 import { handler as listObjects } from '../../lambdas/handlers/objects/list-objects';
 import { handler as getSubcategory } from '../../lambdas/handlers/subcategories/get-subcategory';
 import { handler as updateSubcategory } from '../../lambdas/handlers/subcategories/update-subcategory';
-import { settleBackgroundJobs } from '../../lambdas/shared/background-jobs';
 import { invoke } from '../support/api-events';
+import { settleBackgroundJobs } from '../support/background-jobs';
 import { givenObject, givenSubcategory, givenSubcategoryPath } from '../support/fixtures';
 import { companyPrincipal } from '../support/principals';
 

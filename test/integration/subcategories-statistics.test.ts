@@ -12,9 +12,9 @@ import {
 } from '../../lambdas/repositories/subcategory-repository';
 import { readCounters, removingSubcategoriesOf } from '../../lambdas/repositories/tenant-counters';
 import { observeAwsRequests } from '../../lambdas/shared/aws-requests';
-import { settleBackgroundJobs } from '../../lambdas/shared/background-jobs';
 import { dynamoDb, tableName } from '../../lambdas/shared/clients';
 import type { Principal } from '../../lambdas/shared/principal';
+import { settleBackgroundJobs } from '../support/background-jobs';
 import { givenCategory, givenObject } from '../support/fixtures';
 import {
   createObjectsInOrder,

@@ -8,9 +8,9 @@ import { handler as listImportErrorsHandler } from '../../lambdas/handlers/impor
 import { handler as listImportsHandler } from '../../lambdas/handlers/imports/list-imports';
 import { handler as startImportHandler } from '../../lambdas/handlers/imports/start-import';
 import { handler as exportObjectsHandler } from '../../lambdas/handlers/objects/export-objects';
-import { settleBackgroundJobs } from '../../lambdas/shared/background-jobs';
 import type { Principal } from '../../lambdas/shared/principal';
 import { invoke, lambdaContext, proxyEvent } from './api-events';
+import { settleBackgroundJobs } from './background-jobs';
 
 /** Sends a file as the whole body (`text/csv` or JSON Lines). */
 export async function postImportFile(
