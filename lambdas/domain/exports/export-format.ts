@@ -1,12 +1,11 @@
 /**
  * How an export writes objects: CSV (RFC 4180, CRLF, a header row) or JSON Lines. CSV cells that
- * a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, a tab or a carriage
- * return) get a leading `'`, as OWASP recommends against CSV injection; the import takes it off
- * again (`withoutFormulaGuard`), so an export imports back as the same objects.
+ * a spreadsheet would run as a formula get a leading `'` (`formula-guard.ts`).
  */
 import { stringify } from 'csv-stringify/sync';
 import type { ObjectView } from '../objects/object-view.js';
 import type { ExportFormat } from './export-schemas.js';
+import { withFormulaGuard } from './formula-guard.js';
 
 export const EXPORT_CONTENT_TYPES: Record<ExportFormat, string> = {
   csv: 'text/csv; charset=utf-8',
@@ -36,9 +35,6 @@ export const EXPORT_CSV_COLUMNS = [
   'lastTxId',
   'eventCount',
 ] as const;
-
-/** A leading `'` where a spreadsheet would see a formula (and before `'`s that precede one). */
-export const withFormulaGuard = (text: string): string => (/^'*[=+\-@\t\r]/.test(text) ? `'${text}` : text);
 
 function csvCell(object: ExportedObject, column: (typeof EXPORT_CSV_COLUMNS)[number]): string {
   switch (column) {

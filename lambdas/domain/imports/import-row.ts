@@ -9,6 +9,7 @@
 import type { FieldIssue } from '#shared/errors.js';
 import type { Infer, Metadata } from '#shared/schema.js';
 import { UUID_PATTERN } from '#shared/schema.js';
+import { withoutFormulaGuard } from '../exports/formula-guard.js';
 import { createObjectBody } from '../objects/object-schemas.js';
 import type { ImportFormat } from './import-job.js';
 
@@ -49,15 +50,6 @@ export const isKnownColumn = (column: string): boolean =>
   (TARGET_COLUMNS as readonly string[]).includes(column) ||
   (READ_ONLY_COLUMNS as readonly string[]).includes(column) ||
   (column.startsWith(METADATA_COLUMN_PREFIX) && column.length > METADATA_COLUMN_PREFIX.length);
-
-/**
- * An export neutralises a cell that a spreadsheet would run as a formula with a leading `'`
- * (OWASP); a spreadsheet shows that apostrophe as a text marker, not as part of the value, so
- * the import takes it off again. Only before a formula character (after any other `'`), so
- * that every exported value comes back exactly.
- */
-export const withoutFormulaGuard = (text: string): string =>
-  /^'+[=+\-@\t\r]/.test(text) ? text.slice(1) : text;
 
 /** A CSV cell's text as a value: empty is "not given", as an absent JSON field is. */
 function cellValue(value: unknown, format: ImportFormat): unknown {
