@@ -101,6 +101,7 @@ describe('webhook subscriptions', () => {
     'https://[fd00:ec2::254]/in',
     'https://[fe80::1]/in',
     'https://[::ffff:10.0.0.1]/in',
+    'https://[::ffff:0:7f00:1]/in',
     'http://10.0.0.1/in',
   ])('refuses %s, whose address is not public (400 ADDRESS_NOT_ALLOWED)', async (url) => {
     // Act
@@ -127,12 +128,37 @@ describe('webhook subscriptions', () => {
       ['https://127.0.0.1/in', 'ADDRESS_NOT_ALLOWED'],
       ['https://[::1]/in', 'ADDRESS_NOT_ALLOWED'],
       ['https://[::ffff:127.0.0.1]/in', 'ADDRESS_NOT_ALLOWED'],
+      ['https://[::ffff:0:7f00:1]/in', 'ADDRESS_NOT_ALLOWED'],
+      ['https://93.184.215.14:8080/in', 'ADDRESS_NOT_ALLOWED'],
     ])('refuses %s with %s', async (url, code) => {
       // Act
       const response = await postWebhook(companyPrincipal(), { url });
       // Assess
       expect(response.statusCode).toBe(400);
       expect(response.body.validationErrors).toEqual([expect.objectContaining({ field: 'url', code })]);
+    });
+
+    it('takes a public address on port 443 or 8443 only, and says which port was refused', async () => {
+      // Prepare
+      const principal = companyPrincipal();
+      // Act
+      const onDefault = await postWebhook(principal, { url: 'https://93.184.215.14/in' });
+      const on8443 = await postWebhook(principal, { url: 'https://93.184.215.14:8443/in' });
+      const onSsh = await postWebhook(principal, { url: 'https://93.184.215.14:22/in' });
+      const moved = await putWebhook(principal, on8443.body.id, { url: 'https://93.184.215.14:25/in' });
+      // Assess
+      expect([onDefault.statusCode, on8443.statusCode]).toEqual([201, 201]);
+      expect(onSsh.statusCode).toBe(400);
+      expect(onSsh.body.validationErrors).toEqual([
+        {
+          field: 'url',
+          code: 'ADDRESS_NOT_ALLOWED',
+          message: 'The port 22 is not allowed: a webhook URL uses port 443 or 8443',
+        },
+      ]);
+      expect(moved.statusCode).toBe(400);
+      await deleteWebhook(principal, onDefault.body.id);
+      await deleteWebhook(principal, on8443.body.id);
     });
   });
 

@@ -26,6 +26,9 @@ const NOT_PUBLIC = [
   '::ffff:127.0.0.1',
   '::ffff:10.0.0.1',
   '::ffff:8.8.8.8',
+  '::ffff:0:7f00:1', // IPv4-translated 127.0.0.1
+  '::ffff:0:a00:1',
+  '::ffff:0:808:808',
   '64:ff9b::a00:1',
   '2002:a00:1::',
   '2001:db8::1',
@@ -89,6 +92,36 @@ describe('allowedAddresses', () => {
       throw new Error('ENOTFOUND');
     };
     await expect(allowedAddresses(new URL('https://nowhere.invalid/'), resolve)).rejects.toMatchObject({
+      code: 'ADDRESS_NOT_ALLOWED',
+    });
+  });
+
+  it.each(['https://93.184.215.14/in', 'https://93.184.215.14:443/in', 'https://93.184.215.14:8443/in'])(
+    'allows %s: port 443 (the default) or 8443',
+    async (url) => {
+      await expect(allowedAddresses(new URL(url))).resolves.toEqual(['93.184.215.14']);
+    },
+  );
+
+  it.each([
+    ['https://93.184.215.14:80/in', 80],
+    ['https://93.184.215.14:22/in', 22],
+    ['https://93.184.215.14:8080/in', 8080],
+  ])('refuses %s: no other port', async (url, port) => {
+    await expect(allowedAddresses(new URL(url))).rejects.toMatchObject({
+      code: 'ADDRESS_NOT_ALLOWED',
+      message: `The port ${port} is not allowed: a webhook URL uses port 443 or 8443`,
+    });
+  });
+
+  it('takes any port where local mode allows loopback', async () => {
+    process.env.LOCAL_WEBHOOKS_ALLOW_LOOPBACK = 'true';
+    await expect(allowedAddresses(new URL('http://127.0.0.1:39123/in'))).resolves.toEqual(['127.0.0.1']);
+  });
+
+  it('refuses the IPv4-translated form of loopback even where local mode allows loopback', async () => {
+    process.env.LOCAL_WEBHOOKS_ALLOW_LOOPBACK = 'true';
+    await expect(allowedAddresses(new URL('https://[::ffff:0:7f00:1]/'))).rejects.toMatchObject({
       code: 'ADDRESS_NOT_ALLOWED',
     });
   });

@@ -4,13 +4,21 @@
  * carry no credentials, and every address its host resolves to must be public: not loopback,
  * private (RFC 1918, IPv6 ULA), link-local (which holds the cloud metadata address), CGNAT,
  * documentation, benchmarking, multicast or reserved, nor an IPv6 form that embeds IPv4
- * (mapped, NAT64, 6to4, Teredo). The check runs at creation and again before every delivery,
- * and the delivery connects to exactly the address checked, so DNS cannot rebind in between.
+ * (mapped, translated, NAT64, 6to4, Teredo). The port must be HTTPS's (443, the default, or
+ * 8443), so that a webhook cannot knock on other services of a public host. The check runs at
+ * creation and again before every delivery, and the delivery connects to exactly the address
+ * checked, so DNS cannot rebind in between.
  */
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 
 export const LOCAL_WEBHOOKS_ALLOW_LOOPBACK_ENVIRONMENT = 'LOCAL_WEBHOOKS_ALLOW_LOOPBACK';
+
+/**
+ * The ports a webhook may use. Local mode lifts the limit with loopback: its deliveries leave
+ * the developer's own machine, and receivers there listen wherever they can.
+ */
+export const WEBHOOK_PORTS: readonly number[] = [443, 8443];
 
 const NOT_PUBLIC_RANGES: readonly [string, number, 'ipv4' | 'ipv6'][] = [
   ['0.0.0.0', 8, 'ipv4'], // "this network"
@@ -31,6 +39,7 @@ const NOT_PUBLIC_RANGES: readonly [string, number, 'ipv4' | 'ipv6'][] = [
   ['::', 128, 'ipv6'],
   ['::1', 128, 'ipv6'],
   ['::ffff:0:0', 96, 'ipv6'], // IPv4-mapped
+  ['::ffff:0:0:0', 96, 'ipv6'], // IPv4-translated (SIIT)
   ['::', 96, 'ipv6'], // IPv4-compatible (deprecated)
   ['64:ff9b::', 96, 'ipv6'], // NAT64
   ['64:ff9b:1::', 48, 'ipv6'],
@@ -122,7 +131,7 @@ const bareHost = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, '$1');
 /**
  * The addresses a URL may be delivered to: all of its host's addresses, each allowed. Throws
  * {@link WebhookAddressError} when the host does not resolve or any address is not public
- * (`http` must moreover lead to loopback only).
+ * (`http` must moreover lead to loopback only), or the port is not one of {@link WEBHOOK_PORTS}.
  *
  * @example
  * await allowedAddresses(new URL('https://hooks.example.com/in')) // ['93.184.215.14']
@@ -147,6 +156,14 @@ export async function allowedAddresses(
   if (refused.length > 0) {
     throw new WebhookAddressError(
       `The host ${host} resolves to an address that is not public (${refused[0]})`,
+      'ADDRESS_NOT_ALLOWED',
+    );
+  }
+  // After the addresses, so that a refused address is named as such whatever the port.
+  const port = url.port === '' ? 443 : Number(url.port);
+  if (!loopbackAllowed() && !WEBHOOK_PORTS.includes(port)) {
+    throw new WebhookAddressError(
+      `The port ${port} is not allowed: a webhook URL uses port ${WEBHOOK_PORTS.join(' or ')}`,
       'ADDRESS_NOT_ALLOWED',
     );
   }
