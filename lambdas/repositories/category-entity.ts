@@ -1,5 +1,6 @@
 /** The category entity (spec 2.3): its attributes, written once, and their item codec. */
 import { attribute, defineEntity, type RecordOf } from '#shared/entity.js';
+import { nameText } from '#shared/name-text.js';
 import { dateTime, integer, metadata, oneOf, string } from '#shared/schema.js';
 
 export const CATEGORY_STATUSES = ['active', 'inactive', 'archived'] as const;
@@ -8,7 +9,7 @@ export type CategoryStatus = (typeof CATEGORY_STATUSES)[number];
 export const categoryEntity = defineEntity('category', {
   id: attribute(string({ format: 'uuid' })),
   companyId: attribute(string({ format: 'uuid' }), { hidden: true }),
-  name: attribute(string({ min: 2, max: 100 }), {
+  name: attribute(nameText(string({ min: 2, max: 100 })), {
     description: '2-100 characters, unique within the company ignoring case',
   }),
   description: attribute(string({ max: 500 })),

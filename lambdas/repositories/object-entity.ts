@@ -1,5 +1,6 @@
 /** The object entity (spec 2.2): its attributes, written once, and their item codec. */
 import { attribute, defineEntity, type RecordOf } from '#shared/entity.js';
+import { nameText } from '#shared/name-text.js';
 import { dateTime, integer, metadata, nullable, oneOf, string } from '#shared/schema.js';
 
 /** An object's statuses; `object-lifecycle.ts` says which action leads to which. */
@@ -15,10 +16,10 @@ export const objectEntity = defineEntity('object', {
   externalId: attribute(string({ min: 1, max: 100 }), {
     description: '1-100 characters, unique within the company',
   }),
-  name: attribute(string({ min: 2, max: 200 })),
+  name: attribute(nameText(string({ min: 2, max: 200 }))),
   description: attribute(string({ max: 1000 })),
   summary: attribute(nullable(string({ max: 500 })), { missing: null, description: 'null when not given' }),
-  owner: attribute(string({ max: 100 })),
+  owner: attribute(nameText(string({ max: 100 })), { description: 'a name: no control characters' }),
   status: attribute(oneOf(OBJECT_STATUSES), {
     description: 'extension: `report_stolen` leads to `stolen`, `repair` back to `active`',
   }),

@@ -1,5 +1,6 @@
 /** The subcategory entity (spec 2.4) and its image files: attributes written once, and their item codecs. */
 import { attribute, defineEntity, type RecordOf } from '#shared/entity.js';
+import { nameText } from '#shared/name-text.js';
 import { dateTime, integer, metadata, nullable, oneOf, string } from '#shared/schema.js';
 
 export const SUBCATEGORY_STATUSES = ['active', 'delisted', 'removed'] as const;
@@ -11,7 +12,7 @@ export const subcategoryEntity = defineEntity('subcategory', {
   id: attribute(uuid()),
   companyId: attribute(uuid(), { hidden: true }),
   // The spec sets no bounds on a subcategory name: we use the category name's, 2-100 characters.
-  name: attribute(string({ min: 2, max: 100 })),
+  name: attribute(nameText(string({ min: 2, max: 100 }))),
   description: attribute(string({ max: 2048 })),
   status: attribute(oneOf(SUBCATEGORY_STATUSES)),
   categoryId: attribute(uuid()),

@@ -1,6 +1,7 @@
 /** The wallet entity (spec 2.5): its attributes, written once, and their item codec. */
 import { attribute, defineEntity, type RecordOf } from '#shared/entity.js';
 import type { FieldIssue } from '#shared/errors.js';
+import { NAME_FORBIDDEN_CHARACTERS, nameText } from '#shared/name-text.js';
 import {
   arrayOf,
   dateTime,
@@ -20,33 +21,29 @@ export type StoredWalletStatus = WalletStatus | 'deleted';
 const USERNAME_MIN_LENGTH = 3;
 export const USERNAME_MAX_LENGTH = 50;
 /**
- * Any characters but `@`, which separates the username from the App id in `username@appId`,
- * and control characters. The spec bounds usernames by length only (3-50 characters, counted
- * as code points); uniqueness compares the NFC, lower-cased form.
+ * Any name (`#shared/name-text.js`) without `@`, which separates the username from the App id
+ * in `username@appId`. The spec bounds usernames by length only (3-50 characters, counted as
+ * code points); uniqueness compares the NFC, lower-cased form.
  */
-const USERNAME_PATTERN = /^[^@\p{Cc}]+$/u;
+const USERNAME_PATTERN = /^[^@]+$/;
 
 /**
  * A username: 3-50 characters (`LENGTH_INVALID`), then the allowed characters (`FORMAT_INVALID`).
  * Login reads the name part of `username@appId` with it too, so every wallet made can log in.
  */
 function walletUsername(): Schema<string> {
-  const length = string({ min: USERNAME_MIN_LENGTH, max: USERNAME_MAX_LENGTH });
+  const name = nameText(string({ min: USERNAME_MIN_LENGTH, max: USERNAME_MAX_LENGTH }));
   return {
     read(input: unknown, field: string, issues: FieldIssue[]) {
-      const value = length.read(input, field, issues);
+      const value = name.read(input, field, issues);
       if (value === undefined) return undefined;
       if (!USERNAME_PATTERN.test(value)) {
-        issues.push({
-          field,
-          code: 'FORMAT_INVALID',
-          message: `${field} may not contain "@" or control characters`,
-        });
+        issues.push({ field, code: 'FORMAT_INVALID', message: `${field} may not contain "@"` });
         return undefined;
       }
       return value;
     },
-    jsonSchema: { ...length.jsonSchema, pattern: USERNAME_PATTERN.source },
+    jsonSchema: { ...name.jsonSchema, pattern: `^[^@${NAME_FORBIDDEN_CHARACTERS}]+$` },
   };
 }
 

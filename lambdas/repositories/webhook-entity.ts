@@ -3,6 +3,7 @@
  * their item codecs.
  */
 import { attribute, defineEntity, type RecordOf } from '#shared/entity.js';
+import { nameText } from '#shared/name-text.js';
 import {
   arrayOf,
   boolean,
@@ -33,7 +34,7 @@ export const webhookEntity = defineEntity('webhook', {
   /** Its shape only: where it leads is checked by the service, which resolves it. */
   url: attribute(documented(string({ min: 1, max: URL_MAX_LENGTH }), { format: 'uri' })),
   events: attribute(arrayOf(string())),
-  description: attribute(string({ max: DESCRIPTION_MAX_LENGTH })),
+  description: attribute(nameText(string({ max: DESCRIPTION_MAX_LENGTH }))),
   status: attribute(oneOf(WEBHOOK_STATUSES)),
   failingSince: attribute(nullable(dateTime()), { missing: null, description: 'when it was marked failing' }),
   createdAt: attribute(dateTime()),

@@ -166,6 +166,30 @@ describe('create category validation', () => {
     expect(response.body).toEqual(validationError([{ field: 'name', code: 'LENGTH_INVALID', message }]));
   });
 
+  it.each([
+    ['NUL', 'Pumps\u0000', 'U+0000'],
+    ['a right-to-left override', 'Pumps\u202Espmup', 'U+202E'],
+    ['a left-to-right isolate', '\u2066Pumps', 'U+2066'],
+    ['DEL', 'Pumps\u007f', 'U+007F'],
+  ])(
+    'answers 400 FORMAT_INVALID for a name with control or bidirectional formatting characters',
+    async (_label, name, codePoint) => {
+      // Act
+      const response = await postCategory(companyPrincipal(), { name });
+      // Assess
+      expect(response.statusCode).toBe(400);
+      expect(response.body).toEqual(
+        validationError([
+          {
+            field: 'name',
+            code: 'FORMAT_INVALID',
+            message: `name may not contain control or bidirectional formatting characters (${codePoint})`,
+          },
+        ]),
+      );
+    },
+  );
+
   it('answers 400 REQUIRED for a missing name', async () => {
     // Act
     const response = await postCategory(companyPrincipal(), { description: 'no name' });

@@ -87,9 +87,9 @@ describe('CSV export', () => {
     const object = await createObjectOk(principal, place!, {
       externalId: 'Q-1',
       name: 'Van, long',
-      description: 'He said "hi"',
+      description: 'He said "hi"\nthen left',
       summary: 'line one\r\nline two',
-      owner: 'Ann\nBob',
+      owner: 'Ann, Bob',
       metadata: { note: 'a,b', quote: '"', nested: { list: [1, 2] } },
     });
     // Act
@@ -102,7 +102,7 @@ describe('CSV export', () => {
     expect(answer.text.startsWith(`${HEADER.join(',')}\r\n`)).toBe(true);
     expect(answer.text.endsWith('\r\n')).toBe(true);
     expect(answer.text).toContain(
-      `${object.id},Q-1,"Van, long","He said ""hi""","line one\r\nline two","Ann\nBob",active,${place!.categoryId},"Fleet, ""north""",${place!.subcategoryId},Vans,`,
+      `${object.id},Q-1,"Van, long","He said ""hi""\nthen left","line one\r\nline two","Ann, Bob",active,${place!.categoryId},"Fleet, ""north""",${place!.subcategoryId},Vans,`,
     );
     const rows = parse(answer.text) as string[][];
     expect(rows).toEqual([
@@ -111,9 +111,9 @@ describe('CSV export', () => {
         object.id,
         'Q-1',
         'Van, long',
-        'He said "hi"',
+        'He said "hi"\nthen left',
         'line one\r\nline two',
-        'Ann\nBob',
+        'Ann, Bob',
         'active',
         place!.categoryId,
         'Fleet, "north"',
@@ -141,9 +141,6 @@ describe('CSV export', () => {
     ['+', '+1+cmd|calc'],
     ['-', '-2+3'],
     ['@', '@SUM(1)'],
-    ['a tab', '\tTabbed'],
-    ['a carriage return', '\rReturned'],
-    ['a line feed', '\nFed'],
   ])('neutralises a cell starting with %s with a leading apostrophe (OWASP)', async (_label, value) => {
     // Prepare
     const principal = companyPrincipal();
@@ -166,6 +163,28 @@ describe('CSV export', () => {
     expect(cell('subcategory')).toBe(`'${value} sub`);
     expect(cell('id')).toBe(object.id);
   });
+
+  it.each([
+    ['a tab', '\tTabbed'],
+    ['a carriage return', '\rReturned'],
+    ['a line feed', '\nFed'],
+  ])(
+    'neutralises a free-text cell starting with %s (names hold no control characters)',
+    async (_label, value) => {
+      // Prepare
+      const principal = companyPrincipal();
+      const [place] = await givenPlaces(principal, 'Tools', ['Hand']);
+      await createObjectOk(principal, place!, { externalId: value, description: value, summary: value });
+      // Act
+      const answer = await exportOk(principal, { format: 'csv' });
+      // Assess
+      const [, row] = parse(answer.text) as string[][];
+      const cell = (column: string) => row![HEADER.indexOf(column)];
+      for (const column of ['externalId', 'description', 'summary']) {
+        expect([column, cell(column)]).toEqual([column, `'${value}`]);
+      }
+    },
+  );
 
   it('leaves cells alone that a spreadsheet would not run, and guards an apostrophe before a formula once more', async () => {
     // Prepare
@@ -200,7 +219,7 @@ describe('JSON Lines export', () => {
     const [first, second] = await givenPlaces(principal, 'Machines', ['Pumps', 'Valves']);
     const objects = await createObjectsInOrder(principal, [
       { place: first!, body: { name: 'Pump', metadata: { power: 3, tags: ['a'] }, summary: '=raw' } },
-      { place: second!, body: { name: 'Valve\nline', owner: 'Ann' } },
+      { place: second!, body: { name: 'Valve, line', description: 'two\nlines', owner: 'Ann' } },
     ]);
     // Act
     const answer = await exportOk(principal, { format: 'jsonl', sort: 'createdAt:asc' });

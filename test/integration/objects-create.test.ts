@@ -117,6 +117,44 @@ describe('create object', () => {
     expect(listed.body.pagination.total).toBe(0);
   });
 
+  it.each([
+    ['name', 'Pump\u0000'],
+    ['name', 'Pump\u202Egpj.exe'],
+    ['owner', 'Jane\u0085Doe'],
+    ['owner', '\u2067Jane'],
+  ])(
+    'answers 400 FORMAT_INVALID for control or bidirectional formatting characters %j, and creates nothing',
+    async (field, value) => {
+      // Prepare
+      const principal = companyPrincipal();
+      const place = await givenSubcategoryPath(principal);
+      // Act
+      const response = await postObject(principal, place, {
+        externalId: `EXT-${randomUUID()}`,
+        name: 'Object',
+        [field]: value,
+      });
+      // Assess
+      expect(response.statusCode).toBe(400);
+      expect(response.body).toEqual({
+        error: 'The request is not valid',
+        code: 'VALIDATION_ERROR',
+        timestamp: expect.stringMatching(ISO_UTC),
+        validationErrors: [
+          {
+            field,
+            code: 'FORMAT_INVALID',
+            message: expect.stringContaining(
+              `${field} may not contain control or bidirectional formatting characters`,
+            ),
+          },
+        ],
+      });
+      const listed = await listObjects(principal, { status: 'all' });
+      expect(listed.body.pagination.total).toBe(0);
+    },
+  );
+
   it('reports both missing required fields in one answer', async () => {
     // Prepare
     const principal = companyPrincipal();

@@ -82,7 +82,7 @@ describe('the README defines the event hash', () => {
         small: -0.000001,
       },
     });
-    for (const owner of ['Ω\nnew line', '\u00e9\u0301 e-acute twice', 'plain']) {
+    for (const owner of ['Ω, not ASCII', '\u00e9\u0301 e-acute twice', 'plain']) {
       await invoke(updateObject, {
         method: 'PUT',
         path: `/v2/objects/${object.id}`,
@@ -91,7 +91,7 @@ describe('the README defines the event hash', () => {
         body: {
           action: 'transfer',
           owner,
-          eventDescription: 'hand-over </script> & "quotes"',
+          eventDescription: 'hand-over\n</script> & "quotes"',
           performedBy: '👩‍🔧',
         },
       });

@@ -125,6 +125,27 @@ describe('create subcategory: validation (400 VALIDATION_ERROR with details)', (
     expect(nullName.body).toEqual(validationError({ name: ['name is required'] }));
   });
 
+  it('refuses a name with a control or bidirectional override character, in details', async () => {
+    // Prepare
+    const principal = companyPrincipal();
+    const category = await givenCategory(principal);
+    // Act
+    const withNul = await postSubcategory(principal, category.id, { name: 'Valves\u0000' });
+    const withOverride = await postSubcategory(principal, category.id, { name: 'Valves\u202Esevlav' });
+    // Assess
+    expect(withNul.statusCode).toBe(400);
+    expect(withNul.body).toEqual(
+      validationError({
+        name: ['name may not contain control or bidirectional formatting characters (U+0000)'],
+      }),
+    );
+    expect(withOverride.body).toEqual(
+      validationError({
+        name: ['name may not contain control or bidirectional formatting characters (U+202E)'],
+      }),
+    );
+  });
+
   it('answers 400 for an empty body', async () => {
     // Prepare
     const principal = companyPrincipal();

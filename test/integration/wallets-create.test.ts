@@ -222,22 +222,23 @@ describe('create wallet: validation', () => {
   });
 
   it.each([
-    ['an @, which separates the App id', 'name@other'],
-    ['a control character', 'tab\there'],
-  ])('answers 400 FORMAT_INVALID for a username with %s', async (_label, username) => {
+    ['an @, which separates the App id', 'name@other', 'username may not contain "@"'],
+    [
+      'a control character',
+      'tab\there',
+      'username may not contain control or bidirectional formatting characters (U+0009)',
+    ],
+    [
+      'a right-to-left override',
+      'admin\u202Enimda',
+      'username may not contain control or bidirectional formatting characters (U+202E)',
+    ],
+  ])('answers 400 FORMAT_INVALID for a username with %s', async (_label, username, message) => {
     // Act
     const response = await postWallet(appPrincipal(), { username, password: PASSWORD });
     // Assess
     expect(response.statusCode).toBe(400);
-    expect(response.body).toEqual(
-      validationError([
-        {
-          field: 'username',
-          code: 'FORMAT_INVALID',
-          message: 'username may not contain "@" or control characters',
-        },
-      ]),
-    );
+    expect(response.body).toEqual(validationError([{ field: 'username', code: 'FORMAT_INVALID', message }]));
   });
 
   it.each([

@@ -162,6 +162,29 @@ describe('webhook subscriptions', () => {
     });
   });
 
+  it('refuses a description with a control or bidirectional override character', async () => {
+    // Prepare
+    const principal = companyPrincipal();
+    const created = await createWebhookOk(principal, { url: LOCAL_URL });
+    // Act
+    const onCreate = await postWebhook(principal, { url: LOCAL_URL, description: 'ERP\u0000' });
+    const onUpdate = await putWebhook(principal, created.id, { description: 'ERP\u202E' });
+    // Assess
+    for (const [response, codePoint] of [
+      [onCreate, 'U+0000'],
+      [onUpdate, 'U+202E'],
+    ] as const) {
+      expect(response.statusCode).toBe(400);
+      expect(response.body.validationErrors).toEqual([
+        {
+          field: 'description',
+          code: 'FORMAT_INVALID',
+          message: `description may not contain control or bidirectional formatting characters (${codePoint})`,
+        },
+      ]);
+    }
+  });
+
   it('changes the given fields, and deletes', async () => {
     // Prepare
     const principal = companyPrincipal();
