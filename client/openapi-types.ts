@@ -968,6 +968,7 @@ export interface components {
             description: string;
             /** @description null when not given */
             summary: string | null;
+            /** @description a name: no control characters */
             owner: string;
             /**
              * @description extension: `report_stolen` leads to `stolen`, `repair` back to `active`
@@ -4208,7 +4209,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description `no-store`: the token is a credential */
+                    /** @description `no-store`: the answer carries a credential */
                     "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
@@ -5170,12 +5171,16 @@ export interface operations {
                     "Content-Type"?: string;
                     /** @description bytes */
                     "Content-Length"?: number;
-                    /** @description `inline` (default) or `attachment` (download=true), with the original file name */
+                    /** @description `inline` (default) or `attachment` (download=true, and always for types a browser would run), with the original file name */
                     "Content-Disposition"?: string;
                     /** @description `private, max-age=300` */
                     "Cache-Control"?: string;
                     /** @description the file's SHA-256, quoted */
                     ETag?: string;
+                    /** @description `nosniff`, on every answer */
+                    "X-Content-Type-Options"?: string;
+                    /** @description `sandbox`, for types a browser would run (HTML, SVG, XML, script) */
+                    "Content-Security-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6033,6 +6038,8 @@ export interface operations {
                 headers: {
                     /** @description path of the created resource (with the stage prefix in AWS) */
                     Location?: string;
+                    /** @description `no-store`: the answer carries a credential */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6629,6 +6636,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description `no-store`: the answer carries a credential */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
