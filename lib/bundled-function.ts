@@ -10,7 +10,7 @@ import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { LogGroup } from 'aws-cdk-lib/aws-logs';
-import type { Construct } from 'constructs';
+import type { Construct, IConstruct } from 'constructs';
 import { API_TIMEOUT_SECONDS } from '../lambdas/http/api-timeout.js';
 import { METRICS_NAMESPACE_ENVIRONMENT, SERVICE_NAME_ENVIRONMENT } from '../lambdas/shared/observability.js';
 import { FUNCTION_BUNDLING } from './function-bundling.js';
@@ -51,6 +51,11 @@ export function entryOf(lambdaFunction: NodejsFunction): string {
   const entry = entries.get(lambdaFunction);
   if (!entry) throw new Error(`${lambdaFunction.node.path} was not built by bundledFunction`);
   return entry;
+}
+
+/** Every NodejsFunction under a construct (nested stacks included), in the construct tree's order. */
+export function nodejsFunctionsUnder(root: IConstruct): NodejsFunction[] {
+  return root.node.findAll().filter((construct) => construct instanceof NodejsFunction);
 }
 
 /** The log group a function built by {@link bundledFunction} writes to. */

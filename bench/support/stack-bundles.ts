@@ -4,10 +4,9 @@
  * bundle budgets (`bench/bundle-budgets.ts`).
  */
 import { relative } from 'node:path';
-import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import type { IConstruct } from 'constructs';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { build, stop } from 'esbuild';
-import { entryOf } from '../../lib/bundled-function';
+import { entryOf, nodejsFunctionsUnder } from '../../lib/bundled-function';
 import { functionBuildOptions } from '../../lib/function-bundling';
 import { projectRoot } from '../../lib/project-paths';
 import { synthesizeStack } from '../../lib/synthesized-stack';
@@ -85,14 +84,4 @@ export async function bundleFunctions(functions: readonly StackFunction[]): Prom
     if (!output) throw new Error(`esbuild wrote no bundle for ${each.name}`);
     return { ...each, ...bundleContents(result.metafile, output) };
   });
-}
-
-function nodejsFunctionsUnder(root: IConstruct): NodejsFunction[] {
-  const found: NodejsFunction[] = [];
-  const visit = (construct: IConstruct) => {
-    if (construct instanceof NodejsFunction) found.push(construct);
-    for (const child of construct.node.children) visit(child);
-  };
-  visit(root);
-  return found;
 }

@@ -5,12 +5,11 @@
  * reference resolved to a local name or ARN (`template-values.ts`). Nothing here is a second list
  * of functions: whatever `cdk deploy` would create, local mode runs.
  */
-import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import type { IConstruct } from 'constructs';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { DEFAULT_LOG_ORIGIN } from '../../lambdas/domain/ledger/log-signer.js';
 import type { BackgroundJobName } from '../../lambdas/shared/background-jobs.js';
 import { DEFAULT_STACK_NAME } from '../../lib/asset-registry-stack.js';
-import { entryOf } from '../../lib/bundled-function.js';
+import { entryOf, nodejsFunctionsUnder } from '../../lib/bundled-function.js';
 import { synthesizeStack } from '../../lib/synthesized-stack.js';
 import { LOCAL_DIGEST_BUCKET, LOCAL_FILES_BUCKET, LOCAL_TABLE_NAME } from '../embedded-stack.js';
 import { LocalTemplateValues, type TemplateResource } from './template-values.js';
@@ -177,14 +176,4 @@ export function queueArnOfUrl(queueUrl: string): string {
   const [, account, name] = url.pathname.split('/');
   const region = url.hostname.split('.')[1];
   return `arn:aws:sqs:${region}:${account}:${name}`;
-}
-
-function nodejsFunctionsUnder(root: IConstruct): NodejsFunction[] {
-  const found: NodejsFunction[] = [];
-  const visit = (construct: IConstruct) => {
-    if (construct instanceof NodejsFunction) found.push(construct);
-    for (const child of construct.node.children) visit(child);
-  };
-  visit(root);
-  return found;
 }
