@@ -14,7 +14,7 @@ import { type EmbeddedStack, startEmbeddedStack } from './embedded-stack.js';
 import { type LocalEventsOut, startLocalEventsOut } from './events-out.js';
 import type { LocalFunctions } from './functions/local-functions.js';
 import type { StackFunctions } from './functions/stack-functions.js';
-import { coverageFileIn } from './iam/iam-coverage.js';
+import { coverageFileFromEnvironment } from './iam/iam-coverage.js';
 import { type LocalGateway, startLocalGateway } from './local-gateway.js';
 import type { LocalSequencer } from './local-sequencer.js';
 import { resumeImportJobs } from './resume-imports.js';
@@ -80,9 +80,7 @@ async function main(): Promise<void> {
       dataDirectory,
       context,
       corsAllowedOrigins: parseOrigins(process.env[CORS_ALLOWED_ORIGINS_ENVIRONMENT]),
-      iamCoverageFile: process.env.LOCAL_IAM_COVERAGE_DIRECTORY
-        ? coverageFileIn(process.env.LOCAL_IAM_COVERAGE_DIRECTORY)
-        : undefined,
+      iamCoverageFile: coverageFileFromEnvironment(),
     });
     functions = stackFunctions.functions;
     const { workers } = stackFunctions.stack;

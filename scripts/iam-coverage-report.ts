@@ -1,6 +1,7 @@
 /**
  * After `npm test`: the AWS calls that the functions made under local mode's IAM check during the
- * end-to-end and browser tiers (each `npm start` records them under `LOCAL_IAM_COVERAGE_DIRECTORY`),
+ * integration, end-to-end and browser tiers (each `npm start`, and the integration tier's
+ * functions, record them under `LOCAL_IAM_COVERAGE_DIRECTORY`),
  * set against the functions' synthesized policies. Prints how many distinct (function, action,
  * resource pattern) calls were made and lists every grant that no call used: a permission no
  * test exercises, to be covered by a test or taken away. Writes the same as JSON beside the
@@ -8,12 +9,16 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { coverageReport, readCoverageDirectory } from '../local/iam/iam-coverage.js';
+import {
+  COVERAGE_DIRECTORY_ENVIRONMENT,
+  coverageReport,
+  readCoverageDirectory,
+} from '../local/iam/iam-coverage.js';
 import { cachedLocalStack } from '../local/synthesized/cached-local-stack.js';
 
 async function main(): Promise<number> {
-  const directory = process.env.LOCAL_IAM_COVERAGE_DIRECTORY;
-  if (!directory) throw new Error('LOCAL_IAM_COVERAGE_DIRECTORY is not set');
+  const directory = process.env[COVERAGE_DIRECTORY_ENVIRONMENT];
+  if (!directory) throw new Error(`${COVERAGE_DIRECTORY_ENVIRONMENT} is not set`);
   const records = readCoverageDirectory(directory);
   const stack = await cachedLocalStack({
     region: process.env.AWS_REGION ?? 'us-east-1',

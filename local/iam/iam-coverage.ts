@@ -51,6 +51,15 @@ export interface CoverageReport {
 export const coverageFileIn = (directory: string, processId = process.pid): string =>
   join(directory, `iam-calls-${processId}.jsonl`);
 
+/** Where `npm test` collects the calls that every local stack of the run allowed. */
+export const COVERAGE_DIRECTORY_ENVIRONMENT = 'LOCAL_IAM_COVERAGE_DIRECTORY';
+
+/** This process's coverage file when the environment names a coverage directory; none otherwise. */
+export function coverageFileFromEnvironment(): string | undefined {
+  const directory = process.env[COVERAGE_DIRECTORY_ENVIRONMENT];
+  return directory ? coverageFileIn(directory) : undefined;
+}
+
 /** Every record in the directory's JSON Lines files, each distinct record once. */
 export function readCoverageDirectory(directory: string): CoverageRecord[] {
   if (!existsSync(directory)) return [];

@@ -45,7 +45,7 @@ module.exports = async function setup() {
   process.env.LEDGER_SIGNING_KEY_FILE ??= join(dataDirectory, 'ledger-signing-key.pem');
   // Loaded once the environment names the embedded stack (runtime modules read it at load).
   const { startStackFunctions } = require('../../local/functions/stack-functions.ts');
-  const { coverageFileIn } = require('../../local/iam/iam-coverage.ts');
+  const { coverageFileFromEnvironment } = require('../../local/iam/iam-coverage.ts');
   const {
     FUNCTION_INVOCATIONS_ENVIRONMENT,
     FUNCTIONS_AWS_ENDPOINT_ENVIRONMENT,
@@ -56,9 +56,7 @@ module.exports = async function setup() {
     environment: stack.environment,
     dataDirectory,
     corsAllowedOrigins: parseOrigins(process.env[CORS_ALLOWED_ORIGINS_ENVIRONMENT]),
-    iamCoverageFile: process.env.LOCAL_IAM_COVERAGE_DIRECTORY
-      ? coverageFileIn(process.env.LOCAL_IAM_COVERAGE_DIRECTORY)
-      : undefined,
+    iamCoverageFile: coverageFileFromEnvironment(),
   }).finally(async () => {
     unregister();
     await unregisterEsm();
