@@ -10,18 +10,13 @@
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readAll } from '../../lambdas/shared/aws-requests';
 import { FunctionError, type LocalFunctions } from '../../local/functions/local-functions';
 
 /** What an invocation answers: the function's result, or the error it ended with. */
 export type InvocationAnswer = { result: unknown } | { error: { errorType: string; errorMessage: string } };
 
 const INVOKE_PATH = /^\/functions\/([^/]+)\/invocations$/;
-
-async function readJson(request: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-}
 
 async function answerOf(functions: LocalFunctions, request: IncomingMessage): Promise<[number, unknown]> {
   if (request.method === 'POST' && request.url === '/async-invocations/settled') {
@@ -30,7 +25,7 @@ async function answerOf(functions: LocalFunctions, request: IncomingMessage): Pr
   }
   const name = INVOKE_PATH.exec(request.url ?? '')?.[1];
   if (request.method !== 'POST' || name === undefined) return [404, { message: `No ${request.url}` }];
-  const event = await readJson(request);
+  const event = JSON.parse((await readAll(request)).toString('utf8'));
   try {
     return [200, { result: await functions.invoke(decodeURIComponent(name), event) }];
   } catch (error) {
