@@ -304,7 +304,11 @@ export function errorCodesOf(row: Row): Map<number, ErrorCode[]> {
   const takesInput = Boolean(row.pathParameters || row.query || row.body || row.form || row.streamedBody);
   if (takesInput) add('VALIDATION_ERROR');
   if (row.authorization !== 'none') add('UNAUTHORIZED', row.deniedCode);
-  add(...(operationResponses[row.id].errors ?? []));
+  const documented = operationResponses[row.id];
+  add(...(documented.errors ?? []));
+  // A file part over the row's `maxFileBytes`, or of a kind it does not take.
+  if (row.form || row.streamedBody) add('FILE_TOO_LARGE');
+  if (documented.fileKinds) add('UNSUPPORTED_FILE_TYPE');
   if (row.idempotent === true) add('IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_IN_PROGRESS');
   if (row.body || row.form || row.streamedBody) add('REQUEST_TOO_LARGE');
   add('TOO_MANY_REQUESTS', 'INTERNAL_ERROR');
@@ -335,7 +339,7 @@ function responsesOf(row: Row): Record<string, OpenApiResponse> {
   } else if (documented.body === 'text') {
     const types = documented.textTypes ?? ['text/plain'];
     success.content = Object.fromEntries(types.map((type) => [type, { schema: { type: 'string' } }]));
-  } else if (documented.body !== null) {
+  } else if (documented.body !== undefined) {
     success.content = { 'application/json': { schema: schemaRef(documented.body) } };
     // The same answer as text when the request asks for it (`format=tlog-proof`).
     if (documented.textAlternative) success.content['text/plain'] = { schema: { type: 'string' } };

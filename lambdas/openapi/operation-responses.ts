@@ -2,18 +2,21 @@
  * What each operation answers, beyond what its row in the operation table already says: the
  * success body's schema, other non-error answers, and the error codes its domain service throws
  * (read from `lambdas/domain/**`), each answered at its status in the error catalogue
- * (`lambdas/shared/error-catalogue.ts`). The codes every row implies are added by the generator
- * from the row itself: `VALIDATION_ERROR` for a row with path, query or body schemas,
- * `UNAUTHORIZED`, the row's `deniedCode`, `REQUEST_TOO_LARGE` for a body, `TOO_MANY_REQUESTS` and
- * `INTERNAL_ERROR`.
+ * (`lambdas/shared/error-catalogue.ts`). What the row already says is not written here: the
+ * generator (`openapi-document.ts`) adds `VALIDATION_ERROR` for a row with path, query or body
+ * schemas, `UNAUTHORIZED` and the row's `deniedCode`, the idempotency codes for an `idempotent`
+ * row, `FILE_TOO_LARGE` for a row with a file part (its `maxFileBytes`), `UNSUPPORTED_FILE_TYPE`
+ * for one that takes `fileKinds`, `REQUEST_TOO_LARGE` for a body, `TOO_MANY_REQUESTS` and
+ * `INTERNAL_ERROR`; and a row whose `successStatus` is 204 has no body to describe (its entry
+ * may not name one).
  *
  * Keyed by operation id and typed as a complete record, so a new row does not compile until its
- * answers are documented here.
+ * answers are documented here, nor a misspelled or removed one while it is still listed.
  */
 import { IMPORT_BODY_TYPES } from '#domain/imports/import-schemas.js';
 import type { ErrorCode, StatusOf } from '#shared/error-catalogue.js';
 import type { SupportedType } from '#shared/file-types.js';
-import type { OperationId } from '../operations.js';
+import type { OperationId, operations } from '../operations.js';
 import type { ResponseSchemaName } from './response-schemas.js';
 
 /**
@@ -31,10 +34,10 @@ export interface HeaderDoc {
 
 export interface OperationResponses {
   /**
-   * Schema of the success body; `null` for none (204), `'binary'` for a file's bytes (its MIME
-   * type), `'octets'` for `application/octet-stream`, `'text'` for `text/plain`.
+   * Schema of the success body: `'binary'` for a file's bytes (its MIME type), `'octets'` for
+   * `application/octet-stream`, `'text'` for `text/plain`. A 204 row has none (`NoContentResponses`).
    */
-  body: ResponseSchemaName | 'binary' | 'octets' | 'text' | null;
+  body: ResponseSchemaName | 'binary' | 'octets' | 'text';
   /** A JSON body that can also be asked for as `text/plain` (documented as a second media type). */
   textAlternative?: boolean;
   /** Headers of the success answer. */
@@ -57,6 +60,23 @@ export interface OperationResponses {
   filePart?: { mediaTypes: readonly string[]; description: string };
 }
 
+/** What a row whose `successStatus` is 204 documents: no body, so nothing about one. */
+export type NoContentResponses = Omit<OperationResponses, 'body' | 'textAlternative' | 'textTypes'> & {
+  body?: never;
+  textAlternative?: never;
+  textTypes?: never;
+};
+
+/** The operations whose row answers 204 No Content. */
+type NoContentOperationId = {
+  [Id in OperationId]: (typeof operations)[Id]['successStatus'] extends 204 ? Id : never;
+}[OperationId];
+
+/** What an operation's entry holds: a body unless its row answers 204. */
+export type ResponsesOf<Id extends OperationId> = Id extends NoContentOperationId
+  ? NoContentResponses
+  : OperationResponses;
+
 const location: Record<string, HeaderDoc> = {
   Location: { description: 'path of the created resource (with the stage prefix in AWS)' },
 };
@@ -66,7 +86,7 @@ const CONCURRENT = 'CONCURRENT_MODIFICATION' satisfies ErrorCode;
 const WEBHOOK_NOT_FOUND = 'WEBHOOK_NOT_FOUND' satisfies ErrorCode;
 const IMPORT_NOT_FOUND = 'IMPORT_NOT_FOUND' satisfies ErrorCode;
 
-export const operationResponses: Record<OperationId, OperationResponses> = {
+export const operationResponses: { [Id in OperationId]: ResponsesOf<Id> } = {
   listCategories: { body: 'CategoryPage' },
   createCategory: {
     body: 'Category',
@@ -92,8 +112,6 @@ export const operationResponses: Record<OperationId, OperationResponses> = {
       'INVALID_STATE_TRANSITION',
       'SUBCATEGORY_NAME_EXISTS',
       CONCURRENT,
-      'FILE_TOO_LARGE',
-      'UNSUPPORTED_FILE_TYPE',
     ],
   },
   listObjects: { body: 'ObjectPage' },
@@ -116,12 +134,12 @@ export const operationResponses: Record<OperationId, OperationResponses> = {
   },
   getWallet: { body: 'WalletDetail', errors: ['RESOURCE_NOT_FOUND'] },
   updateWallet: { body: 'Wallet', errors: ['RESOURCE_NOT_FOUND', CONCURRENT] },
-  deleteWallet: { body: null, errors: ['RESOURCE_NOT_FOUND', CONCURRENT] },
+  deleteWallet: { errors: ['RESOURCE_NOT_FOUND', CONCURRENT] },
   uploadFile: {
     body: 'FileRecord',
     headers: location,
     fileKinds: ['image', 'document', 'text', 'word', 'spreadsheet'],
-    errors: ['FILE_REQUIRED', 'OBJECT_NOT_FOUND', CONCURRENT, 'FILE_TOO_LARGE', 'UNSUPPORTED_FILE_TYPE'],
+    errors: ['FILE_REQUIRED', 'OBJECT_NOT_FOUND', CONCURRENT],
   },
   listFiles: { body: 'FileRecordPage', errors: ['OBJECT_NOT_FOUND'] },
   downloadFile: {
@@ -152,7 +170,7 @@ export const operationResponses: Record<OperationId, OperationResponses> = {
     },
     errors: ['FILE_NOT_FOUND'],
   },
-  deleteFile: { body: null, errors: ['FILE_NOT_FOUND', CONCURRENT] },
+  deleteFile: { errors: ['FILE_NOT_FOUND', CONCURRENT] },
   createUploadSession: {
     body: 'UploadSession',
     errors: ['OBJECT_NOT_FOUND', 'UNSUPPORTED_FILE_TYPE'],
@@ -173,7 +191,7 @@ export const operationResponses: Record<OperationId, OperationResponses> = {
   createWebhook: { body: 'WebhookCreated', headers: location },
   getWebhook: { body: 'Webhook', errors: [WEBHOOK_NOT_FOUND] },
   updateWebhook: { body: 'Webhook', errors: [WEBHOOK_NOT_FOUND, CONCURRENT] },
-  deleteWebhook: { body: null, errors: [WEBHOOK_NOT_FOUND, CONCURRENT] },
+  deleteWebhook: { errors: [WEBHOOK_NOT_FOUND, CONCURRENT] },
   rotateWebhookSecret: {
     body: 'WebhookSecretRotated',
     errors: [WEBHOOK_NOT_FOUND, CONCURRENT],
@@ -219,7 +237,7 @@ export const operationResponses: Record<OperationId, OperationResponses> = {
       description:
         "CSV (RFC 4180, a header row) or JSON Lines: the `format` field, else the part's type, else the file name (`.jsonl`, `.ndjson`), else CSV",
     },
-    errors: ['FILE_REQUIRED', 'FILE_TOO_LARGE'],
+    errors: ['FILE_REQUIRED'],
   },
   startImport: {
     body: 'Import',
