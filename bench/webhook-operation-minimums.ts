@@ -1,7 +1,11 @@
 /** The fewest DynamoDB calls of the webhook operations (see `operation-minimums.ts`). */
-import type { StatedMinimum } from './operation-minimums';
+import type { webhookOperations } from '../lambdas/operations/webhooks';
+import type { MeasuredOperationId, StatedMinimum } from './operation-minimums';
 
-export const webhookOperationMinimums: Record<string, StatedMinimum> = {
+/** The webhook operations measured by the bench: each has its minimum here. */
+export type WebhookCaseKey = Extract<MeasuredOperationId, keyof typeof webhookOperations>;
+
+export const webhookOperationMinimums: Record<WebhookCaseKey, StatedMinimum> = {
   listWebhooks: {
     calls: 1,
     reason: "one Query of the company's subscriptions partition (page and total from it)",

@@ -2,11 +2,13 @@
  * One case per row of the operation table (and a few variants): what the request acts on,
  * built once, and the request of each run. Requests that create something use fresh names
  * per run; requests that remove something get a fresh thing per run, built before the timer
- * starts.
+ * starts. Keyed by operation id: a row of the table without a case (and not listed in
+ * `UNMEASURED_OPERATIONS`, `bench/operation-minimums.ts`) does not compile.
  */
 import { randomUUID } from 'node:crypto';
 import { type OperationId, operations } from '../../lambdas/operations';
 import { putFileBytes } from '../../lambdas/repositories/file-store';
+import type { CaseKey, CaseVariant, MeasuredOperationId } from '../operation-minimums';
 import {
   givenCategory,
   givenFile,
@@ -40,14 +42,17 @@ export interface PreparedCase {
 
 export interface OperationCase {
   /** The operation id, or a variant's label (`createObject + Idempotency-Key`). */
-  key: string;
-  operationId: OperationId;
+  key: CaseKey;
+  operationId: MeasuredOperationId;
   /** What the request acts on, shown next to the minimum. */
   fixture: string;
   /** Fewer timed runs for operations that hash a password (scrypt, ~0.1 s each). */
   slow?: boolean;
   prepare(world: CaseWorld): Promise<PreparedCase>;
 }
+
+/** A case as a table keyed by operation holds it: the key says which operation. */
+export type OperationCaseOf = Omit<OperationCase, 'key' | 'operationId'>;
 
 const withId = <K extends OperationId>(id: K) => operations[id];
 
@@ -63,10 +68,9 @@ async function objectWithUpdates(world: CaseWorld, updates: number): Promise<str
   return objectId;
 }
 
-export const operationCases: OperationCase[] = [
-  {
-    key: 'listCategories',
-    operationId: 'listCategories',
+/** One case per measured operation (`bench/operation-minimums.ts` says which are not). */
+const casesByOperation: Record<MeasuredOperationId, OperationCaseOf> = {
+  listCategories: {
     fixture: 'a company with 3 categories, 1 of them with a subcategory',
     async prepare() {
       const company = await newCompany();
@@ -77,9 +81,7 @@ export const operationCases: OperationCase[] = [
       return { request: () => ({ principal: company.principal }) };
     },
   },
-  {
-    key: 'createCategory',
-    operationId: 'createCategory',
+  createCategory: {
     fixture: 'a new name each run',
     async prepare({ company }) {
       return {
@@ -90,9 +92,7 @@ export const operationCases: OperationCase[] = [
       };
     },
   },
-  {
-    key: 'getCategory',
-    operationId: 'getCategory',
+  getCategory: {
     fixture: 'a category with 1 subcategory',
     async prepare({ company, place }) {
       return {
@@ -100,9 +100,7 @@ export const operationCases: OperationCase[] = [
       };
     },
   },
-  {
-    key: 'updateCategory',
-    operationId: 'updateCategory',
+  updateCategory: {
     fixture: 'a category with 1 subcategory; a new description',
     async prepare({ company }) {
       const { categoryId } = await givenPlace(company);
@@ -115,9 +113,7 @@ export const operationCases: OperationCase[] = [
       };
     },
   },
-  {
-    key: 'createSubcategory',
-    operationId: 'createSubcategory',
+  createSubcategory: {
     fixture: 'a new name each run, no image',
     async prepare({ company }) {
       const categoryId = await givenCategory(company);
@@ -130,9 +126,7 @@ export const operationCases: OperationCase[] = [
       };
     },
   },
-  {
-    key: 'getSubcategory',
-    operationId: 'getSubcategory',
+  getSubcategory: {
     fixture: 'a subcategory without files',
     async prepare({ company, place }) {
       return {
@@ -143,9 +137,7 @@ export const operationCases: OperationCase[] = [
       };
     },
   },
-  {
-    key: 'updateSubcategory',
-    operationId: 'updateSubcategory',
+  updateSubcategory: {
     fixture: 'CHANGE of the description (JSON, no image)',
     async prepare({ company }) {
       const place = await givenPlace(company);
@@ -158,9 +150,7 @@ export const operationCases: OperationCase[] = [
       };
     },
   },
-  {
-    key: 'listObjects',
-    operationId: 'listObjects',
+  listObjects: {
     fixture: 'page 1 (20) of 25 objects',
     async prepare() {
       const company = await newCompany();
@@ -169,9 +159,7 @@ export const operationCases: OperationCase[] = [
       return { request: () => ({ principal: company.principal }) };
     },
   },
-  {
-    key: 'listSubcategoryObjects',
-    operationId: 'listSubcategoryObjects',
+  listSubcategoryObjects: {
     fixture: 'page 1 (20) of a subcategory with 25 objects',
     async prepare() {
       const company = await newCompany();
@@ -180,9 +168,7 @@ export const operationCases: OperationCase[] = [
       return { request: () => ({ principal: company.principal, pathParameters: { ...place } }) };
     },
   },
-  {
-    key: 'createObject',
-    operationId: 'createObject',
+  createObject: {
     fixture: 'a new externalId each run',
     async prepare({ company, place }) {
       return {
@@ -194,33 +180,14 @@ export const operationCases: OperationCase[] = [
       };
     },
   },
-  {
-    key: 'createObject + Idempotency-Key',
-    operationId: 'createObject',
-    fixture: 'a new externalId and a new Idempotency-Key each run',
-    async prepare({ company, place }) {
-      return {
-        request: () => ({
-          principal: company.principal,
-          pathParameters: { ...place },
-          body: newObjectBody(),
-          headers: { 'Idempotency-Key': randomUUID() },
-        }),
-      };
-    },
-  },
-  {
-    key: 'getObject',
-    operationId: 'getObject',
+  getObject: {
     fixture: 'an object',
     async prepare(world) {
       const objectId = await givenObject(world.company, world.place);
       return { request: () => ({ principal: world.company.principal, pathParameters: { objectId } }) };
     },
   },
-  {
-    key: 'getCompanyObject',
-    operationId: 'getCompanyObject',
+  getCompanyObject: {
     fixture: 'an object',
     async prepare(world) {
       const objectId = await givenObject(world.company, world.place);
@@ -232,9 +199,7 @@ export const operationCases: OperationCase[] = [
       };
     },
   },
-  {
-    key: 'updateObject',
-    operationId: 'updateObject',
+  updateObject: {
     fixture: 'action update, a new description each run',
     async prepare(world) {
       const objectId = await givenObject(world.company, world.place);
@@ -247,27 +212,21 @@ export const operationCases: OperationCase[] = [
       };
     },
   },
-  {
-    key: 'listObjectEvents',
-    operationId: 'listObjectEvents',
+  listObjectEvents: {
     fixture: 'an object with 5 events',
     async prepare(world) {
       const objectId = await objectWithUpdates(world, 4);
       return { request: () => ({ principal: world.company.principal, pathParameters: { objectId } }) };
     },
   },
-  {
-    key: 'verifyObject',
-    operationId: 'verifyObject',
+  verifyObject: {
     fixture: 'an object with 5 events',
     async prepare(world) {
       const objectId = await objectWithUpdates(world, 4);
       return { request: () => ({ principal: world.company.principal, pathParameters: { objectId } }) };
     },
   },
-  {
-    key: 'listWallets',
-    operationId: 'listWallets',
+  listWallets: {
     fixture: 'an App with 3 wallets',
     async prepare() {
       const app = await newApp();
@@ -275,9 +234,7 @@ export const operationCases: OperationCase[] = [
       return { request: () => ({ principal: app.principal }) };
     },
   },
-  {
-    key: 'createWallet',
-    operationId: 'createWallet',
+  createWallet: {
     fixture: 'a new username each run (scrypt hash)',
     slow: true,
     async prepare({ app }) {
@@ -289,9 +246,7 @@ export const operationCases: OperationCase[] = [
       };
     },
   },
-  {
-    key: 'walletLogin',
-    operationId: 'walletLogin',
+  walletLogin: {
     fixture: 'the right password (scrypt check)',
     slow: true,
     async prepare({ app }) {
@@ -302,18 +257,14 @@ export const operationCases: OperationCase[] = [
       };
     },
   },
-  {
-    key: 'getWallet',
-    operationId: 'getWallet',
+  getWallet: {
     fixture: 'a wallet',
     async prepare({ app }) {
       const walletId = await givenWallet(app);
       return { request: () => ({ principal: app.principal, pathParameters: { walletId } }) };
     },
   },
-  {
-    key: 'updateWallet',
-    operationId: 'updateWallet',
+  updateWallet: {
     fixture: 'new metadata each run',
     async prepare({ app }) {
       const walletId = await givenWallet(app);
@@ -326,9 +277,7 @@ export const operationCases: OperationCase[] = [
       };
     },
   },
-  {
-    key: 'deleteWallet',
-    operationId: 'deleteWallet',
+  deleteWallet: {
     fixture: 'a new wallet each run (created untimed)',
     slow: true,
     async prepare({ app }) {
@@ -340,9 +289,7 @@ export const operationCases: OperationCase[] = [
       };
     },
   },
-  {
-    key: 'uploadFile',
-    operationId: 'uploadFile',
+  uploadFile: {
     fixture: 'a 2 KB PDF, multipart',
     async prepare(world) {
       const objectId = await givenObject(world.company, world.place);
@@ -355,9 +302,7 @@ export const operationCases: OperationCase[] = [
       };
     },
   },
-  {
-    key: 'listFiles',
-    operationId: 'listFiles',
+  listFiles: {
     fixture: 'an object with 3 files',
     async prepare(world) {
       const objectId = await givenObject(world.company, world.place);
@@ -370,9 +315,7 @@ export const operationCases: OperationCase[] = [
       };
     },
   },
-  {
-    key: 'downloadFile',
-    operationId: 'downloadFile',
+  downloadFile: {
     fixture: 'a 2 KB file, answered inline',
     async prepare(world) {
       const fileId = await givenFile(world.company, await givenObject(world.company, world.place));
@@ -384,9 +327,7 @@ export const operationCases: OperationCase[] = [
       };
     },
   },
-  {
-    key: 'deleteFile',
-    operationId: 'deleteFile',
+  deleteFile: {
     fixture: 'a new 2 KB file each run (uploaded untimed)',
     async prepare(world) {
       const objectId = await givenObject(world.company, world.place);
@@ -401,9 +342,7 @@ export const operationCases: OperationCase[] = [
       };
     },
   },
-  {
-    key: 'createUploadSession',
-    operationId: 'createUploadSession',
+  createUploadSession: {
     fixture: 'a 2 KB PDF announced',
     async prepare(world) {
       const objectId = await givenObject(world.company, world.place);
@@ -416,9 +355,7 @@ export const operationCases: OperationCase[] = [
       };
     },
   },
-  {
-    key: 'completeUploadSession',
-    operationId: 'completeUploadSession',
+  completeUploadSession: {
     fixture: 'a 2 KB PDF stored at the key of the presigned POST (session and bytes made untimed)',
     async prepare(world) {
       const objectId = await givenObject(world.company, world.place);
@@ -442,16 +379,42 @@ export const operationCases: OperationCase[] = [
       };
     },
   },
-  {
-    key: 'openapi',
-    operationId: 'openapi',
+  openapi: {
     fixture: 'no caller',
     async prepare() {
       return { request: () => ({ headers: { Host: '127.0.0.1' } }) };
     },
   },
   ...webhookOperationCases,
-];
+};
+
+/** Second cases of an operation, each with a minimum of its own. */
+const variantCases: Record<CaseVariant, OperationCaseOf & { operationId: MeasuredOperationId }> = {
+  'createObject + Idempotency-Key': {
+    operationId: 'createObject',
+    fixture: 'a new externalId and a new Idempotency-Key each run',
+    async prepare({ company, place }) {
+      return {
+        request: () => ({
+          principal: company.principal,
+          pathParameters: { ...place },
+          body: newObjectBody(),
+          headers: { 'Idempotency-Key': randomUUID() },
+        }),
+      };
+    },
+  },
+};
+
+/** Every case, in the table's order, each operation's variants after it. */
+export const operationCases: OperationCase[] = (
+  Object.keys(casesByOperation) as MeasuredOperationId[]
+).flatMap((operationId) => [
+  { key: operationId, operationId, ...casesByOperation[operationId] },
+  ...(Object.keys(variantCases) as CaseVariant[])
+    .filter((variant) => variantCases[variant].operationId === operationId)
+    .map((variant) => ({ key: variant, ...variantCases[variant] })),
+]);
 
 /** The company, place and App every case may use. */
 export async function buildCaseWorld(): Promise<CaseWorld> {

@@ -7,7 +7,7 @@
  *   overlap).
  */
 import { operationList } from '../../lambdas/operations';
-import { operationMinimums } from '../operation-minimums';
+import { operationMinimums, statedMinimumOf } from '../operation-minimums';
 import type { CallRecorder } from '../support/call-recorder';
 import { planReplay, type ReplayClients, type ReplayPlan, replay } from '../support/call-replay';
 import { type DynamoDbMeter, describeCommands } from '../support/dynamodb-meter';
@@ -67,7 +67,7 @@ export async function runOperationCosts(
 ): Promise<{ calls: OperationCallsRow[]; overhead: OverheadRow[] }> {
   const calls: OperationCallsRow[] = [];
   const overhead: OverheadRow[] = [];
-  const covered = new Set(options.cases.map((each) => each.operationId));
+  const covered = new Set<string>(options.cases.map((each) => each.operationId));
   for (const operation of options.checkCoverage ? operationList : []) {
     if (!covered.has(operation.id)) {
       calls.push(
@@ -152,7 +152,7 @@ export async function runOperationCosts(
 }
 
 function failedRow(operation: string, fixture: string, error: string): OperationCallsRow {
-  const stated = operationMinimums[operation];
+  const stated = statedMinimumOf(operation);
   return {
     operation,
     fixture,

@@ -8,7 +8,8 @@ import { type OperationId, operations } from '../../lambdas/operations';
 import { insertDelivery } from '../../lambdas/repositories/webhook-repository';
 import type { Tenant } from '../support/fixtures';
 import { invokeExpecting } from '../support/handler-calls';
-import type { CaseWorld, OperationCase } from './operation-cases';
+import type { WebhookCaseKey } from '../webhook-operation-minimums';
+import type { CaseWorld, OperationCaseOf } from './operation-cases';
 
 const withId = <K extends OperationId>(id: K) => operations[id];
 const UNUSED_URL = 'http://127.0.0.1:9/bench';
@@ -47,9 +48,7 @@ async function givenDelivery(
   return id;
 }
 
-const onWebhook = (operationId: OperationId, fixture: string): OperationCase => ({
-  key: operationId,
-  operationId,
+const onWebhook = (fixture: string): OperationCaseOf => ({
   fixture,
   async prepare({ company }: CaseWorld) {
     const webhookId = await givenWebhook(company);
@@ -58,28 +57,22 @@ const onWebhook = (operationId: OperationId, fixture: string): OperationCase => 
   },
 });
 
-export const webhookOperationCases: OperationCase[] = [
-  {
-    key: 'listWebhooks',
-    operationId: 'listWebhooks',
+export const webhookOperationCases: Record<WebhookCaseKey, OperationCaseOf> = {
+  listWebhooks: {
     fixture: "the company's subscriptions (one per other webhook case)",
     async prepare({ company }) {
       await givenWebhook(company);
       return { request: () => ({ principal: company.principal }) };
     },
   },
-  {
-    key: 'createWebhook',
-    operationId: 'createWebhook',
+  createWebhook: {
     fixture: 'a loopback URL (an IP literal: no DNS lookup)',
     async prepare({ company }) {
       return { request: () => ({ principal: company.principal, body: { url: UNUSED_URL } }) };
     },
   },
-  onWebhook('getWebhook', 'a subscription'),
-  {
-    key: 'updateWebhook',
-    operationId: 'updateWebhook',
+  getWebhook: onWebhook('a subscription'),
+  updateWebhook: {
     fixture: 'a new description each run',
     async prepare({ company }) {
       const webhookId = await givenWebhook(company);
@@ -92,9 +85,7 @@ export const webhookOperationCases: OperationCase[] = [
       };
     },
   },
-  {
-    key: 'deleteWebhook',
-    operationId: 'deleteWebhook',
+  deleteWebhook: {
     fixture: 'a new subscription each run (created untimed)',
     async prepare({ company }) {
       return {
@@ -105,11 +96,9 @@ export const webhookOperationCases: OperationCase[] = [
       };
     },
   },
-  onWebhook('rotateWebhookSecret', 'a subscription'),
-  onWebhook('listWebhookDeliveries', 'a subscription with one delivery'),
-  {
-    key: 'retryWebhookDelivery',
-    operationId: 'retryWebhookDelivery',
+  rotateWebhookSecret: onWebhook('a subscription'),
+  listWebhookDeliveries: onWebhook('a subscription with one delivery'),
+  retryWebhookDelivery: {
     fixture: 'a delivery that succeeded',
     async prepare({ company }) {
       const webhookId = await givenWebhook(company);
@@ -117,6 +106,6 @@ export const webhookOperationCases: OperationCase[] = [
       return { request: () => ({ principal: company.principal, pathParameters: { webhookId, deliveryId } }) };
     },
   },
-  onWebhook('listWebhookDeadLetters', 'a subscription without dead letters'),
-  onWebhook('replayWebhookDeadLetters', 'a subscription without dead letters'),
-];
+  listWebhookDeadLetters: onWebhook('a subscription without dead letters'),
+  replayWebhookDeadLetters: onWebhook('a subscription without dead letters'),
+};
