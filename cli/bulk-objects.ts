@@ -4,6 +4,7 @@
  * in this process (as `npm start` runs background jobs), whichever stack the CLI is connected
  * to, and both keep memory bounded: the import reads the file from the bucket as the job does,
  * the export streams from the bucket into the file.
+ * On a terminal both show their progress on stderr (`progress.ts`); stdout is the same either way.
  * Call after `connectToStack()`: the modules are loaded here, once the environment is set.
  */
 import { once } from 'node:events';
@@ -13,6 +14,7 @@ import { basename, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ExportCommand, ImportCommand } from './admin-arguments.js';
+import { pollWhile, progressReporter } from './progress.js';
 
 /** The key id recorded as the actor (`apiKey:admin-cli`) of the events an import writes. */
 export const CLI_KEY_ID = 'admin-cli';
@@ -91,7 +93,19 @@ export async function importCompanyObjects(request: ImportCommand): Promise<Reco
     { content, fileName },
     '',
   );
-  await jobs.settleBackgroundJobs();
+  const progress = progressReporter({ label: 'import' });
+  /** The job's counts as the progress line shows them: every row counted so far. */
+  const progressOf = (counts: typeof created.counts) => ({
+    rows: counts.created + counts.updated + counts.skipped + counts.failed,
+    totalRows: counts.total,
+    failedRows: counts.failed,
+  });
+  await pollWhile(jobs.settleBackgroundJobs(), async () => {
+    if (!progress.shown) return;
+    // A failed read costs one update, not the import.
+    const running = await getImport(companyId, created.id, '').catch(() => undefined);
+    if (running) progress.update(progressOf(running.counts));
+  });
   let job = await getImport(companyId, created.id, '');
   if (job.status === 'running') {
     // The run failed (it logged why): one more run resumes the job where it stopped, and a
@@ -99,6 +113,7 @@ export async function importCompanyObjects(request: ImportCommand): Promise<Reco
     await runImport(companyId, created.id, (record) => store.openFileStream(record.sourceKey));
     job = await getImport(companyId, created.id, '');
   }
+  progress.finish(progressOf(job.counts));
   if (job.status === 'failed') {
     throw new Error(`Import ${job.id} failed: ${job.error?.code}: ${job.error?.message}`);
   }
@@ -124,7 +139,7 @@ export async function importCompanyObjects(request: ImportCommand): Promise<Reco
   };
 }
 
-async function writeToStdout(body: Readable): Promise<void> {
+async function writeToStdout(body: AsyncIterable<Buffer>): Promise<void> {
   for await (const chunk of body) {
     if (!process.stdout.write(chunk)) await once(process.stdout, 'drain');
   }
@@ -148,6 +163,13 @@ export async function exportCompanyObjects(
   ]);
   const { companyId, format } = request;
   await ensureCompany(companyId);
+  // The job records its rows only when done: until then the line shows the time, then the bytes.
+  // Not while the file itself goes to the terminal: the two would mix.
+  const fileToTerminal = request.out === undefined && process.stdout.isTTY === true;
+  const progress = progressReporter({
+    label: 'export',
+    stream: fileToTerminal ? { write: () => true } : undefined,
+  });
   const answer = await exportObjects(companyId, { ...request.filters, format }, '');
   let body: Readable;
   let exportId: string | null = null;
@@ -157,17 +179,24 @@ export async function exportCompanyObjects(
     const { Readable } = await import('node:stream');
     body = Readable.from([answer.file]);
   } else {
-    await jobs.settleBackgroundJobs();
+    await pollWhile(jobs.settleBackgroundJobs(), async () => progress.update({}));
     const job = await getExport(companyId, answer.job.id);
     if (job.status !== 'completed') throw new Error(`Export ${job.id} failed: ${job.error ?? job.status}`);
     exportId = job.id;
     rowCount = job.rowCount ?? 0;
     body = await store.openFileStream(exportResultKey(companyId, job.id));
   }
-  if (request.out === undefined) {
-    await writeToStdout(body);
-    return undefined;
+  let bytes = 0;
+  async function* counted(source: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+    for await (const chunk of source) {
+      bytes += chunk.length;
+      progress.update({ bytes });
+      yield chunk;
+    }
   }
-  await pipeline(body, createWriteStream(request.out));
+  if (request.out === undefined) await writeToStdout(counted(body));
+  else await pipeline(body, counted, createWriteStream(request.out));
+  progress.finish({ rows: rowCount, bytes });
+  if (request.out === undefined) return undefined;
   return { exportId, file: resolve(request.out), format, rowCount, bytes: (await stat(request.out)).size };
 }
