@@ -6,7 +6,7 @@
  */
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildSync } from 'esbuild';
+import { type BuildOptions, buildSync } from 'esbuild';
 
 export const consoleSourceDirectory = join(__dirname, 'src');
 export const consoleDistDirectory = join(__dirname, 'dist');
@@ -15,24 +15,27 @@ export const CONSOLE_CONFIG_FILE = 'config.json';
 /** The files of a build, relative to `consoleDistDirectory`: what a first visit loads. */
 export const CONSOLE_BUILD_FILES = ['index.html', 'console.js', 'console.css'] as const;
 
+/** How the console is bundled: one place, for the build and for the test of its size. */
+export const consoleBuildOptions = {
+  entryPoints: { console: join(consoleSourceDirectory, 'main.tsx') },
+  outdir: consoleDistDirectory,
+  bundle: true,
+  minify: true,
+  format: 'esm',
+  target: ['chrome111', 'firefox115', 'safari16.4'],
+  jsx: 'automatic',
+  jsxImportSource: 'preact',
+  legalComments: 'none',
+  logLevel: 'error',
+} satisfies BuildOptions;
+
 /**
  * Builds the console into `consoleDistDirectory` and returns that folder. Synchronous (well
  * under a second), because the CDK stack builds it while synthesizing, which cannot wait.
  */
 export function buildConsole(): string {
   mkdirSync(consoleDistDirectory, { recursive: true });
-  buildSync({
-    entryPoints: { console: join(consoleSourceDirectory, 'main.tsx') },
-    outdir: consoleDistDirectory,
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    target: ['chrome111', 'firefox115', 'safari16.4'],
-    jsx: 'automatic',
-    jsxImportSource: 'preact',
-    legalComments: 'none',
-    logLevel: 'error',
-  });
+  buildSync(consoleBuildOptions);
   copyFileSync(join(__dirname, 'index.html'), join(consoleDistDirectory, 'index.html'));
   return consoleDistDirectory;
 }

@@ -1,28 +1,28 @@
 /**
- * Calls to the Asset Registry API with the signed-in key. Every failure becomes an `ApiError`
- * carrying the API's own `code` and message (spec section 7), or a network failure in words.
+ * Calls to the Asset Registry API with the signed-in key, through `openapi-fetch` over the types
+ * generated from the OpenAPI document (`client/openapi-types.ts`, `npm run client`): every path,
+ * parameter and answer is the document's, so the console holds no copy of an API shape (see
+ * docs/console-code.md for why this and not the repository's typed client). Every failure
+ * becomes an `ApiError` carrying the API's own `code` and message (spec section 7), or a
+ * network failure in words.
  */
+import createClient, { type Client } from 'openapi-fetch';
+import type { components, paths } from '../../client/openapi-types';
 import type { Session } from './session';
 
-export interface PageInfo {
-  limit: number;
-  offset: number;
-  total: number;
-  hasNext: boolean;
-  hasPrevious: boolean;
-  /** The next page's cursor (extension; null on the last page): send it back as `cursor`. */
-  nextCursor?: string | null;
-}
-export interface Page<T> {
-  data: T[];
-  pagination: PageInfo;
-}
+/** The API's schemas, by their name in the document (`Schemas['Object']`, `Schemas['Wallet']`). */
+export type Schemas = components['schemas'];
+export type PageInfo = Schemas['Pagination'];
+/** A list's answer: one of the document's `...Page` schemas (`ObjectPage`, `WalletPage`, ...). */
+export type ListAnswer = Extract<Schemas[keyof Schemas], { pagination: PageInfo }>;
 
-export interface ValidationIssue {
-  field: string;
-  message: string;
-  code: string;
-}
+/** The query parameters of a `GET` path (`QueryOf<'/v2/objects'>`). */
+export type QueryOf<Path extends keyof paths> = NonNullable<
+  paths[Path] extends { get: { parameters: { query?: infer Query } } } ? Query : never
+>;
+
+type ValidationErrorBody = paths['/v2/categories']['get']['responses'][400]['content']['application/json'];
+type ValidationIssue = NonNullable<ValidationErrorBody['validationErrors']>[number];
 
 export class ApiError extends Error {
   constructor(
@@ -35,103 +35,75 @@ export class ApiError extends Error {
   }
 }
 
-type Query = Record<string, string | number | undefined>;
-
-export class ApiClient {
-  constructor(
-    private readonly baseUrl: string,
-    readonly session: Session,
-  ) {}
-
-  /** The URL of an API path with its query (empty values left out). */
-  url(path: string, query: Query = {}): string {
-    const search = new URLSearchParams();
-    for (const [name, value] of Object.entries(query)) {
-      if (value !== undefined && value !== '') search.set(name, String(value));
-    }
-    const text = search.toString();
-    return `${this.baseUrl}${path.replace(/^\//, '')}${text ? `?${text}` : ''}`;
-  }
-
-  /** Sends a request with the key; resolves with the answer, or throws `ApiError`. */
-  async send(
-    method: string,
-    path: string,
-    options: { query?: Query; body?: unknown } = {},
-  ): Promise<Response> {
-    const headers: Record<string, string> = { 'X-API-Key': this.session.apiKey };
-    if (options.body !== undefined) headers['Content-Type'] = 'application/json';
-    let response: Response;
-    try {
-      response = await fetch(this.url(path, options.query), {
-        method,
-        headers,
-        body: options.body === undefined ? undefined : JSON.stringify(options.body),
-        cache: 'no-store',
-        credentials: 'omit',
-      });
-    } catch {
-      throw new ApiError('The API could not be reached (network error or CORS refusal)', 0, 'NETWORK_ERROR');
-    }
-    if (!response.ok) throw await errorOf(response);
-    return response;
-  }
-
-  async json<T>(method: string, path: string, options: { query?: Query; body?: unknown } = {}): Promise<T> {
-    const response = await this.send(method, path, options);
-    return (await response.json()) as T;
-  }
-
-  get<T>(path: string, query?: Query): Promise<T> {
-    return this.json<T>('GET', path, { query });
-  }
-
-  async text(path: string, query?: Query): Promise<string> {
-    return (await this.send('GET', path, { query })).text();
-  }
+/** The signed-in client: the typed API and the session it signs with. */
+export interface ApiClient {
+  api: Client<paths>;
+  session: Session;
 }
 
-async function errorOf(response: Response): Promise<ApiError> {
-  const text = await response.text();
+/** A client that sends the session's key, never a cookie, and never reads a cached answer. */
+export function createApiClient(baseUrl: string, session: Session): ApiClient {
+  const api = createClient<paths>({
+    baseUrl,
+    headers: { 'X-API-Key': session.apiKey },
+    cache: 'no-store',
+    credentials: 'omit',
+  });
+  return { api, session };
+}
+
+/**
+ * The data of an answer, or throws `ApiError`: the API's error, or a network failure.
+ *
+ * @example
+ * const wallet = await answerOf(client.api.GET('/v2/wallets/{walletId}', { params: { path: { walletId } } }));
+ */
+export async function answerOf<Data>(
+  request: Promise<{ data?: Data; error?: unknown; response: Response }>,
+): Promise<Data> {
+  let result: Awaited<typeof request>;
   try {
-    const body = JSON.parse(text) as {
-      error?: string;
-      message?: string;
-      code?: string;
-      validationErrors?: ValidationIssue[];
-      details?: Record<string, string[]>;
-    };
-    // Subcategory operations list their issues as `details` (field → messages) instead.
-    const detailIssues = Object.entries(body.details ?? {}).flatMap(([field, messages]) =>
-      (Array.isArray(messages) ? messages : [String(messages)]).map((message) => ({
-        field,
-        message,
-        code: '',
-      })),
-    );
-    return new ApiError(
-      body.error ?? body.message ?? `HTTP ${response.status}`,
-      response.status,
-      body.code ?? `HTTP_${response.status}`,
-      Array.isArray(body.validationErrors) ? body.validationErrors : detailIssues,
-    );
+    result = await request;
   } catch {
-    return new ApiError(
-      `The API answered HTTP ${response.status}`,
-      response.status,
-      `HTTP_${response.status}`,
-    );
+    throw new ApiError('The API could not be reached (network error or CORS refusal)', 0, 'NETWORK_ERROR');
   }
+  if (!result.response.ok) throw errorOf(result.response.status, result.error);
+  return result.data as Data;
+}
+
+/** The API's error body (`error`, `code`, and `validationErrors` or, for subcategories, `details`). */
+function errorOf(status: number, body: unknown): ApiError {
+  if (typeof body !== 'object' || body === null)
+    return new ApiError(`The API answered HTTP ${status}`, status, `HTTP_${status}`);
+  const fields = body as Record<string, unknown>;
+  const text = (name: string) => (typeof fields[name] === 'string' ? (fields[name] as string) : undefined);
+  // Subcategory operations list their issues as `details` (field → messages) instead.
+  const details = (typeof fields.details === 'object' && fields.details) || {};
+  const detailIssues = Object.entries(details).flatMap(([field, messages]) =>
+    (Array.isArray(messages) ? messages : [String(messages)]).map((message) => ({
+      field,
+      message: String(message),
+      code: '',
+    })),
+  );
+  return new ApiError(
+    text('error') ?? text('message') ?? `HTTP ${status}`,
+    status,
+    text('code') ?? `HTTP_${status}`,
+    Array.isArray(fields.validationErrors) ? (fields.validationErrors as ValidationIssue[]) : detailIssues,
+  );
 }
 
 /** Finds which kind of key this is: a company's reads categories, an App's reads wallets. */
 export async function probeKeyKind(baseUrl: string, apiKey: string): Promise<Session['kind']> {
   try {
-    await new ApiClient(baseUrl, { apiKey, kind: 'company' }).get('v2/categories', { limit: 1 });
+    const { api } = createApiClient(baseUrl, { apiKey, kind: 'company' });
+    await answerOf(api.GET('/v2/categories', { params: { query: { limit: 1 } } }));
     return 'company';
   } catch (error) {
     if (!(error instanceof ApiError) || error.status !== 403) throw error;
-    await new ApiClient(baseUrl, { apiKey, kind: 'app' }).get('v2/wallets', { limit: 1 });
+    const { api } = createApiClient(baseUrl, { apiKey, kind: 'app' });
+    await answerOf(api.GET('/v2/wallets', { params: { query: { limit: 1 } } }));
     return 'app';
   }
 }

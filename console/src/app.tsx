@@ -1,6 +1,6 @@
 /** The app shell: sign-in, navigation by key kind, and the view of the current route. */
 import { useMemo, useState } from 'preact/hooks';
-import { ApiClient } from './api-client';
+import { createApiClient } from './api-client';
 import { ClientContext } from './components/client-context';
 import { PinCheck } from './components/pin-check';
 import { type Route, routeHref, useRoute } from './router';
@@ -29,7 +29,7 @@ export function App({ apiBaseUrl }: { apiBaseUrl: string }) {
   // Bumped when the trusted key or the pin changes, so that the pin check runs again.
   const [trustGeneration, setTrustGeneration] = useState(0);
   const client = useMemo(
-    () => (session ? new ApiClient(apiBaseUrl, session) : undefined),
+    () => (session ? createApiClient(apiBaseUrl, session) : undefined),
     [apiBaseUrl, session],
   );
   const signIn = (next: Session, remember: boolean) => {

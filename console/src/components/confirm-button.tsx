@@ -3,6 +3,7 @@
  * confirmation so that keyboard users land on it. Failures are shown, never swallowed.
  */
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useAction } from '../use-action';
 import { ErrorNotice } from './error-notice';
 
 export function ConfirmButton(props: {
@@ -12,8 +13,6 @@ export function ConfirmButton(props: {
   onConfirm: () => Promise<void>;
 }) {
   const [asking, setAsking] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
   const confirmRef = useRef<HTMLButtonElement>(null);
   // A layout effect moves the focus in the same commit that shows the confirmation: with a
   // plain effect there is a moment when the confirmation is shown but the focus is nowhere,
@@ -21,37 +20,29 @@ export function ConfirmButton(props: {
   useLayoutEffect(() => {
     if (asking) confirmRef.current?.focus();
   }, [asking]);
-  const confirm = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await props.onConfirm();
-      setAsking(false);
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const confirm = useAction(async () => {
+    await props.onConfirm();
+    setAsking(false);
+  });
   if (!asking)
     return (
       <span>
         <button type="button" onClick={() => setAsking(true)}>
           {props.label}
         </button>
-        <ErrorNotice error={error} />
+        <ErrorNotice error={confirm.error} />
       </span>
     );
   return (
     <fieldset class="confirm">
       <legend>{props.question}</legend>
-      <button type="button" class="danger" ref={confirmRef} disabled={busy} onClick={confirm}>
+      <button type="button" class="danger" ref={confirmRef} disabled={confirm.busy} onClick={confirm.run}>
         {props.confirmLabel}
       </button>{' '}
-      <button type="button" disabled={busy} onClick={() => setAsking(false)}>
+      <button type="button" disabled={confirm.busy} onClick={() => setAsking(false)}>
         Cancel
       </button>
-      <ErrorNotice error={error} />
+      <ErrorNotice error={confirm.error} />
     </fieldset>
   );
 }

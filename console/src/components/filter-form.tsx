@@ -8,7 +8,19 @@ export type FilterField =
   | { name: string; label: string; kind: 'text' }
   | { name: string; label: string; kind: 'select'; options: readonly string[] };
 
-export function FilterForm(props: {
+/** The route's list the filters belong to (a `ListRoute`). */
+interface FilteredList {
+  /** What tells this page from another: the form starts again from the route when it changes. */
+  key: string;
+  values: Record<string, string>;
+  applyFilters: (values: Record<string, string>) => void;
+}
+
+export function FilterForm({ list, fields }: { list: FilteredList; fields: FilterField[] }) {
+  return <FilterFields key={list.key} fields={fields} values={list.values} onApply={list.applyFilters} />;
+}
+
+function FilterFields(props: {
   fields: FilterField[];
   values: Record<string, string>;
   onApply: (values: Record<string, string>) => void;
@@ -51,7 +63,17 @@ export function FilterForm(props: {
   );
 }
 
-/** The spec's sort orders of categories and objects (4.1, 4.5). */
-export const CREATED_NAME_SORTS = ['createdAt:desc', 'createdAt:asc', 'name:asc', 'name:desc'] as const;
-/** The spec's `status` filter values of categories and objects. */
-export const ACTIVE_INACTIVE_ALL = ['active', 'inactive', 'all'] as const;
+/** The spec's `name`, `status` and `sort` filters of categories and objects (4.1, 4.5). */
+export const NAME_FILTER: FilterField = { name: 'name', label: 'Name contains', kind: 'text' };
+export const STATUS_FILTER: FilterField = {
+  name: 'status',
+  label: 'Status',
+  kind: 'select',
+  options: ['active', 'inactive', 'all'],
+};
+export const SORT_FILTER: FilterField = {
+  name: 'sort',
+  label: 'Sort',
+  kind: 'select',
+  options: ['createdAt:desc', 'createdAt:asc', 'name:asc', 'name:desc'],
+};

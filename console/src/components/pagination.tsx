@@ -7,6 +7,16 @@
 import { useState } from 'preact/hooks';
 import { ApiError, type PageInfo } from '../api-client';
 
+/** Where a list is: the next and previous page (and page 1, when a cursor is refused). */
+export interface ListPages {
+  /** Goes to the next page, by the cursor the API answered with this page. */
+  goToNext: (nextCursor: string) => void;
+  /** Goes back to the page before (`ListRoute` by the cursors the visitor came through). */
+  goToPrevious: (page: PageInfo) => void;
+  /** The first page with the same filters, when the route holds the page. */
+  firstPageHref?: string;
+}
+
 export function Pagination({
   page,
   onNext,
@@ -40,12 +50,12 @@ export function Pagination({
  * The page of a list kept in a view's own state (not in the route): the cursors it came
  * through, the last one being the page shown (page 1: none).
  */
-export function useCursorStack(): { cursor?: string; next: (cursor: string) => void; previous: () => void } {
+export function useCursorStack(): ListPages & { cursor?: string } {
   const [stack, setStack] = useState<string[]>([]);
   return {
     cursor: stack.at(-1),
-    next: (cursor) => setStack((cursors) => [...cursors, cursor]),
-    previous: () => setStack((cursors) => cursors.slice(0, -1)),
+    goToNext: (cursor) => setStack((cursors) => [...cursors, cursor]),
+    goToPrevious: () => setStack((cursors) => cursors.slice(0, -1)),
   };
 }
 

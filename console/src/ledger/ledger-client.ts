@@ -11,8 +11,7 @@ import {
   verifyCheckpoint,
   verifyConsistency,
 } from '../../../verifier/index';
-import { type ApiClient, ApiError, type Page } from '../api-client';
-import type { LedgerEvent, RegistryObject } from '../views/object-types';
+import { type ApiClient, ApiError, answerOf, type Schemas } from '../api-client';
 import type { PinnedCheckpoint } from './trust';
 
 const EVENTS_PAGE_SIZE = 100;
@@ -27,14 +26,15 @@ const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Every event of an object, oldest first: page 1, then each `nextCursor` to the end, so that
  * every page costs the API what page 1 costs (an offset reads every event it skips).
  */
-export async function allEvents(client: ApiClient, objectId: string): Promise<LedgerEvent[]> {
-  const events: LedgerEvent[] = [];
+export async function allEvents(client: ApiClient, objectId: string): Promise<Schemas['LedgerEvent'][]> {
+  const events: Schemas['LedgerEvent'][] = [];
   let cursor: string | undefined;
   for (;;) {
-    const page = await client.get<Page<LedgerEvent>>(`v2/objects/${encodeURIComponent(objectId)}/events`, {
-      limit: EVENTS_PAGE_SIZE,
-      cursor,
-    });
+    const page = await answerOf(
+      client.api.GET('/v2/objects/{objectId}/events', {
+        params: { path: { objectId }, query: { limit: EVENTS_PAGE_SIZE, cursor } },
+      }),
+    );
     events.push(...page.data);
     if (!page.pagination.hasNext) return events;
     if (!page.pagination.nextCursor)
@@ -52,10 +52,15 @@ async function tlogProof(
 ): Promise<string> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await client.text(`v2/objects/${encodeURIComponent(objectId)}/events/${sequence}/proof`, {
-        format: 'tlog-proof',
-        treeSize,
-      });
+      return await answerOf(
+        client.api.GET('/v2/objects/{objectId}/events/{sequence}/proof', {
+          params: {
+            path: { objectId, sequence: String(sequence) },
+            query: { format: 'tlog-proof', treeSize },
+          },
+          parseAs: 'text',
+        }),
+      );
     } catch (error) {
       if (
         !(error instanceof ApiError) ||
@@ -93,9 +98,9 @@ export async function fetchBundle(
   onProgress: (done: number, total: number) => void = () => undefined,
 ): Promise<LedgerBundle> {
   const [object, events, verifierKey] = await Promise.all([
-    client.get<RegistryObject>(`v2/objects/${encodeURIComponent(objectId)}`),
+    answerOf(client.api.GET('/v2/objects/{objectId}', { params: { path: { objectId } } })),
     allEvents(client, objectId),
-    client.text('v2/ledger/key'),
+    ledgerText(client, '/v2/ledger/key'),
   ]);
   const last = events.at(-1);
   if (!last) throw new Error('The object has no events to verify');
@@ -117,6 +122,11 @@ export async function fetchBundle(
     checkpoint,
     verifierKey: verifierKey.trim(),
   };
+}
+
+/** The log's signed checkpoint note, or its verifier key, as the text the log publishes. */
+function ledgerText(client: ApiClient, path: '/v2/ledger/checkpoint' | '/v2/ledger/key'): Promise<string> {
+  return answerOf(client.api.GET(path, { parseAs: 'text' }));
 }
 
 /** The tree size a checkpoint note states (unverified: only to ask for proofs against it). */
@@ -142,8 +152,8 @@ export async function latestCheckpoint(
   enteredKey: string | undefined,
 ): Promise<LatestCheckpoint> {
   const [checkpoint, serverKey] = await Promise.all([
-    client.text('v2/ledger/checkpoint'),
-    enteredKey ? Promise.resolve(enteredKey) : client.text('v2/ledger/key'),
+    ledgerText(client, '/v2/ledger/checkpoint'),
+    enteredKey ? Promise.resolve(enteredKey) : ledgerText(client, '/v2/ledger/key'),
   ]);
   const verifierKey = (enteredKey ?? serverKey).trim();
   return {
@@ -175,10 +185,11 @@ export async function checkAgainstPin(
       : { consistent: false, reason: `the root at size ${pinned.treeSize} changed` };
   let proof: string[];
   try {
-    ({ proof } = await client.get<{ proof: string[] }>('v2/ledger/consistency', {
-      from: pinned.treeSize,
-      to: verdict.treeSize,
-    }));
+    ({ proof } = await answerOf(
+      client.api.GET('/v2/ledger/consistency', {
+        params: { query: { from: pinned.treeSize, to: verdict.treeSize } },
+      }),
+    ));
   } catch (error) {
     if (!(error instanceof ApiError) || error.status >= 500 || error.status === 0) throw error;
     return {

@@ -1,54 +1,28 @@
 /** Categories (spec 4.5) with their subcategories; a subcategory leads to its objects. */
-import type { Page } from '../api-client';
-import { useClient } from '../components/client-context';
-import { ErrorNotice } from '../components/error-notice';
-import { ACTIVE_INACTIVE_ALL, CREATED_NAME_SORTS, FilterForm } from '../components/filter-form';
-import { CursorRefused, Pagination } from '../components/pagination';
+import { FilterForm, NAME_FILTER, SORT_FILTER, STATUS_FILTER } from '../components/filter-form';
+import { PagedList } from '../components/paged-list';
 import type { Route } from '../router';
 import { routeHref } from '../router';
-import { useRequest } from '../use-request';
-import { listRoute } from './list-route';
-
-interface Subcategory {
-  id: string;
-  name: string;
-  status: string;
-  statistics: { objectCount: number };
-}
-interface Category {
-  id: string;
-  name: string;
-  description: string;
-  status: string;
-  statistics: { subcategoryCount: number; objectCount: number };
-  subcategories: Subcategory[];
-}
+import { useRoutedList } from './list-route';
 
 export function CategoriesView({ route }: { route: Route }) {
-  const client = useClient();
-  const list = listRoute(route, { status: 'active', name: '', sort: 'createdAt:desc' });
-  const query = list.key;
-  const categories = useRequest(() => client.get<Page<Category>>('v2/categories', list.query(20)), [query]);
+  const { list, page: categories } = useRoutedList(route, '/v2/categories', {
+    status: 'active',
+    name: '',
+    sort: 'createdAt:desc',
+  });
   return (
     <main id="main">
       <h1>Categories</h1>
-      <FilterForm
-        key={query}
-        values={list.values}
-        onApply={list.applyFilters}
-        fields={[
-          { name: 'name', label: 'Name contains', kind: 'text' },
-          { name: 'status', label: 'Status', kind: 'select', options: ACTIVE_INACTIVE_ALL },
-          { name: 'sort', label: 'Sort', kind: 'select', options: CREATED_NAME_SORTS },
-        ]}
-      />
-      <ErrorNotice error={categories.error} />
-      <CursorRefused error={categories.error} firstPageHref={list.firstPageHref} />
-      {categories.data && (
-        <>
-          {categories.data.data.length === 0 && <p>No category matches.</p>}
+      <FilterForm list={list} fields={[NAME_FILTER, STATUS_FILTER, SORT_FILTER]} />
+      <PagedList
+        label="Categories"
+        request={categories}
+        empty="No category matches."
+        pages={list}
+        render={(items) => (
           <ul class="cards">
-            {categories.data.data.map((category) => (
+            {items.map((category) => (
               <li key={category.id} class="card">
                 <h2>
                   <a href={routeHref(['objects'], { categoryId: category.id, status: 'all' })}>
@@ -81,14 +55,8 @@ export function CategoriesView({ route }: { route: Route }) {
               </li>
             ))}
           </ul>
-          <Pagination
-            label="Categories"
-            page={categories.data.pagination}
-            onNext={list.goToNext}
-            onPrevious={list.goToPrevious}
-          />
-        </>
-      )}
+        )}
+      />
     </main>
   );
 }

@@ -2,7 +2,7 @@
  * Ledger events, oldest first: action, changes (from → to), who and when, and the hashes.
  * A verdict per event, when given, marks it verified or failed with the reason.
  */
-import type { LedgerEvent } from './object-types';
+import type { Schemas } from '../api-client';
 
 export interface EventMark {
   ok: boolean;
@@ -11,7 +11,13 @@ export interface EventMark {
 
 const shown = (value: unknown): string => (value === undefined ? '—' : JSON.stringify(value));
 
-export function EventTimeline({ events, marks }: { events: LedgerEvent[]; marks?: Map<number, EventMark> }) {
+export function EventTimeline({
+  events,
+  marks,
+}: {
+  events: Schemas['LedgerEvent'][];
+  marks?: Map<number, EventMark>;
+}) {
   if (events.length === 0) return <p>No events.</p>;
   return (
     <ol class="timeline">

@@ -3,8 +3,15 @@
  * by cursor (`pagination.nextCursor`, README "Cursor pagination"): a page reached by cursor costs
  * the API what page 1 costs, where `offset` reads every item it skips.
  */
-import type { PageInfo } from '../api-client';
+import type { paths } from '../../../client/openapi-types';
+import { answerOf, type PageInfo, type QueryOf } from '../api-client';
+import { useClient } from '../components/client-context';
+import type { ListPages } from '../components/pagination';
 import { navigate, type Route, routeHref } from '../router';
+import { type RequestState, useRequest } from '../use-request';
+
+/** Rows a list page asks for. */
+const PAGE_SIZE = 20;
 
 /** Where a page starts: page 1 (neither), a cursor the API answered, or an offset. */
 interface PagePlace {
@@ -22,7 +29,7 @@ const cameFrom = new Map<string, PagePlace>();
 /** The route parameters that place the page rather than filter the list. */
 const PLACE_PARAMETERS = new Set(['cursor', 'offset']);
 
-export interface ListRoute {
+export interface ListRoute extends ListPages {
   values: Record<string, string>;
   /** The cursor of the page shown (none on page 1). */
   cursor?: string;
@@ -30,14 +37,16 @@ export interface ListRoute {
   offset?: number;
   /** What tells this page from another: filters and place (a dependency of the request). */
   key: string;
-  /** The query for the API: filters, and the cursor or the offset. */
-  query: (limit: number) => Record<string, string | number | undefined>;
+  /**
+   * The query for the API: filters (empty ones left out), and the cursor or the offset. Typed as
+   * the list's query in the document (`QueryOf`); the values are the route's text, which the API
+   * checks as it checks any caller's.
+   */
+  query: <Query>(limit: number) => Query;
   /** The first page with the same filters. */
   firstPageHref: string;
   /** Applies new filters (back to the first page). */
   applyFilters: (values: Record<string, string>) => void;
-  /** Goes to the next page, by the cursor the API answered with this page. */
-  goToNext: (nextCursor: string) => void;
   /**
    * Goes back to the page this one was reached from, by its cursor (page 1: none). When that is
    * not known (a reload, or a link), goes to the page before by offset, the spec's way.
@@ -56,7 +65,10 @@ export function listRoute(route: Route, defaults: Record<string, string>): ListR
     cursor,
     offset,
     key: JSON.stringify([values, cursor, offset]),
-    query: (limit) => ({ ...values, cursor, offset, limit }),
+    query: <Query>(limit: number) => {
+      const filters = Object.entries(values).filter(([, value]) => value !== '');
+      return { ...Object.fromEntries(filters), cursor, offset, limit } as Query;
+    },
     firstPageHref: routeHref(route.segments, values),
     applyFilters: (next) => navigate(route.segments, { ...next }),
     goToNext: (nextCursor) => {
@@ -69,4 +81,34 @@ export function listRoute(route: Route, defaults: Record<string, string>): ListR
       goTo(previous ?? { offset: offsetBefore || undefined });
     },
   };
+}
+
+/** The lists whose filters and page live in the route. */
+type RoutedListPath = '/v2/objects' | '/v2/categories' | '/v2/wallets';
+type ListAnswerOf<Path extends RoutedListPath> =
+  paths[Path]['get']['responses'][200]['content']['application/json'];
+
+/**
+ * A list page of `path` whose filters (`defaults` when the route has none) and place live in
+ * the route: the route's list and the page's request.
+ *
+ * @example
+ * const { list, page } = useRoutedList(route, '/v2/wallets', { status: 'active', sort: 'createdAt:desc' });
+ */
+export function useRoutedList<Path extends RoutedListPath>(
+  route: Route,
+  path: Path,
+  defaults: { [Name in keyof QueryOf<Path>]?: string },
+): { list: ListRoute; page: RequestState<ListAnswerOf<Path>> } {
+  const client = useClient();
+  const list = listRoute(route, defaults as Record<string, string>);
+  const page = useRequest(
+    () =>
+      // The query is the route's text, checked by the API as any caller's is.
+      answerOf(
+        client.api.GET(path as RoutedListPath, { params: { query: list.query<never>(PAGE_SIZE) } }),
+      ) as Promise<ListAnswerOf<Path>>,
+    [path, list.key],
+  );
+  return { list, page };
 }

@@ -1,18 +1,18 @@
 /** One object: its fields and metadata, its files (with download), and its event timeline. */
-import type { Page } from '../api-client';
+import { answerOf, type Schemas } from '../api-client';
 import { useClient } from '../components/client-context';
 import { ErrorNotice } from '../components/error-notice';
-import { Pagination, useCursorStack } from '../components/pagination';
+import { PagedList } from '../components/paged-list';
+import { useCursorStack } from '../components/pagination';
 import { routeHref } from '../router';
 import { useRequest } from '../use-request';
 import { EventTimeline } from './event-timeline';
 import { ObjectFiles } from './object-files';
-import type { LedgerEvent, RegistryObject } from './object-types';
 
 export function ObjectDetailView({ objectId }: { objectId: string }) {
   const client = useClient();
   const object = useRequest(
-    () => client.get<RegistryObject>(`v2/objects/${encodeURIComponent(objectId)}`),
+    () => answerOf(client.api.GET('/v2/objects/{objectId}', { params: { path: { objectId } } })),
     [objectId],
   );
   return (
@@ -28,7 +28,7 @@ export function ObjectDetailView({ objectId }: { objectId: string }) {
   );
 }
 
-function ObjectSummary({ object }: { object: RegistryObject }) {
+function ObjectSummary({ object }: { object: Schemas['Object'] }) {
   const rows: [string, string][] = [
     ['Id', object.id],
     ['External id', object.externalId],
@@ -71,27 +71,23 @@ function ObjectEvents({ objectId }: { objectId: string }) {
   const pages = useCursorStack();
   const events = useRequest(
     () =>
-      client.get<Page<LedgerEvent>>(`v2/objects/${encodeURIComponent(objectId)}/events`, {
-        limit: 20,
-        cursor: pages.cursor,
-      }),
+      answerOf(
+        client.api.GET('/v2/objects/{objectId}/events', {
+          params: { path: { objectId }, query: { limit: 20, cursor: pages.cursor } },
+        }),
+      ),
     [objectId, pages.cursor],
   );
   return (
     <section aria-labelledby="events-title">
       <h2 id="events-title">Event timeline</h2>
-      <ErrorNotice error={events.error} />
-      {events.data && (
-        <>
-          <EventTimeline events={events.data.data} />
-          <Pagination
-            label="Events"
-            page={events.data.pagination}
-            onNext={pages.next}
-            onPrevious={pages.previous}
-          />
-        </>
-      )}
+      <PagedList
+        label="Events"
+        request={events}
+        empty="No events."
+        pages={pages}
+        render={(items) => <EventTimeline events={items} />}
+      />
     </section>
   );
 }

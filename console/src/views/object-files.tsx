@@ -1,11 +1,13 @@
 /** An object's files (GET .../objects/{id}/files) with download; needs the company id. */
 import { useState } from 'preact/hooks';
-import type { Page } from '../api-client';
+import { answerOf, type Schemas } from '../api-client';
 import { useClient } from '../components/client-context';
 import { ErrorNotice } from '../components/error-notice';
-import { Pagination, useCursorStack } from '../components/pagination';
+import { PagedList } from '../components/paged-list';
+import { useCursorStack } from '../components/pagination';
 import { useRequest } from '../use-request';
-import type { FileRecord } from './object-types';
+
+type FileRecord = Schemas['FileRecord'];
 
 export function ObjectFiles({ objectId }: { objectId: string }) {
   const client = useClient();
@@ -15,20 +17,27 @@ export function ObjectFiles({ objectId }: { objectId: string }) {
   const files = useRequest(
     async () =>
       companyId
-        ? client.get<Page<FileRecord>>(
-            `v2/companies/${encodeURIComponent(companyId)}/objects/${encodeURIComponent(objectId)}/files`,
-            { limit: 20, cursor: pages.cursor },
+        ? answerOf(
+            client.api.GET('/v2/companies/{companyId}/objects/{objectId}/files', {
+              params: { path: { companyId, objectId }, query: { limit: 20, cursor: pages.cursor } },
+            }),
           )
         : undefined,
     [objectId, pages.cursor, companyId],
   );
   const download = async (file: FileRecord) => {
+    if (!companyId) return; // the files are listed only with the company id
     setDownloadError(undefined);
     try {
       // The key travels in a header, so the page fetches the bytes and hands them to the browser.
-      const response = await client.send('GET', file.url, { query: { download: 'true' } });
+      const bytes = await answerOf(
+        client.api.GET('/v2/companies/{companyId}/files/{fileId}', {
+          params: { path: { companyId, fileId: file.id }, query: { download: true } },
+          parseAs: 'blob',
+        }),
+      );
       const link = document.createElement('a');
-      link.href = URL.createObjectURL(await response.blob());
+      link.href = URL.createObjectURL(bytes);
       link.download = file.originalFileName;
       link.click();
       setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
@@ -40,53 +49,33 @@ export function ObjectFiles({ objectId }: { objectId: string }) {
     <section aria-labelledby="files-title">
       <h2 id="files-title">Files</h2>
       {!companyId && <p>Sign in with your company id as well to list and download this object's files.</p>}
-      <ErrorNotice error={files.error ?? downloadError} />
-      {files.data && files.data.data.length === 0 && <p>No files.</p>}
-      {files.data && files.data.data.length > 0 && (
-        <>
-          <table>
-            <caption class="visually-hidden">Files</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Type</th>
-                <th scope="col">Size (bytes)</th>
-                <th scope="col">Uploaded</th>
-                <th scope="col">Checksum</th>
-                <th scope="col">Download</th>
-              </tr>
-            </thead>
-            <tbody>
-              {files.data.data.map((file) => (
-                <tr key={file.id}>
-                  <td>{file.originalFileName}</td>
-                  <td>{file.mimeType}</td>
-                  <td>{file.size}</td>
-                  <td>
-                    {file.uploadedAt} by {file.uploadedBy}
-                  </td>
-                  <td class="mono">{file.checksum}</td>
-                  <td>
-                    <button
-                      type="button"
-                      onClick={() => download(file)}
-                      aria-label={`Download ${file.originalFileName}`}
-                    >
-                      Download
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <Pagination
-            label="Files"
-            page={files.data.pagination}
-            onNext={pages.next}
-            onPrevious={pages.previous}
-          />
-        </>
-      )}
+      <ErrorNotice error={downloadError} />
+      <PagedList
+        label="Files"
+        request={files}
+        empty="No files."
+        pages={pages}
+        rowKey={(file) => file.id}
+        columns={[
+          { header: 'Name', cell: (file) => file.originalFileName },
+          { header: 'Type', cell: (file) => file.mimeType },
+          { header: 'Size (bytes)', cell: (file) => file.size },
+          { header: 'Uploaded', cell: (file) => `${file.uploadedAt} by ${file.uploadedBy}` },
+          { header: 'Checksum', cell: (file) => file.checksum, class: 'mono' },
+          {
+            header: 'Download',
+            cell: (file) => (
+              <button
+                type="button"
+                onClick={() => download(file)}
+                aria-label={`Download ${file.originalFileName}`}
+              >
+                Download
+              </button>
+            ),
+          },
+        ]}
+      />
     </section>
   );
 }

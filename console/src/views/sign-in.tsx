@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import { probeKeyKind } from '../api-client';
 import { ErrorNotice } from '../components/error-notice';
 import type { Session } from '../session';
+import { useAction } from '../use-action';
 
 export function SignIn({
   apiBaseUrl,
@@ -14,22 +15,11 @@ export function SignIn({
   const [apiKey, setApiKey] = useState('');
   const [companyId, setCompanyId] = useState('');
   const [remember, setRemember] = useState(false);
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const key = apiKey.trim();
-      const kind = await probeKeyKind(apiBaseUrl, key);
-      onSignIn({ apiKey: key, kind, companyId: companyId.trim() || undefined }, remember);
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const signIn = useAction(async () => {
+    const key = apiKey.trim();
+    const kind = await probeKeyKind(apiBaseUrl, key);
+    onSignIn({ apiKey: key, kind, companyId: companyId.trim() || undefined }, remember);
+  });
   return (
     <main id="main">
       <h1>Sign in</h1>
@@ -38,7 +28,7 @@ export function SignIn({
         key stays in this page's memory (or this tab's session storage if you tick the box) and is sent only
         to the API.
       </p>
-      <form onSubmit={submit} class="stack">
+      <form onSubmit={signIn.onSubmit} class="stack">
         <label>
           API key
           <input
@@ -67,11 +57,11 @@ export function SignIn({
           />
           Stay signed in in this tab (session storage; cleared when the tab closes)
         </label>
-        <button type="submit" disabled={busy || apiKey.trim() === ''}>
-          {busy ? 'Signing in…' : 'Sign in'}
+        <button type="submit" disabled={signIn.busy || apiKey.trim() === ''}>
+          {signIn.busy ? 'Signing in…' : 'Sign in'}
         </button>
       </form>
-      <ErrorNotice error={error} />
+      <ErrorNotice error={signIn.error} />
     </main>
   );
 }

@@ -6,13 +6,14 @@
  */
 import { useState } from 'preact/hooks';
 import { type BundleVerdict, type LedgerBundle, verifyBundle } from '../../../verifier/index';
+import type { Schemas } from '../api-client';
 import { useClient } from '../components/client-context';
 import { ErrorNotice } from '../components/error-notice';
 import { fetchBundle } from '../ledger/ledger-client';
 import { trustedVerifierKey } from '../ledger/trust';
 import { routeHref } from '../router';
+import { useAction } from '../use-action';
 import { EventTimeline } from './event-timeline';
-import type { LedgerEvent } from './object-types';
 import { PinButton } from './pin-button';
 
 interface Outcome {
@@ -26,29 +27,20 @@ export function VerifyView({ objectId }: { objectId: string }) {
   const client = useClient();
   const [progress, setProgress] = useState<{ done: number; total: number }>();
   const [outcome, setOutcome] = useState<Outcome>();
-  const [error, setError] = useState<unknown>();
-  const [running, setRunning] = useState(false);
-  const run = async () => {
-    setRunning(true);
-    setError(undefined);
+  const verification = useAction(async () => {
     setOutcome(undefined);
-    try {
-      const started = performance.now();
-      const bundle = await fetchBundle(client, objectId, (done, total) => setProgress({ done, total }));
-      const entered = trustedVerifierKey();
-      const verdict = await verifyBundle(bundle, entered ?? bundle.verifierKey);
-      setOutcome({
-        bundle,
-        verdict,
-        keySource: entered ? 'entered' : 'server',
-        milliseconds: performance.now() - started,
-      });
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setRunning(false);
-    }
-  };
+    const started = performance.now();
+    const bundle = await fetchBundle(client, objectId, (done, total) => setProgress({ done, total }));
+    const entered = trustedVerifierKey();
+    const verdict = await verifyBundle(bundle, entered ?? bundle.verifierKey);
+    setOutcome({
+      bundle,
+      verdict,
+      keySource: entered ? 'entered' : 'server',
+      milliseconds: performance.now() - started,
+    });
+  });
+  const running = verification.busy;
   return (
     <main id="main">
       <p>
@@ -60,7 +52,7 @@ export function VerifyView({ objectId }: { objectId: string }) {
         and checks them here: each event's hash and link to the one before, each proof against the
         checkpoint's root, and the checkpoint's signature. It does not take the server's word for any of it.
       </p>
-      <button type="button" onClick={run} disabled={running}>
+      <button type="button" onClick={verification.run} disabled={running}>
         {running ? 'Verifying…' : outcome ? 'Verify again' : 'Verify'}
       </button>
       {running && progress && (
@@ -68,7 +60,7 @@ export function VerifyView({ objectId }: { objectId: string }) {
           Fetched {progress.done} of {progress.total} proofs
         </p>
       )}
-      <ErrorNotice error={error} />
+      <ErrorNotice error={verification.error} />
       {outcome && <VerifyOutcome outcome={outcome} objectId={objectId} />}
     </main>
   );
@@ -134,7 +126,7 @@ function VerifyOutcome({ outcome, objectId }: { outcome: Outcome; objectId: stri
         <a href={routeHref(['log'])}>Trusted key and pinned checkpoint</a>
       </div>
       <h2>Events</h2>
-      <EventTimeline events={bundle.events as unknown as LedgerEvent[]} marks={marks} />
+      <EventTimeline events={bundle.events as unknown as Schemas['LedgerEvent'][]} marks={marks} />
     </section>
   );
 }

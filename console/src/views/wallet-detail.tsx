@@ -1,16 +1,16 @@
 /** One wallet with its stats; suspend and delete, each after a confirmation. */
 import { useState } from 'preact/hooks';
+import { answerOf } from '../api-client';
 import { useClient } from '../components/client-context';
 import { ConfirmButton } from '../components/confirm-button';
 import { ErrorNotice } from '../components/error-notice';
 import { navigate, routeHref, setFlash, takeFlash } from '../router';
 import { useRequest } from '../use-request';
-import type { Wallet } from './wallets';
 
 export function WalletDetailView({ walletId }: { walletId: string }) {
   const client = useClient();
-  const path = `v2/wallets/${encodeURIComponent(walletId)}`;
-  const wallet = useRequest(() => client.get<Wallet>(path), [walletId]);
+  const path = { params: { path: { walletId } } };
+  const wallet = useRequest(() => answerOf(client.api.GET('/v2/wallets/{walletId}', path)), [walletId]);
   const [notice, setNotice] = useState(takeFlash);
   const shown = wallet.data;
   return (
@@ -56,7 +56,9 @@ export function WalletDetailView({ walletId }: { walletId: string }) {
                 question={`Suspend ${shown.username}? Its sessions end at once.`}
                 confirmLabel="Yes, suspend"
                 onConfirm={async () => {
-                  await client.send('PUT', path, { body: { status: 'suspended' } });
+                  await answerOf(
+                    client.api.PUT('/v2/wallets/{walletId}', { ...path, body: { status: 'suspended' } }),
+                  );
                   setNotice(`${shown.username} is suspended.`);
                   wallet.reload();
                 }}
@@ -67,7 +69,7 @@ export function WalletDetailView({ walletId }: { walletId: string }) {
               question={`Delete ${shown.username}? It can no longer log in; this cannot be undone.`}
               confirmLabel="Yes, delete"
               onConfirm={async () => {
-                await client.send('DELETE', path);
+                await answerOf(client.api.DELETE('/v2/wallets/{walletId}', path));
                 setFlash(`${shown.username} is deleted.`);
                 navigate(['wallets']);
               }}

@@ -1,32 +1,21 @@
 /** An App's wallets (spec 4.11-4.15): list with filters, create, and a link to each detail. */
 import { useState } from 'preact/hooks';
-import type { Page } from '../api-client';
+import { answerOf, type Schemas } from '../api-client';
 import { useClient } from '../components/client-context';
 import { ErrorNotice } from '../components/error-notice';
 import { FilterForm } from '../components/filter-form';
-import { CursorRefused, Pagination } from '../components/pagination';
+import { PagedList } from '../components/paged-list';
 import type { Route } from '../router';
 import { navigate, routeHref, setFlash, takeFlash } from '../router';
-import { useRequest } from '../use-request';
-import { listRoute } from './list-route';
-
-export interface Wallet {
-  id: string;
-  username: string;
-  fullUsername?: string;
-  status: string;
-  metadata: Record<string, unknown>;
-  createdAt: string;
-  updatedAt: string;
-  lastLoginAt: string | null;
-  stats?: { loginCount: number; apiCallCount: number; lastApiCallAt: string | null };
-}
+import { useAction } from '../use-action';
+import { useRoutedList } from './list-route';
 
 export function WalletsView({ route }: { route: Route }) {
-  const client = useClient();
-  const list = listRoute(route, { status: 'active', username: '', sort: 'createdAt:desc' });
-  const query = list.key;
-  const wallets = useRequest(() => client.get<Page<Wallet>>('v2/wallets', list.query(20)), [query]);
+  const { list, page: wallets } = useRoutedList(route, '/v2/wallets', {
+    status: 'active',
+    username: '',
+    sort: 'createdAt:desc',
+  });
   const [flash] = useState(takeFlash);
   return (
     <main id="main">
@@ -39,9 +28,7 @@ export function WalletsView({ route }: { route: Route }) {
       <CreateWallet onCreated={(wallet) => navigate(['wallets', wallet.id])} />
       <h2>All wallets</h2>
       <FilterForm
-        key={query}
-        values={list.values}
-        onApply={list.applyFilters}
+        list={list}
         fields={[
           { name: 'username', label: 'Username contains', kind: 'text' },
           {
@@ -58,68 +45,39 @@ export function WalletsView({ route }: { route: Route }) {
           },
         ]}
       />
-      <ErrorNotice error={wallets.error} />
-      <CursorRefused error={wallets.error} firstPageHref={list.firstPageHref} />
-      {wallets.data && (
-        <>
-          <table>
-            <caption class="visually-hidden">Wallets</caption>
-            <thead>
-              <tr>
-                <th scope="col">Username</th>
-                <th scope="col">Status</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last login</th>
-              </tr>
-            </thead>
-            <tbody>
-              {wallets.data.data.map((wallet) => (
-                <tr key={wallet.id}>
-                  <td>
-                    <a href={routeHref(['wallets', wallet.id])}>{wallet.fullUsername ?? wallet.username}</a>
-                  </td>
-                  <td>{wallet.status}</td>
-                  <td>{wallet.createdAt}</td>
-                  <td>{wallet.lastLoginAt ?? 'never'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {wallets.data.data.length === 0 && <p>No wallet matches.</p>}
-          <Pagination
-            label="Wallets"
-            page={wallets.data.pagination}
-            onNext={list.goToNext}
-            onPrevious={list.goToPrevious}
-          />
-        </>
-      )}
+      <PagedList
+        label="Wallets"
+        request={wallets}
+        empty="No wallet matches."
+        pages={list}
+        rowKey={(wallet) => wallet.id}
+        columns={[
+          {
+            header: 'Username',
+            cell: (wallet) => (
+              <a href={routeHref(['wallets', wallet.id])}>{wallet.fullUsername ?? wallet.username}</a>
+            ),
+          },
+          { header: 'Status', cell: (wallet) => wallet.status },
+          { header: 'Created', cell: (wallet) => wallet.createdAt },
+          { header: 'Last login', cell: (wallet) => wallet.lastLoginAt ?? 'never' },
+        ]}
+      />
     </main>
   );
 }
 
-function CreateWallet({ onCreated }: { onCreated: (wallet: Wallet) => void }) {
+function CreateWallet({ onCreated }: { onCreated: (wallet: Schemas['Wallet']) => void }) {
   const client = useClient();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const created = await client.json<Wallet>('POST', 'v2/wallets', { body: { username, password } });
-      setFlash(`Wallet ${created.username} is created.`);
-      onCreated(created);
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const create = useAction(async () => {
+    const created = await answerOf(client.api.POST('/v2/wallets', { body: { username, password } }));
+    setFlash(`Wallet ${created.username} is created.`);
+    onCreated(created);
+  });
   return (
-    <form class="stack narrow" onSubmit={submit} aria-labelledby="create-wallet-title">
+    <form class="stack narrow" onSubmit={create.onSubmit} aria-labelledby="create-wallet-title">
       <h2 id="create-wallet-title">Create a wallet</h2>
       <label>
         Username
@@ -140,10 +98,10 @@ function CreateWallet({ onCreated }: { onCreated: (wallet: Wallet) => void }) {
           onInput={(e) => setPassword(e.currentTarget.value)}
         />
       </label>
-      <button type="submit" disabled={busy}>
+      <button type="submit" disabled={create.busy}>
         Create wallet
       </button>
-      <ErrorNotice error={error} />
+      <ErrorNotice error={create.error} />
     </form>
   );
 }

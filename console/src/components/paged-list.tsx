@@ -1,0 +1,82 @@
+/**
+ * One page of a list, the same way on every list of the console: the error (and a way back to
+ * page 1 when the API refused the page's cursor), the empty state, the rows as a table (or as
+ * the caller lays them out), and previous / next. While the next page loads, the page shown stays
+ * (marked busy), so that the controls do not jump.
+ */
+import type { ComponentChildren } from 'preact';
+import type { ListAnswer } from '../api-client';
+import type { RequestState } from '../use-request';
+import { ErrorNotice } from './error-notice';
+import { CursorRefused, type ListPages, Pagination } from './pagination';
+
+interface Column<Item> {
+  header: string;
+  cell: (item: Item) => ComponentChildren;
+  /** The cell's class (`mono` for hashes and ids). */
+  class?: string;
+}
+
+type Layout<Item> =
+  | { columns: Column<Item>[]; rowKey: (item: Item) => string | number }
+  /** Rows laid out by the caller (cards, a timeline) instead of a table. */
+  | { render: (items: Item[]) => ComponentChildren };
+
+type PagedListProps<Answer extends ListAnswer> = Layout<Answer['data'][number]> & {
+  /** What the list holds (`Objects`): the table's caption and the pages' label. */
+  label: string;
+  /** The page's request; `data` undefined shows nothing (for example a view that cannot ask yet). */
+  request: RequestState<Answer | undefined>;
+  /** What an empty list says (`No object matches.`). */
+  empty: string;
+  /** The way to the next and previous pages (the route's, or `useCursorStack`'s). */
+  pages: ListPages;
+};
+
+export function PagedList<Answer extends ListAnswer>(props: PagedListProps<Answer>) {
+  const { request, label, pages } = props;
+  const answer = request.data;
+  const items = (answer?.data ?? []) as Answer['data'][number][];
+  const page = answer?.pagination;
+  return (
+    <>
+      <ErrorNotice error={request.error} />
+      {pages.firstPageHref !== undefined && (
+        <CursorRefused error={request.error} firstPageHref={pages.firstPageHref} />
+      )}
+      {page && items.length === 0 && <p>{props.empty}</p>}
+      {page &&
+        items.length > 0 &&
+        ('render' in props ? (
+          props.render(items)
+        ) : (
+          <table aria-busy={request.loading || undefined}>
+            <caption class="visually-hidden">{label}</caption>
+            <thead>
+              <tr>
+                {props.columns.map((column) => (
+                  <th key={column.header} scope="col">
+                    {column.header}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((item) => (
+                <tr key={props.rowKey(item)}>
+                  {props.columns.map((column) => (
+                    <td key={column.header} class={column.class}>
+                      {column.cell(item)}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ))}
+      {page && (items.length > 0 || page.hasPrevious) && (
+        <Pagination label={label} page={page} onNext={pages.goToNext} onPrevious={pages.goToPrevious} />
+      )}
+    </>
+  );
+}
