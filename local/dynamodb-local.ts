@@ -1,7 +1,9 @@
 /**
  * DynamoDB Local 1.25.1, taken from the npm package `amplify-dynamodb-simulator` (its folder
  * `emulator/`) with `npm pack` rather than `npm install`, which would pull 283 packages. The jar
- * is cached under `.cache/` in the project and started as a Java child process.
+ * is cached under `.cache/` in the project and started as a Java child process, on 127.0.0.1
+ * only (`LoopbackDynamoDbLocal.java`: the jar itself has no host option and listens on every
+ * interface).
  */
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
@@ -11,6 +13,8 @@ import { projectRoot } from './project-paths.js';
 
 const SIMULATOR_PACKAGE = 'amplify-dynamodb-simulator@2.9.30';
 const installDirectory = join(projectRoot, '.cache', 'dynamodb-local-1.25.1');
+/** Starts the jar's server with its connectors on loopback (run as a source file by `java`). */
+const LOOPBACK_LAUNCHER = join(projectRoot, 'local', 'LoopbackDynamoDbLocal.java');
 
 export class JavaMissingError extends Error {
   constructor() {
@@ -26,6 +30,28 @@ export class JavaMissingError extends Error {
 export function assertJavaInstalled(): void {
   const probe = spawnSync('java', ['-version'], { stdio: 'ignore' });
   if (probe.error || probe.status !== 0) throw new JavaMissingError();
+}
+
+/**
+ * Whether this Java runs a source file (`java File.java` needs the `jdk.compiler` module, which
+ * some runtime-only distributions leave out).
+ */
+function javaRunsSourceFiles(): boolean {
+  const modules = spawnSync('java', ['--list-modules'], { encoding: 'utf8' });
+  return modules.status === 0 && /^jdk\.compiler@/m.test(modules.stdout);
+}
+
+/**
+ * The Java arguments that start DynamoDB Local on loopback; the plain jar (every interface, with
+ * a warning) when this Java cannot run the launcher.
+ */
+function launchArguments(): string[] {
+  if (javaRunsSourceFiles()) return ['-cp', 'DynamoDBLocal.jar', LOOPBACK_LAUNCHER];
+  console.warn(
+    'DynamoDB Local listens on every interface: this Java has no jdk.compiler module to run ' +
+      `${LOOPBACK_LAUNCHER}, which binds it to 127.0.0.1 (install a full JDK, e.g. openjdk-17-jdk-headless).`,
+  );
+  return ['-jar', 'DynamoDBLocal.jar'];
 }
 
 /** Makes sure the DynamoDB Local jar is in the project's cache; returns its folder. */
@@ -72,8 +98,7 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions): Promise
     'java',
     [
       '-Djava.library.path=./DynamoDBLocal_lib',
-      '-jar',
-      'DynamoDBLocal.jar',
+      ...launchArguments(),
       '-port',
       String(options.port),
       '-sharedDb',

@@ -49,7 +49,6 @@ export interface LocalGatewayOptions {
   port: number;
   /** How the functions run; the handler modules in this process when not given. */
   apiFunctions?: ApiFunctions;
-  host?: string;
   /** Seconds an authorizer answer is reused per key; API Gateway's TTL by default. */
   authorizerCacheTtlSeconds?: number;
 }
@@ -395,7 +394,8 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port, options.host ?? '127.0.0.1', () => resolve());
+    // Loopback only, always: nothing of local mode is meant for another machine.
+    server.listen(options.port, '127.0.0.1', () => resolve());
   });
   return {
     server,
