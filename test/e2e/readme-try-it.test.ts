@@ -1,7 +1,7 @@
 /**
- * "Try it with your own data", run exactly as written (`markdown-walkthrough.ts`): a CSV import
- * to a finished job and its row errors, an export, a webhook received and verified by
- * `examples/webhook-receiver.ts`, and `examples/client.ts`, all in one bash session against
+ * The README's "Try it with your own data", run exactly as written (`markdown-walkthrough.ts`):
+ * a CSV import to a finished job and its row errors, an export, a webhook received and verified
+ * by `examples/webhook-receiver.ts`, and `examples/client.ts`, all in one bash session against
  * one fresh `npm start`. Every `# → text` comment must be in the output, in order.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -13,12 +13,11 @@ import { bashBlocksOf, expectedOutputsOf, missingOutputs, runBash } from '../sup
 
 jest.setTimeout(300_000);
 
-/** Where the section is written. */
-const SECTION_FILE = 'examples/try-it.md';
-const SECTION_TITLE = 'Try it with your own data';
-
-describe('"Try it with your own data", as written', () => {
-  const blocks = bashBlocksOf(readFileSync(join(projectRoot, SECTION_FILE), 'utf8'), SECTION_TITLE);
+describe('"Try it with your own data" in the README, as written', () => {
+  const blocks = bashBlocksOf(
+    readFileSync(join(projectRoot, 'README.md'), 'utf8'),
+    'Try it with your own data',
+  );
   const dataDirectory = mkdtempSync(join(tmpdir(), 'asset-registry-e2e-try-it-'));
   const scratch = mkdtempSync(join(tmpdir(), 'asset-registry-e2e-try-it-scratch-'));
   let server: LocalServer | undefined;
