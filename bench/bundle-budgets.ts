@@ -1,10 +1,10 @@
 /**
  * What the functions' bundles may weigh and hold: each function's budget (today's size plus 3 %)
- * and the modules kept out of them, each with the decision that keeps it out (README, "Cold
- * starts"). `test/infra/bundle-budgets.test.ts` bundles every function as the stack does and
- * fails on a bundle over its budget or holding a module it must not, naming the import chain
- * that brought it in. `npx tsx scripts/bundle-budgets.ts` prints the sizes; `--write` sets every
- * budget to the size of today's bundle plus 3 % (docs/bundle-budgets.md).
+ * and the modules kept out of them, each with the decision that keeps it out
+ * (docs/bundle-budgets.md). `test/infra/bundle-budgets.test.ts` bundles every function as the stack
+ * does and fails on a bundle over its budget or holding a module it must not, naming the import
+ * chain that brought it in. `npx tsx scripts/bundle-budgets.ts` prints the sizes; `--write` sets
+ * every budget to the size of today's bundle plus 3 % (docs/bundle-budgets.md).
  */
 import { type OperationId, operationList } from '../lambdas/operations';
 import type { BackgroundJobName } from '../lambdas/shared/background-jobs';
@@ -52,7 +52,7 @@ const formOperations = Object.fromEntries(
 
 /**
  * The issue asked for the S3, SQS, Lambda and KMS SDK clients to stay out of the API functions;
- * the project decided more (README, "Cold starts"), and these rules say what it decided: the S3,
+ * the project decided more (docs/bundle-budgets.md), and these rules say what it decided: the S3,
  * SQS and Lambda clients are in no function (they are development dependencies, for the tests'
  * comparisons), the KMS client only in the sequencer, and neither the X-Ray SDK nor Powertools
  * in any.

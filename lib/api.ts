@@ -115,7 +115,7 @@ export class AssetRegistryApi extends Construct {
         methodOptions: publicRouteThrottles,
       },
       binaryMediaTypes: [...BINARY_MEDIA_TYPES],
-      // Account-wide setting that outlives the stack: only on request (see the README).
+      // Account-wide setting that outlives the stack: only on request (see docs/deploying.md).
       ...(props.createCloudWatchRole
         ? { cloudWatchRole: true, cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN }
         : { cloudWatchRole: false }),

@@ -39,7 +39,7 @@ export const PUBLISHER_ACCESS: DataAccess = { table: ['Query', 'PutItem'] };
 /** The delivery function: reads deliveries, subscriptions and ledger events; records attempts; marks subscriptions failing. */
 export const DELIVERY_ACCESS: DataAccess = { table: ['GetItem', 'PutItem', 'UpdateItem'] };
 
-/** Alarm thresholds (README). */
+/** Alarm thresholds (docs/events.md). */
 export const DELIVERY_DLQ_ALARM = { threshold: 1, evaluationPeriods: 1 } as const;
 export const DELIVERY_ERROR_RATE_ALARM = {
   thresholdPercent: 50,

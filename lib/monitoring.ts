@@ -1,10 +1,10 @@
 /**
  * What an on-call engineer watches: alarms (API 5xx rate, API throttles, Lambda errors per
- * function, DynamoDB system errors) that notify one SNS topic, and one CloudWatch dashboard
- * with the API, the functions and the table side by side. Thresholds are constants here and
- * documented in the README. A function's errors alarm is made in the function's own stack (the
- * operations' nested stacks, see `operation-functions-stack.ts`), so that alarms grow with
- * those stacks and not with the root stack and its cap of 500 resources.
+ * function, DynamoDB system errors) that notify one SNS topic, and one CloudWatch dashboard with
+ * the API, the functions and the table side by side. Thresholds are constants here and documented
+ * in docs/operating.md. A function's errors alarm is made in the function's own stack (the
+ * operations' nested stacks, see `operation-functions-stack.ts`), so that alarms grow with those
+ * stacks and not with the root stack and its cap of 500 resources.
  */
 import { Aws, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
@@ -77,7 +77,7 @@ export interface MonitoringProps {
   table: Table;
   /** Functions that get an errors alarm, by a name for the alarm. */
   alarmedFunctions: ReadonlyMap<string, NodejsFunction>;
-  /** Functions shown on the dashboard without an errors alarm (see the README: the authorizer). */
+  /** Functions shown on the dashboard without an errors alarm (docs/operating.md: the authorizer). */
   otherFunctions: ReadonlyMap<string, NodejsFunction>;
   /** An address that gets every alarm by email (context `alarmEmail`); confirm the subscription. */
   alarmEmail?: string;

@@ -1,5 +1,5 @@
 /**
- * Takes the README's screenshots of the web console (`docs/console/*.png`): a fresh
+ * Takes the web console's screenshots (`docs/console/*.png`, shown in docs/console.md): a fresh
  * `npm start` in a scratch data folder, sample data made through the API, headless Chromium.
  * Run by hand after a visible change: `npx tsx scripts/console-screenshots.ts`.
  */

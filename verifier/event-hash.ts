@@ -1,8 +1,8 @@
 /**
- * The canonical serialization of a ledger event (README, "Canonical event serialization"): the
- * JSON object of exactly the hashed fields, members sorted by key (UTF-16 code units), no
- * white space, strings and numbers written as ECMAScript's JSON.stringify writes them (the
- * same text as RFC 8785, JCS, for these values). The event hash is SHA-256 of its UTF-8 bytes.
+ * The canonical serialization of a ledger event (docs/ledger.md, "Canonical event serialization"):
+ * the JSON object of exactly the hashed fields, members sorted by key (UTF-16 code units), no white
+ * space, strings and numbers written as ECMAScript's JSON.stringify writes them (the same text as
+ * RFC 8785, JCS, for these values). The event hash is SHA-256 of its UTF-8 bytes.
  */
 import { sha256, toHex, utf8 } from './bytes.js';
 
@@ -49,7 +49,7 @@ export function canonicalEventText(event: Record<string, unknown>): string {
   return canonicalJson(body);
 }
 
-/** The event hash as the README's canonical serialization defines it (lowercase hex). */
+/** The event hash as docs/ledger.md's canonical serialization defines it (lowercase hex). */
 export async function eventHash(event: Record<string, unknown>): Promise<string> {
   return toHex(await sha256(utf8(canonicalEventText(event))));
 }

@@ -3,7 +3,7 @@
  * Without a filter only `offset + limit` items are read, so page 1 costs the same whatever the
  * partition's size; the caller takes the total from a counter. With a filter DynamoDB still
  * reads every item of the partition, so the whole partition is read to count the matches
- * exactly; that cost grows with the partition (documented in the README).
+ * exactly; that cost grows with the partition (docs/api-decisions.md).
  */
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '#shared/clients.js';

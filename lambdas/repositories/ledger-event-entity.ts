@@ -1,6 +1,6 @@
 /**
- * The ledger event entity: one per state change of a chained entity (an object, a subcategory).
- * Its attributes but `hash` are the hashed body (README, "Canonical event serialization"): an
+ * The ledger event entity: one per state change of a chained entity (an object, a subcategory). Its
+ * attributes but `hash` are the hashed body (docs/ledger.md, "Canonical event serialization"): an
  * attribute added here is hashed too, so it changes every new event's hash.
  */
 import { attribute, defineEntity, type RecordOf } from '#shared/entity.js';

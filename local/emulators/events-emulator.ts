@@ -1,7 +1,7 @@
 /**
  * EventBridge's PutEvents on the local AWS endpoint: every entry is appended, as one JSON line
  * in the shape `lambdas/shared/event-bus.ts` names a bus entry (`source`, `detailType`,
- * `detail`, `time`), to the local bus file (README, "Events out"), so that what the publisher
+ * `detail`, `time`), to the local bus file (docs/events.md, "Locally"), so that what the publisher
  * puts on the bus can be read on one machine. Every entry is accepted.
  */
 import { appendFile } from 'node:fs/promises';

@@ -133,7 +133,7 @@ class ExecutionEnvironment {
   }
 }
 
-/** Statistics for the bench and the README's figures. */
+/** Statistics for the bench's figures. */
 export interface FunctionStatistics {
   coldStarts: number;
   invocations: number;

@@ -29,8 +29,9 @@ import { LocalFunctions } from './local-functions.js';
 
 /**
  * The variables local mode adds to every function's environment besides the endpoint and
- * credentials, each standing in for an AWS service local mode does not emulate yet (README,
- * "What differs from AWS"), with the value it takes from the embedded stack.
+ * credentials, each standing in for an AWS service local mode does not emulate yet
+ * (docs/local-parity.md, "What still differs from AWS"), with the value it takes from the embedded
+ * stack.
  */
 const LOCAL_STAND_INS: ReadonlyArray<readonly [name: string, standsInFor: string]> = [
   [LOCAL_WEBHOOKS_ALLOW_LOOPBACK_ENVIRONMENT, 'a choice, not a service: webhooks to loopback'],

@@ -28,7 +28,7 @@ jest.mock('../../lambdas/operations.js', () => {
     successStatus: 204,
   };
   // The functions' nested stacks leave the root stack room under CloudFormation's cap of 500
-  // resources (README, "Browsers: CORS and HEAD"), so the probe row is one more row.
+  // resources (docs/api-decisions.md, "Browsers: CORS and HEAD"), so the probe row is one more row.
   return { ...actual, operationList: [...actual.operationList, extraRow] };
 });
 

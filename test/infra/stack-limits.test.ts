@@ -1,9 +1,9 @@
 /**
- * CloudFormation caps a stack at 500 resources, a nested stack too (README, "Browsers: CORS and
- * HEAD"). The operations' functions live in nested stacks, one per folder of handlers, so the
- * root stack grows by the API's methods, permissions and path resources of a new row only. Every
- * synthesized template is counted here: the root's and each nested stack's, with the metadata
- * resource `cdk synth` adds to each (version reporting), as they are deployed.
+ * CloudFormation caps a stack at 500 resources, a nested stack too (docs/api-decisions.md,
+ * "Browsers: CORS and HEAD"). The operations' functions live in nested stacks, one per folder of
+ * handlers, so the root stack grows by the API's methods, permissions and path resources of a new
+ * row only. Every synthesized template is counted here: the root's and each nested stack's, with
+ * the metadata resource `cdk synth` adds to each (version reporting), as they are deployed.
  */
 import type { Stack } from 'aws-cdk-lib';
 import { operationList } from '../../lambdas/operations.js';

@@ -28,7 +28,7 @@ jest.setTimeout(120_000);
 // this one of CPU. A real regression (a lost trigger, a slower cycle) misses it every attempt.
 jest.retryTimes(2, { logErrorsBeforeRetry: true });
 
-/** The bound the README promises locally, for the median event. */
+/** The bound docs/ledger.md promises locally, for the median event. */
 const LOCAL_BOUND_MS = 2000;
 /** Every event, however loaded the machine. */
 const LOADED_MACHINE_BOUND_MS = 10_000;

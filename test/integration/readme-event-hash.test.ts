@@ -1,5 +1,5 @@
 /**
- * A third party re-hashes our events with nothing but the README ("Canonical event
+ * A third party re-hashes our events with nothing but docs/ledger.md ("Canonical event
  * serialization"): the serializer below is written from that text, and imports none of our
  * code. Every event of objects with awkward values (quotes, backslashes, control characters,
  * non-ASCII, emoji, numbers, nesting) must hash to the `hash` the API shows.
@@ -11,7 +11,7 @@ import { givenObject, givenSubcategoryPath } from '../support/fixtures';
 import { requestEvents } from '../support/ledger-requests';
 import { companyPrincipal } from '../support/principals';
 
-// --- From the README, rule by rule --------------------------------------------------------
+// --- From docs/ledger.md, rule by rule ----------------------------------------------------
 const HASHED = [
   'action',
   'chainId',
@@ -68,7 +68,7 @@ const readmeHash = (event: Record<string, unknown>) =>
     .digest('hex');
 // -------------------------------------------------------------------------------------------
 
-describe('the README defines the event hash', () => {
+describe('docs/ledger.md defines the event hash', () => {
   it('reproduces every hash and link of events with awkward values', async () => {
     const principal = companyPrincipal();
     const place = await givenSubcategoryPath(principal);

@@ -1,6 +1,6 @@
 /**
- * Wallet login (`POST /v2/wallets/login`, not shown in the spec; see the README) through the
- * handler, against DynamoDB Local: the token, the one 401 for every refusal, and the lock after
+ * Wallet login (`POST /v2/wallets/login`, not shown in the spec; see docs/api-decisions.md) through
+ * the handler, against DynamoDB Local: the token, the one 401 for every refusal, and the lock after
  * repeated failures.
  */
 import { createHash } from 'node:crypto';

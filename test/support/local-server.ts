@@ -133,7 +133,7 @@ export interface AdminResult {
   stderr: string;
 }
 
-/** Runs `npm run --silent admin -- <args>` exactly as the README tells users to. */
+/** Runs `npm run --silent admin -- <args>` exactly as docs/operating.md tells users to. */
 export function runAdmin(
   args: readonly string[],
   settings: { port: number; dataDirectory: string },

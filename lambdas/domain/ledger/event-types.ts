@@ -1,6 +1,6 @@
 /**
- * The names of published events: `source` and the `detail-type` of each ledger action (the
- * README's table). Kept apart from the publishing code so that request schemas (the webhook
+ * The names of published events: `source` and the `detail-type` of each ledger action (the table in
+ * docs/events.md). Kept apart from the publishing code so that request schemas (the webhook
  * `events` filter) can use them without loading any data access.
  */
 import type { ChainRef } from '#repositories/ledger-repository.js';
@@ -8,7 +8,7 @@ import type { ChainRef } from '#repositories/ledger-repository.js';
 /** The EventBridge `source` of every event. */
 export const EVENT_SOURCE = 'asset-registry';
 
-/** Event type of each ledger action, per chain kind (the README's table). */
+/** Event type of each ledger action, per chain kind (the table in docs/events.md). */
 export const EVENT_TYPES = {
   object: {
     create: 'object.created',

@@ -89,7 +89,7 @@ class LostRaceError extends Error {}
  * instead of reading it again; the write is conditioned on its event count anyway, so a change
  * in between costs one retry, which reads the object afresh (building on the object DynamoDB
  * returns with the refusal instead was measured: without the read, losers retry in step and
- * lose again more often; README "Hot objects").
+ * lose again more often; docs/ledger.md, "Hot objects").
  */
 export async function changeObject(
   principal: Principal,

@@ -1,7 +1,7 @@
 /**
- * What each update action does to an object's status (the spec leaves it open; the README
- * shows this as the object state table). No action is refused in any state: the spec states
- * no source-state restriction.
+ * What each update action does to an object's status (the spec leaves it open;
+ * docs/api-decisions.md shows this as the object state table). No action is refused in any state:
+ * the spec states no source-state restriction.
  *
  * | action          | status after            |
  * |-----------------|-------------------------|

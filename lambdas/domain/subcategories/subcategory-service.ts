@@ -1,7 +1,7 @@
 /**
  * The rules of subcategories (spec 4.8-4.10). Every change appends an event to the
  * subcategory's own ledger chain in the same transaction as the change. The state machine
- * (the spec's table; refusals are ours, documented in the README):
+ * (the spec's table; refusals are ours, documented in docs/api-decisions.md):
  *
  * | action     | from                 | to         | refused                                  |
  * |------------|----------------------|------------|------------------------------------------|

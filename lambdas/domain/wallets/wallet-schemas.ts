@@ -1,6 +1,6 @@
 /**
  * Request shapes of the wallet operations (spec 4.11-4.15, 2.5, limits in section 8) and of the
- * wallet login (not shown in the spec; documented in the README).
+ * wallet login (not shown in the spec; documented in docs/api-decisions.md).
  */
 import { USERNAME_MAX_LENGTH, WALLET_STATUSES, walletEntity } from '#repositories/wallet-entity.js';
 import { pageQueryFields } from '#shared/pagination.js';

@@ -1,6 +1,6 @@
 /**
  * When a failed delivery is tried again: exponential backoff with jitter, for 24 h after its
- * first attempt. Tests and local experiments shorten it through the environment (README).
+ * first attempt. Tests and local experiments shorten it through the environment (docs/events.md).
  */
 
 /** Environment variables that override the schedule (milliseconds). */

@@ -1,5 +1,5 @@
 /**
- * Request shapes of the webhook operations (extension, documented in the README). A field a
+ * Request shapes of the webhook operations (extension, documented in docs/events.md). A field a
  * subscription stores takes its schema from the entity (`#repositories/webhook-entity.js`).
  */
 import { ALL_EVENT_TYPES } from '#domain/ledger/event-types.js';
