@@ -26,7 +26,13 @@ const xmlEscape = (text: string) =>
 /** A new request id, as the services write them. */
 export const newRequestId = (): string => randomUUID();
 
-function s3Error(status: number, code: string, message: string, requestId: string): ServiceAnswer {
+/** An S3 error answer: the status and `<Error><Code>…</Code><Message>…</Message>…</Error>`. */
+export function s3ErrorAnswer(
+  status: number,
+  code: string,
+  message: string,
+  requestId: string,
+): ServiceAnswer {
   const xml =
     '<?xml version="1.0" encoding="UTF-8"?>\n' +
     `<Error><Code>${code}</Code><Message>${xmlEscape(message)}</Message><RequestId>${requestId}</RequestId>` +
@@ -58,7 +64,7 @@ function jsonError(
  * accessDeniedAnswer('dynamodb', 'User: arn:aws:sts::…:assumed-role/… is not authorized to perform: …', newRequestId());
  */
 export function accessDeniedAnswer(service: string, message: string, requestId: string): ServiceAnswer {
-  if (service === 's3') return s3Error(403, 'AccessDenied', message, requestId);
+  if (service === 's3') return s3ErrorAnswer(403, 'AccessDenied', message, requestId);
   return jsonServiceError(
     service,
     { code: 'AccessDeniedException', queryCode: 'AccessDenied' },
@@ -70,7 +76,7 @@ export function accessDeniedAnswer(service: string, message: string, requestId: 
 /** The answer to a call signed with an access key id the endpoint does not know. */
 export function unknownCallerAnswer(service: string, requestId: string): ServiceAnswer {
   if (service === 's3') {
-    return s3Error(
+    return s3ErrorAnswer(
       403,
       'InvalidAccessKeyId',
       'The AWS Access Key Id you provided does not exist in our records.',

@@ -9,6 +9,12 @@
  * service without one, or refuses it as AWS does (`aws-refusals.ts`), with one JSON line on
  * stderr naming the function, action and resource.
  *
+ * Before IAM, an S3 request that carries its own authentication is checked as S3 checks it
+ * (`s3-presigned-check.ts`): a presigned address's signature and lifetime, a browser form's
+ * policy, signature and conditions; an S3 request with no authentication at all is refused, as
+ * S3 refuses it on a private bucket. Requests signed in their `Authorization` header go on to IAM
+ * as before (their signature is not checked).
+ *
  * Every allowed call is recorded as (function, action, resource pattern of the statement that
  * allowed it) for the coverage report (`iam-coverage.ts`).
  */
@@ -17,7 +23,13 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import type { AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
 import { Readable } from 'node:stream';
-import { accessDeniedAnswer, newRequestId, type ServiceAnswer, unknownCallerAnswer } from './aws-refusals.js';
+import {
+  accessDeniedAnswer,
+  newRequestId,
+  type ServiceAnswer,
+  s3ErrorAnswer,
+  unknownCallerAnswer,
+} from './aws-refusals.js';
 import {
   type AuthorizationRequest,
   type AwsAccount,
@@ -27,6 +39,7 @@ import {
   type RequestTranslation,
   s3RequestNeedsBody,
 } from './aws-request-actions.js';
+import { LOCAL_SECRET_ACCESS_KEY } from './function-credentials.js';
 import type { CoverageRecord } from './iam-coverage.js';
 import {
   type AuthorizationDecision,
@@ -36,6 +49,14 @@ import {
   resourcePolicyFor,
 } from './iam-evaluation.js';
 import { credentialOf, parseCredentialScope, type RequestCredential } from './request-credential.js';
+import {
+  formUploadOf,
+  isPresignedQuery,
+  policyMaxBytes,
+  presignedPostRefusal,
+  presignedQueryRefusal,
+  type SecretOfAccessKey,
+} from './s3-presigned-check.js';
 import { s3Target } from './s3-request-actions.js';
 
 /** A request handed to a local emulator (KMS, SQS, Lambda, EventBridge, Secrets Manager). */
@@ -66,6 +87,11 @@ export interface LocalAwsEndpointOptions {
   /** Where refusals are written (stderr by default). */
   log?: (line: string) => void;
   port?: number;
+  /**
+   * The secret of an access key id, to check presigned S3 requests: by default the functions'
+   * local secret for their keys, and s3rver's own for its key.
+   */
+  secretAccessKeyOf?: SecretOfAccessKey;
 }
 
 export interface LocalAwsEndpoint {
@@ -101,7 +127,7 @@ async function readBody(stream: AsyncIterable<Buffer>): Promise<Buffer> {
 
 /**
  * Reads a browser form's body up to the start of its file (S3 takes the file last), and gives
- * back what it read and a stream of the whole body.
+ * back what it read and an iterator of the rest.
  */
 async function peekFormFields(incoming: IncomingMessage): Promise<{ fields: Buffer; body: Readable }> {
   const iterator = incoming[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
@@ -130,6 +156,30 @@ async function peekFormFields(incoming: IncomingMessage): Promise<{ fields: Buff
     }
   }
   return { fields, body: Readable.from(whole()) };
+}
+
+/** Slack over a policy's largest file for the form's other fields and delimiters. */
+const FORM_FIELDS_ALLOWANCE_BYTES = 1024 * 1024;
+
+/**
+ * A browser form's whole body, for its policy check (the file's size is one of its conditions),
+ * or undefined when it is longer than the policy's largest file allows (read no further).
+ */
+async function readWholeForm(incoming: IncomingMessage): Promise<Buffer | undefined> {
+  const { fields, body } = await peekFormFields(incoming);
+  const maxFileBytes = policyMaxBytes(/name="policy"\r\n\r\n([^\r]*)/i.exec(fields.toString('latin1'))?.[1]);
+  const limit = Math.min(
+    MAX_READ_BODY_BYTES,
+    (maxFileBytes ?? MAX_READ_BODY_BYTES) + FORM_FIELDS_ALLOWANCE_BYTES,
+  );
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) return undefined;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
 }
 
 function writeAnswer(response: ServerResponse, method: string, answer: ServiceAnswer): void {
@@ -207,6 +257,14 @@ export async function startLocalAwsEndpoint(options: LocalAwsEndpointOptions): P
   translation.streamArnOfIterator ??= shardIterators.streamOf;
   const decisions = new DecisionCache();
   const covered = new Map<string, CoverageRecord>();
+  const secretAccessKeyOf: SecretOfAccessKey =
+    options.secretAccessKeyOf ??
+    ((accessKeyId) =>
+      options.callers.has(accessKeyId)
+        ? LOCAL_SECRET_ACCESS_KEY
+        : accessKeyId === S3RVER_ACCESS_KEY_ID
+          ? S3RVER_SECRET_ACCESS_KEY
+          : undefined);
   if (options.coverageFile) mkdirSync(dirname(options.coverageFile), { recursive: true });
 
   const record = (
@@ -245,6 +303,18 @@ export async function startLocalAwsEndpoint(options: LocalAwsEndpointOptions): P
     return undefined;
   };
 
+  const logS3Refusal = (answer: ServiceAnswer, method: string, path: string) =>
+    log(
+      JSON.stringify({
+        level: 'WARN',
+        message: 'Local S3 refused a request that S3 would refuse',
+        method,
+        path,
+        status: answer.status,
+        code: /<Code>([^<]*)<\/Code>/.exec(answer.body.toString('utf8'))?.[1],
+      }),
+    );
+
   const logRefusal = (functionName: string, authorization: AuthorizationRequest, reason: string) =>
     log(
       JSON.stringify({
@@ -274,12 +344,56 @@ export async function startLocalAwsEndpoint(options: LocalAwsEndpointOptions): P
     );
     let body: Buffer | undefined;
     let bodyStream: Readable = incoming;
-    if (!credential && formPost) {
-      const peeked = await peekFormFields(incoming);
-      body = peeked.fields;
-      bodyStream = peeked.body;
-      const field = /name="x-amz-credential"\r\n\r\n([^\r]*)/i.exec(body.toString('latin1'))?.[1];
-      credential = field ? parseCredentialScope(field) : undefined;
+    const signedInHeader = incoming.headers.authorization !== undefined;
+    if (!signedInHeader && formPost) {
+      // A browser form: its policy, signature and conditions are checked as S3 checks them.
+      const whole = await readWholeForm(incoming);
+      if (!whole) {
+        response.setHeader('connection', 'close');
+        writeAnswer(
+          response,
+          method,
+          s3ErrorAnswer(
+            400,
+            'EntityTooLarge',
+            'Your proposed upload exceeds the maximum allowed size',
+            requestId,
+          ),
+        );
+        return;
+      }
+      const upload = formUploadOf(whole, incoming.headers['content-type'] ?? '');
+      const bucket = s3Target({ path: url.pathname, headers }).bucket ?? '';
+      const refusal = await presignedPostRefusal(upload, bucket, secretAccessKeyOf, new Date(), requestId);
+      if (refusal) {
+        logS3Refusal(refusal, method, url.pathname);
+        writeAnswer(response, method, refusal);
+        return;
+      }
+      body = whole;
+      bodyStream = Readable.from([whole]);
+      credential = parseCredentialScope(upload.fields['x-amz-credential'] ?? '');
+    } else if (!signedInHeader && credential?.service === 's3' && isPresignedQuery(incoming.url ?? '')) {
+      // A presigned address: its signature and lifetime are checked as S3 checks them.
+      const refusal = await presignedQueryRefusal(
+        { method, url: incoming.url ?? '/', headers: incoming.headers },
+        secretAccessKeyOf,
+        new Date(),
+        requestId,
+      );
+      if (refusal) {
+        logS3Refusal(refusal, method, url.pathname);
+        writeAnswer(response, method, refusal);
+        return;
+      }
+    } else if (
+      !credential &&
+      method !== 'OPTIONS' &&
+      !String(incoming.headers['x-amz-target'] ?? '').startsWith('DynamoDB')
+    ) {
+      // No authentication at all: S3 lets an anonymous request reach no private bucket.
+      writeAnswer(response, method, s3ErrorAnswer(403, 'AccessDenied', 'Access Denied', requestId));
+      return;
     }
     // An unsigned request: a JSON target says DynamoDB; anything else is taken for S3.
     const service =
@@ -434,6 +548,8 @@ interface Forwarding {
  * function's key id in the credential scope is replaced by it (DynamoDB Local takes any id).
  */
 const S3RVER_ACCESS_KEY_ID = 'S3RVER';
+/** The secret that goes with it (`lambdas/shared/aws-requests.ts` signs with it). */
+const S3RVER_SECRET_ACCESS_KEY = 'S3RVER';
 
 /** The request's address and headers with s3rver's key id in place of the function's. */
 function asS3rverCaller(incoming: IncomingMessage): { path: string; headers: IncomingMessage['headers'] } {
