@@ -6,6 +6,8 @@
  * The assertions check the same at run time, where a cast could have hidden a gap.
  */
 
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   type CaseKey,
   type MeasuredOperationId,
@@ -13,7 +15,7 @@ import {
   UNMEASURED_OPERATIONS,
 } from '../../bench/operation-minimums';
 import { operationResponses } from '../../lambdas/openapi/operation-responses';
-import { type OperationId, operations } from '../../lambdas/operations';
+import { type OperationId, operationList, operations } from '../../lambdas/operations';
 
 /** `true` when the two key sets are the same. */
 type SameKeys<Left, Right> = [Left] extends [Right] ? ([Right] extends [Left] ? true : false) : false;
@@ -24,6 +26,27 @@ const everyOperationMeasuredOrListed: SameKeys<
   MeasuredOperationId | keyof typeof UNMEASURED_OPERATIONS,
   OperationId
 > = true;
+
+const LAMBDAS = join(__dirname, '..', '..', 'lambdas');
+
+describe('the operation table', () => {
+  it('holds every row of every file of lambdas/operations/ (a new group is spread into operations.ts)', async () => {
+    // Prepare
+    const folder = join(LAMBDAS, 'operations');
+    const rowIds: string[] = [];
+    for (const file of readdirSync(folder).filter((name) => name.endsWith('.ts'))) {
+      const group = (await import(join(folder, file))) as Record<string, Record<string, unknown>>;
+      for (const rows of Object.values(group)) rowIds.push(...Object.keys(rows));
+    }
+
+    // Assess
+    expect(rowIds.sort()).toEqual(Object.keys(operations).sort());
+  });
+
+  it.each(operationList)('has the handler file that $id names', ({ handler }) => {
+    expect(existsSync(join(LAMBDAS, 'handlers', `${handler}.ts`))).toBe(true);
+  });
+});
 
 describe('tables keyed by operation', () => {
   it('do not compile with an operation missing or misspelled', () => {
