@@ -17,8 +17,9 @@ import {
   categoryEntity,
 } from './category-entity.js';
 import { queryAllPages } from './query-pages.js';
-import { readStatusSortedList, statusSortedIndexAttributes } from './status-sorted-list.js';
-import { countersKey, tenantPartition } from './tenant-keys.js';
+import { readStatusSortedList } from './status-sorted-list.js';
+import { categoryKeys, categoryNameMarkerKeys, subcategoryKeys } from './table-keys.js';
+import { countersKey } from './tenant-keys.js';
 import { type TransactItem, type TransactionEntry, writeTransaction } from './transactions.js';
 import { setAttributesItem, withoutAttributes } from './update-expression.js';
 
@@ -30,38 +31,24 @@ export type { CategoryRecord } from './category-entity.js';
 export class StaleCategoryError extends Error {}
 
 /** The partition of a category, shared with its subcategories. */
-export const categoryPartition = (companyId: string, categoryId: string) =>
-  `${tenantPartition(companyId)}#CATEGORY#${categoryId}`;
+const categoryPartition = (companyId: string, categoryId: string) =>
+  categoryKeys.partition({ companyId, categoryId });
 
-const categoryKey = (companyId: string, categoryId: string) => ({
-  pk: categoryPartition(companyId, categoryId),
-  sk: 'CATEGORY',
-});
+const categoryKey = (companyId: string, categoryId: string) => categoryKeys.key({ companyId, categoryId });
 
-const nameMarkerKey = (companyId: string, name: string) => ({
-  pk: `${tenantPartition(companyId)}#CATEGORY_NAME#${comparableName(name)}`,
-  sk: 'MARKER',
-});
-
-const byStatusPartition = (companyId: string, status: CategoryStatus) =>
-  `${tenantPartition(companyId)}#CATEGORIES#${status}`;
-const allPartition = (companyId: string) => `${tenantPartition(companyId)}#CATEGORIES`;
+const nameMarkerKey = (companyId: string, name: string) =>
+  categoryNameMarkerKeys.key({ companyId, nameKey: comparableName(name) });
 
 /** Counter attribute of the company's categories in one status. */
 const counterAttribute = (status: CategoryStatus) => `categoryCount_${status}`;
 
 function toItem(record: CategoryRecord): Record<string, unknown> {
   const nameKey = comparableName(record.name);
-  const createdKey = `${record.createdAt}#${record.id}`;
   return {
     ...categoryKey(record.companyId, record.id),
     ...categoryEntity.toItem(record),
     nameKey,
-    // Names are unique per company ignoring case, so the name key alone sorts without ties.
-    ...statusSortedIndexAttributes(
-      { status: byStatusPartition(record.companyId, record.status), all: allPartition(record.companyId) },
-      { createdKey, nameKey },
-    ),
+    ...categoryKeys.indexKeys({ ...record, nameKey }),
   };
 }
 
@@ -86,7 +73,7 @@ export async function insertCategory(record: CategoryRecord): Promise<void> {
           TableName: table,
           Item: {
             ...nameMarkerKey(record.companyId, record.name),
-            entity: 'categoryNameMarker',
+            entity: categoryNameMarkerKeys.entity,
             categoryId: record.id,
           },
           ConditionExpression: 'attribute_not_exists(pk)',
@@ -117,11 +104,14 @@ export async function findCategory(
 }
 
 /** The sort keys of a category's partition from its own item to its last subcategory item. */
-export const CATEGORY_PARTITION_SORT_RANGE = { from: 'CATEGORY', to: 'SUBCATEGORY#~' } as const;
+const categoryPartitionSortRange = () => ({
+  from: categoryKeys.sortKey({}),
+  to: `${subcategoryKeys.sortKeyPrefix()}~`,
+});
 
 /**
  * A category and the raw items that follow it in its partition up to its subcategories
- * (`SUBCATEGORY#<id>`; names and files sort after them), in one consistent Query: the caller
+ * (`subcategoryKeys`; names and files sort after them), in one consistent Query: the caller
  * reads the subcategory items with their own repository.
  */
 export async function readCategoryPartition(
@@ -133,8 +123,8 @@ export async function readCategoryPartition(
     KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
     ExpressionAttributeValues: {
       ':pk': categoryPartition(companyId, categoryId),
-      ':from': CATEGORY_PARTITION_SORT_RANGE.from,
-      ':to': CATEGORY_PARTITION_SORT_RANGE.to,
+      ':from': categoryPartitionSortRange().from,
+      ':to': categoryPartitionSortRange().to,
     },
     ConsistentRead: true,
   });
@@ -173,7 +163,7 @@ export async function replaceCategory(before: CategoryRecord, after: CategoryRec
             TableName: table,
             Item: {
               ...nameMarkerKey(after.companyId, after.name),
-              entity: 'categoryNameMarker',
+              entity: categoryNameMarkerKeys.entity,
               categoryId: after.id,
             },
             ConditionExpression: 'attribute_not_exists(pk)',
@@ -243,7 +233,9 @@ export async function listCategories(
   const { items, total, lastKey } = await readStatusSortedList({
     tenantId: companyId,
     partitionKeyValue:
-      query.status === 'all' ? allPartition(companyId) : byStatusPartition(companyId, query.status),
+      query.status === 'all'
+        ? categoryKeys.indexPartition('gsi3', { companyId })
+        : categoryKeys.indexPartition('gsi1', { companyId, status: query.status }),
     allStatuses: query.status === 'all',
     sortByName: query.sort.startsWith('name:'),
     ascending: query.sort.endsWith(':asc'),

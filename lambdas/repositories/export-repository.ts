@@ -1,18 +1,15 @@
 /**
  * Export jobs: the exports too large to answer in the request, written to S3 in the background.
- * One item each in the company's exports partition (`T#<company>#EXPORTS`, `EXPORT#<id>`).
+ * One item each in the company's exports partition (`exportJobKeys`).
  */
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '#shared/clients.js';
 import { type ExportJobRecord, exportJobEntity } from './export-job-entity.js';
-import { tenantPartition } from './tenant-keys.js';
+import { exportJobKeys } from './table-keys.js';
 
 export type { ExportJobRecord } from './export-job-entity.js';
 
-const exportKey = (companyId: string, exportId: string) => ({
-  pk: `${tenantPartition(companyId)}#EXPORTS`,
-  sk: `EXPORT#${exportId}`,
-});
+const exportKey = (companyId: string, exportId: string) => exportJobKeys.key({ companyId, id: exportId });
 
 export async function insertExportJob(record: ExportJobRecord): Promise<void> {
   await dynamoDb.send(

@@ -1,7 +1,6 @@
 /**
- * File records of objects (spec 2.6) and upload sessions. A file is one item
- * (`T#<company>#FILE#<fileId>`), listed per object through gsi1 (`...#OBJECT#<id>#FILES`,
- * by upload time). Its bytes live in the files bucket under `companies/<company>/files/<id>`.
+ * File records of objects (spec 2.6) and upload sessions, keyed as `table-keys.ts` declares.
+ * A file is one item, listed per object through gsi1 (by upload time). Its bytes live in the files bucket under `companies/<company>/files/<id>`.
  */
 
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
@@ -12,17 +11,12 @@ import { type FileRecord, fileEntity, type UploadSessionRecord, uploadSessionEnt
 import { COMPANY_FILES_PREFIX } from './file-store.js';
 import { readIndexWindow } from './index-query.js';
 import { TIME_TO_LIVE_ATTRIBUTE } from './table-definition.js';
-import { tenantPartition } from './tenant-keys.js';
+import { fileKeys, uploadSessionKeys } from './table-keys.js';
 import type { TransactItem } from './transactions.js';
 
 export type { FileRecord, UploadSessionRecord } from './file-entity.js';
 
-const fileKey = (companyId: string, fileId: string) => ({
-  pk: `${tenantPartition(companyId)}#FILE#${fileId}`,
-  sk: 'FILE',
-});
-const objectFilesPartition = (companyId: string, objectId: string) =>
-  `${tenantPartition(companyId)}#OBJECT#${objectId}#FILES`;
+const fileKey = (companyId: string, fileId: string) => fileKeys.key({ companyId, id: fileId });
 
 /** Key prefix of what is staged in the files bucket and expires (`lib/data-store.ts`'s lifecycle rule). */
 export const UPLOAD_STAGING_PREFIX = 'uploads/';
@@ -49,8 +43,7 @@ function toItem(record: FileRecord): Record<string, unknown> {
   return {
     ...fileKey(record.companyId, record.id),
     ...fileEntity.toItem(record),
-    gsi1pk: objectFilesPartition(record.companyId, record.objectId),
-    gsi1sk: `${record.uploadedAt}#${record.id}`,
+    ...fileKeys.indexKeys(record),
   };
 }
 
@@ -88,7 +81,7 @@ export async function listObjectFiles(
 ): Promise<{ records: FileRecord[]; lastKey?: ItemKey }> {
   const window = await readIndexWindow({
     indexName: 'gsi1',
-    partitionKeyValue: objectFilesPartition(companyId, objectId),
+    partitionKeyValue: fileKeys.indexPartition('gsi1', { companyId, objectId }),
     ascending: false,
     ...position,
   });
@@ -105,10 +98,8 @@ export async function listAllObjectFiles(companyId: string, objectId: string): P
   return (await listObjectFiles(companyId, objectId, { offset: 0, limit: Number.MAX_SAFE_INTEGER })).records;
 }
 
-const uploadSessionKey = (companyId: string, uploadId: string) => ({
-  pk: `${tenantPartition(companyId)}#UPLOAD#${uploadId}`,
-  sk: 'UPLOAD',
-});
+const uploadSessionKey = (companyId: string, uploadId: string) =>
+  uploadSessionKeys.key({ companyId, id: uploadId });
 
 export async function insertUploadSession(session: UploadSessionRecord): Promise<void> {
   await dynamoDb.send(

@@ -1,6 +1,6 @@
 /**
  * Idempotency records: one item per tenant, operation and `Idempotency-Key`, in a partition of
- * the tenant (`T#<tenant>#IDEMPOTENCY`), removed by DynamoDB's TTL after they expire. A record
+ * the tenant (`idempotencyKeys`), removed by DynamoDB's TTL after they expire. A record
  * is claimed "in progress" by a conditional Put before the request runs, then holds the answer
  * ("completed"), or is deleted when the request failed.
  */
@@ -8,11 +8,12 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { dynamoDb, tableName } from '#shared/clients.js';
+
 import { TIME_TO_LIVE_ATTRIBUTE } from './table-definition.js';
-import { tenantPartition } from './tenant-keys.js';
+import { idempotencyKeys } from './table-keys.js';
 
 /** The partition of a tenant's idempotency records; `lib/` grants `idempotencyPartition('*')`. */
-export const idempotencyPartition = (tenantId: string): string => `${tenantPartition(tenantId)}#IDEMPOTENCY`;
+export const idempotencyPartition = (tenantId: string): string => idempotencyKeys.partition({ tenantId });
 
 /** Which record: the tenant, the operation and the client's key. */
 export interface IdempotencyScope {
@@ -26,10 +27,7 @@ export type IdempotencyRecord =
   | { status: 'IN_PROGRESS'; fingerprint: string }
   | { status: 'COMPLETED'; fingerprint: string; answer: string };
 
-const recordKey = (scope: IdempotencyScope) => ({
-  pk: idempotencyPartition(scope.tenantId),
-  sk: `${scope.operationId}#${scope.key}`,
-});
+const recordKey = (scope: IdempotencyScope) => idempotencyKeys.key(scope);
 
 /**
  * Claims the record for a request that is about to run: written when there is none, or the one

@@ -7,7 +7,7 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '#shared/clients.js';
 import type { Permission, PrincipalType } from '#shared/principal.js';
 import { conditionHeld } from './conditional-write.js';
-import { tenantPartition } from './tenant-keys.js';
+import { apiKeyKeys, tenantKeys } from './table-keys.js';
 
 export interface TenantRecord {
   id: string;
@@ -32,17 +32,15 @@ export interface ApiKeyRecord {
   usageKeyId?: string;
 }
 
-const tenantKey = (type: PrincipalType, tenantId: string) => ({
-  pk: tenantPartition(tenantId),
-  sk: type === 'company' ? 'COMPANY' : 'APP',
-});
+const tenantKey = (type: PrincipalType, tenantId: string) =>
+  tenantKeys.key({ tenantId, kind: type === 'company' ? 'COMPANY' : 'APP' });
 
 /**
  * An API key item's partition. Key items are looked up before any tenant is known (the key
  * decides the tenant); the authorizer's IAM grant covers `apiKeyPartition('*')`.
  */
-export const apiKeyPartition = (keyId: string): string => `APIKEY#${keyId}`;
-const apiKeyKey = (keyId: string) => ({ pk: apiKeyPartition(keyId), sk: 'APIKEY' });
+export const apiKeyPartition = (keyId: string): string => apiKeyKeys.partition({ keyId });
+const apiKeyKey = (keyId: string) => apiKeyKeys.key({ keyId });
 
 export async function insertTenant(tenant: TenantRecord): Promise<void> {
   await dynamoDb.send(
@@ -65,7 +63,7 @@ export async function insertApiKey(record: ApiKeyRecord): Promise<void> {
   await dynamoDb.send(
     new PutCommand({
       TableName: tableName(),
-      Item: { ...apiKeyKey(record.keyId), entity: 'apiKey', ...record },
+      Item: { ...apiKeyKey(record.keyId), entity: apiKeyKeys.entity, ...record },
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   );

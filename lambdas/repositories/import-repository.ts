@@ -1,10 +1,9 @@
 /**
- * Import jobs and what they recorded of each row. A job is one item in its company's imports
- * partition (`T#<company>#IMPORTS`, `IMPORT#<id>`; ids are UUIDv7, so the partition sorts by
- * creation time). Each row leaves exactly one trace in the job's own partition
- * (`T#<company>#IMPORT#<id>`): `DONE#<index>` for a row written, in the same transaction as its
- * object, or its `ERROR#<index>#<n>` items for a row reported. A run that resumes reads these
- * traces and never writes a row twice.
+ * Import jobs and what they recorded of each row, keyed as `table-keys.ts` declares. A
+ * job is one item in its company's imports partition (ids are UUIDv7, so the partition sorts by
+ * creation time). Each row leaves exactly one trace in the job's own partition: an `importRow`
+ * item for a row written, in the same transaction as its object, or its error entries for a row
+ * reported. A run that resumes reads these traces and never writes a row twice.
  */
 import {
   GetCommand,
@@ -28,7 +27,7 @@ import {
 } from './import-job-entity.js';
 import { queryAllPages } from './query-pages.js';
 import { TIME_TO_LIVE_ATTRIBUTE } from './table-definition.js';
-import { tenantPartition } from './tenant-keys.js';
+import { importErrorKeys, importJobKeys, importRowKeys } from './table-keys.js';
 import type { TransactItem } from './transactions.js';
 
 export type { ImportCounts, ImportErrorRecord, ImportJobRecord } from './import-job-entity.js';
@@ -38,22 +37,17 @@ const DONE_MARKER_DAYS = 30;
 /** Reported issues per row at the most (no row of spec 4.3 has this many fields). */
 export const ROW_ISSUES_MAX = 20;
 
-const jobsPartition = (companyId: string) => `${tenantPartition(companyId)}#IMPORTS`;
-const jobKey = (companyId: string, importId: string) => ({
-  pk: jobsPartition(companyId),
-  sk: `IMPORT#${importId}`,
-});
-const rowsPartition = (companyId: string, importId: string) =>
-  `${tenantPartition(companyId)}#IMPORT#${importId}`;
+const jobKey = (companyId: string, importId: string) => importJobKeys.key({ companyId, id: importId });
 const indexText = (index: number) => String(index).padStart(9, '0');
-const doneKey = (companyId: string, importId: string, index: number) => ({
-  pk: rowsPartition(companyId, importId),
-  sk: `DONE#${indexText(index)}`,
-});
-const errorKey = (companyId: string, importId: string, index: number, issue: number) => ({
-  pk: rowsPartition(companyId, importId),
-  sk: `ERROR#${indexText(index)}#${String(issue).padStart(2, '0')}`,
-});
+const doneKey = (companyId: string, importId: string, index: number) =>
+  importRowKeys.key({ companyId, importId, rowIndex: indexText(index) });
+const errorKey = (companyId: string, importId: string, index: number, issue: number) =>
+  importErrorKeys.key({
+    companyId,
+    importId,
+    rowIndex: indexText(index),
+    issue: String(issue).padStart(2, '0'),
+  });
 
 const toItem = (record: ImportJobRecord): Record<string, unknown> => ({
   ...jobKey(record.companyId, record.id),
@@ -165,7 +159,7 @@ export function rowDoneItem(
       TableName: tableName(),
       Item: {
         ...doneKey(companyId, importId, index),
-        entity: 'importRow',
+        entity: importRowKeys.entity,
         outcome,
         [TIME_TO_LIVE_ATTRIBUTE]: Math.floor(Date.now() / 1000) + DONE_MARKER_DAYS * 86_400,
       },
@@ -197,21 +191,25 @@ export async function readRowTraces(
   from: number,
   to: number,
 ): Promise<Map<number, { outcome: RowOutcome; errorCount: number }>> {
-  const range = (prefix: string) =>
+  const range = (keys: typeof importRowKeys | typeof importErrorKeys) =>
     queryAllPages({
       TableName: tableName(),
       KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
       ExpressionAttributeValues: {
-        ':pk': rowsPartition(companyId, importId),
-        ':from': `${prefix}#${indexText(from)}`,
-        ':to': `${prefix}#${indexText(to - 1)}~`,
+        ':pk': keys.partition({ companyId, importId }),
+        ':from': keys.sortKeyPrefix({ rowIndex: indexText(from) }),
+        ':to': `${keys.sortKeyPrefix({ rowIndex: indexText(to - 1) })}~`,
       },
       ConsistentRead: true,
     });
-  const [done, errors] = await Promise.all([range('DONE'), range('ERROR')]);
+  const [done, errors] = await Promise.all([range(importRowKeys), range(importErrorKeys)]);
+  const donePrefix = importRowKeys.sortKeyPrefix();
   const traces = new Map<number, { outcome: RowOutcome; errorCount: number }>();
   for (const item of done) {
-    traces.set(Number((item.sk as string).slice(5)), { outcome: item.outcome as RowOutcome, errorCount: 0 });
+    traces.set(Number((item.sk as string).slice(donePrefix.length)), {
+      outcome: item.outcome as RowOutcome,
+      errorCount: 0,
+    });
   }
   for (const item of errors) {
     const index = item.index as number;
@@ -259,7 +257,10 @@ export async function listImportJobs(
 ): Promise<{ records: ImportJobRecord[]; total: number; lastKey?: ItemKey }> {
   const keyCondition = {
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': jobsPartition(companyId), ':prefix': 'IMPORT#' },
+    ExpressionAttributeValues: {
+      ':pk': importJobKeys.partition({ companyId }),
+      ':prefix': importJobKeys.sortKeyPrefix(),
+    },
   };
   const [page, total] = await Promise.all([
     readTableWindow({ ...keyCondition, ascending: false }, window),
@@ -297,7 +298,10 @@ export async function listImportErrors(
   const page = await readTableWindow(
     {
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': rowsPartition(companyId, importId), ':prefix': 'ERROR#' },
+      ExpressionAttributeValues: {
+        ':pk': importErrorKeys.partition({ companyId, importId }),
+        ':prefix': importErrorKeys.sortKeyPrefix(),
+      },
       ascending: true,
     },
     window,

@@ -1,10 +1,10 @@
 /**
- * Where the ledger lives in DynamoDB. Event items sit in a partition of their chain
- * (`T#<tenant>#LEDGER#<kind>#<id>`), one per sequence number, written only with
+ * Where the ledger lives in DynamoDB (keys: `ledgerEventKeys`, `ledgerHeadKeys`). Event items
+ * sit in a partition of their chain, one per sequence number, written only with
  * `attribute_not_exists` (append-only; the functions' roles may not update or delete them).
- * Each chain also has a head item in one of a few shared partitions (`LEDGER_HEADS#<shard>`),
- * which the digest job reads to hash every chain's head into one Merkle root: the one place
- * the ledger crosses tenants, and it holds only ids, counts and hashes.
+ * Each chain also has a head item in one of a few shared partitions, which the ledger tools
+ * read (audit, export): the one place the ledger crosses tenants, and it holds only ids,
+ * counts and hashes.
  */
 
 import { createHash } from 'node:crypto';
@@ -13,7 +13,7 @@ import { dynamoDb, tableName } from '#shared/clients.js';
 import { LEDGER_EVENT_ENTITY, type LedgerEvent, ledgerEventEntity } from './ledger-event-entity.js';
 import { outboxItem } from './log-outbox.js';
 import { queryAllPages } from './query-pages.js';
-import { tenantPartition } from './tenant-keys.js';
+import { ledgerEventKeys, ledgerHeadKeys } from './table-keys.js';
 import type { TransactItem } from './transactions.js';
 
 export type ChainKind = 'object' | 'subcategory';
@@ -42,24 +42,24 @@ export function chainRefOf(chainId: string): ChainRef {
 }
 
 /** The start of every ledger partition of a tenant; `lib/ledger-protection.ts` guards `ledgerPartitionPrefix('*')*`. */
-export const ledgerPartitionPrefix = (tenantId: string): string => `${tenantPartition(tenantId)}#LEDGER#`;
+export const ledgerPartitionPrefix = (tenantId: string): string =>
+  ledgerEventKeys.partitionPrefix({ tenantId });
 
-const chainPartition = (chain: ChainRef) =>
-  `${ledgerPartitionPrefix(chain.tenantId)}${chain.kind}#${chain.entityId}`;
+const chainPartition = (chain: ChainRef) => ledgerEventKeys.partition(chain);
 /** Sequence numbers are written with 10 digits. */
 const MAX_SEQUENCE = 9_999_999_999;
-export const eventSortKey = (sequence: number) => `EVENT#${String(sequence).padStart(10, '0')}`;
+const sequenceText = (sequence: number) => String(sequence).padStart(10, '0');
+const eventSortKey = (sequence: number) => ledgerEventKeys.sortKey({ sequence: sequenceText(sequence) });
 
 function headKey(chainId: string) {
   const shard = createHash('sha256').update(chainId).digest().readUInt16BE(0) % HEAD_SHARD_COUNT;
-  return { pk: `LEDGER_HEADS#${shard}`, sk: chainId };
+  return ledgerHeadKeys.key({ shard: String(shard), chainId });
 }
 
 export { LEDGER_EVENT_ENTITY };
 
 const toEventItem = (chain: ChainRef, event: LedgerEvent): Record<string, unknown> => ({
-  pk: chainPartition(chain),
-  sk: eventSortKey(event.sequence),
+  ...ledgerEventKeys.key({ ...chain, sequence: sequenceText(event.sequence) }),
   ...ledgerEventEntity.toItem(event),
 });
 
@@ -88,7 +88,7 @@ export function appendEventItems(chain: ChainRef, event: LedgerEvent): TransactI
         TableName: table,
         Item: {
           ...headKey(chainId),
-          entity: 'ledgerHead',
+          entity: ledgerHeadKeys.entity,
           chainId,
           eventCount: event.sequence,
           lastHash: event.hash,
@@ -126,7 +126,7 @@ export async function readWholeChain(chain: ChainRef): Promise<LedgerEvent[]> {
   const items = await queryAllPages({
     TableName: tableName(),
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :event)',
-    ExpressionAttributeValues: { ':pk': chainPartition(chain), ':event': 'EVENT#' },
+    ExpressionAttributeValues: { ':pk': chainPartition(chain), ':event': ledgerEventKeys.sortKeyPrefix() },
     ConsistentRead: true,
   });
   return items.map(fromEventItem);
@@ -137,7 +137,7 @@ export async function findChainEvent(chain: ChainRef, sequence: number): Promise
   const { Item } = await dynamoDb.send(
     new GetCommand({
       TableName: tableName(),
-      Key: { pk: chainPartition(chain), sk: eventSortKey(sequence) },
+      Key: ledgerEventKeys.key({ ...chain, sequence: sequenceText(sequence) }),
       ConsistentRead: true,
     }),
   );
@@ -151,7 +151,7 @@ export async function listAllChainHeads(): Promise<ChainHead[]> {
       queryAllPages({
         TableName: tableName(),
         KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': `LEDGER_HEADS#${shard}` },
+        ExpressionAttributeValues: { ':pk': ledgerHeadKeys.partition({ shard: String(shard) }) },
         ConsistentRead: true,
       }),
     ),

@@ -1,6 +1,6 @@
 /**
  * Local mode's stand-in for the SQS FIFO queue: messages are items of one partition of the
- * table (`LOCAL#DELIVERY_QUEUE`), so they survive a restart of `npm start` with the rest of the
+ * table (`localQueueMessageKeys`), so they survive a restart of `npm start` with the rest of the
  * data. Same semantics as a FIFO queue where it matters: messages of a lane (message group) are
  * handed out one at a time in the order sent, a delayed message holds back its lane, and a
  * message stays until it is deleted. `local/webhook-delivery-worker.ts` receives from it.
@@ -9,8 +9,9 @@ import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { dynamoDb, tableName } from '#shared/clients.js';
 import type { QueuedDelivery } from './delivery-message.js';
 import { queryAllPages } from './query-pages.js';
+import { localQueueMessageKeys } from './table-keys.js';
 
-const QUEUE_PARTITION = 'LOCAL#DELIVERY_QUEUE';
+const QUEUE_PARTITION = localQueueMessageKeys.partition({});
 
 export interface LocalQueueMessage {
   /** The receipt handle: the item's sort key. */
@@ -29,14 +30,18 @@ export async function sendLocalMessages(deliveries: readonly QueuedDelivery[]): 
   const sentAt = new Date().toISOString();
   const writes = deliveries.map((delivery) => {
     sentCounter = (sentCounter + 1) % 1_000_000;
-    const receiptHandle = `${sentAt}#${String(sentCounter).padStart(6, '0')}#${delivery.deduplicationId}`;
+    const receiptHandle = localQueueMessageKeys.sortKey({
+      sentAt,
+      counter: String(sentCounter).padStart(6, '0'),
+      deduplicationId: delivery.deduplicationId,
+    });
     return dynamoDb.send(
       new PutCommand({
         TableName: tableName(),
         Item: {
           pk: QUEUE_PARTITION,
           sk: receiptHandle,
-          entity: 'localQueueMessage',
+          entity: localQueueMessageKeys.entity,
           lane: delivery.lane,
           body: JSON.stringify(delivery.message),
           visibleAt: 0,

@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '#shared/clients.js';
+import { logOutboxKeys } from './table-keys.js';
 import type { TransactItem } from './transactions.js';
 
 export const OUTBOX_SHARD_COUNT = 4;
@@ -26,7 +27,8 @@ const shardOf = (chainId: string) =>
   createHash('sha256').update(chainId).digest().readUInt16BE(0) % OUTBOX_SHARD_COUNT;
 
 /** An outbox shard's partition; `lib/ledger-log.ts` grants the sequencer `outboxPartition('*')`. */
-export const outboxPartition = (shard: number | string): string => `LOG_OUTBOX#${shard}`;
+export const outboxPartition = (shard: number | string): string =>
+  logOutboxKeys.partition({ shard: String(shard) });
 
 /**
  * The table stream records that start the sequencer: the insert of an outbox item (a Lambda
@@ -49,9 +51,13 @@ export function outboxItem(event: {
     Put: {
       TableName: tableName(),
       Item: {
-        pk: outboxPartition(shardOf(event.chainId)),
-        sk: `${event.timestamp}#${event.chainId}#${String(event.sequence).padStart(10, '0')}`,
-        entity: 'logOutbox',
+        ...logOutboxKeys.key({
+          shard: String(shardOf(event.chainId)),
+          timestamp: event.timestamp,
+          chainId: event.chainId,
+          sequence: String(event.sequence).padStart(10, '0'),
+        }),
+        entity: logOutboxKeys.entity,
         chainId: event.chainId,
         sequence: event.sequence,
         hash: event.hash,

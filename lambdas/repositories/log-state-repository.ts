@@ -1,23 +1,23 @@
 /**
- * The sequencer's state in DynamoDB: one item (`LOG` / `STATE`) with the published tree size,
+ * The sequencer's state in DynamoDB: one item (`logStateKeys`) with the published tree size,
  * root and checkpoint, the lease that keeps to one sequencer at a time, and the batch being
  * integrated (`pending`, written before any tile so that a sequencer killed mid-batch is
  * followed by one that redoes exactly that batch). Every write after the lease is conditioned
- * on still holding it. Each integrated event also gets a position item
- * (`LOG_POSITION#<chainId>` / `EVENT#<sequence>` → `logIndex`), read by the proof operation.
+ * on still holding it. Each integrated event also gets a position item (`logPositionKeys`:
+ * its `logIndex`), read by the proof operation.
  */
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '#shared/clients.js';
 import { putItems } from './batch-delete.js';
-import { eventSortKey } from './ledger-repository.js';
 import type { OutboxEntry } from './log-outbox.js';
+import { logPositionKeys, logStateKeys } from './table-keys.js';
 
 /** The partition of the sequencer's state item. */
-export const SEQUENCER_STATE_PARTITION = 'LOG';
-const STATE_KEY = { pk: SEQUENCER_STATE_PARTITION, sk: 'STATE' };
+export const SEQUENCER_STATE_PARTITION = logStateKeys.partition({});
+const STATE_KEY = logStateKeys.key({});
 
 /** A chain's log positions; `lib/ledger-log.ts` grants the sequencer `positionPartition('*')`. */
-export const positionPartition = (chainId: string): string => `LOG_POSITION#${chainId}`;
+export const positionPartition = (chainId: string): string => logPositionKeys.partition({ chainId });
 
 export interface PendingBatch {
   fromSize: number;
@@ -181,17 +181,15 @@ export const commitCheckpoint = (
 export const clearLastBatch = (owner: string): Promise<void> =>
   updateHoldingLease(owner, 'REMOVE lastBatch', {});
 
-const positionKey = (chainId: string, sequence: number) => ({
-  pk: positionPartition(chainId),
-  sk: eventSortKey(sequence),
-});
+const positionKey = (chainId: string, sequence: number) =>
+  logPositionKeys.key({ chainId, sequence: String(sequence).padStart(10, '0') });
 
 /** Records where each event of a batch sits in the log (the same values when redone). */
 export async function writePositions(entries: OutboxEntry[], fromSize: number): Promise<void> {
   await putItems(
     entries.map((entry, offset) => ({
       ...positionKey(entry.chainId, entry.sequence),
-      entity: 'logPosition',
+      entity: logPositionKeys.entity,
       logIndex: fromSize + offset,
     })),
   );
@@ -220,7 +218,10 @@ export async function chainLogIndexes(chainId: string): Promise<Map<number, numb
       }),
     );
     for (const item of page.Items ?? [])
-      indexes.set(Number((item.sk as string).slice(6)), item.logIndex as number);
+      indexes.set(
+        Number((item.sk as string).slice(logPositionKeys.sortKeyPrefix().length)),
+        item.logIndex as number,
+      );
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey);
   return indexes;

@@ -1,5 +1,5 @@
 /**
- * Object items and their lookups. An object is one item (`T#<company>#OBJECT#<id>`); its
+ * Object items and their lookups, keyed as `table-keys.ts` declares. An object is one item; its
  * externalId is unique per company through a marker item; sorted index entries serve the
  * lists: by status bucket (`active` / `inactive`, i.e. every other status) or all, by creation
  * time or name (gsi1-gsi4), and per subcategory (gsi5) and per category (gsi6) by creation time.
@@ -13,10 +13,9 @@ import { comparableName } from '#shared/text.js';
 import { deleteItems } from './batch-delete.js';
 import { type ItemFilter, readIndexWindow } from './index-query.js';
 import { type ObjectRecord, objectEntity } from './object-entity.js';
-import { statusSortedIndexAttributes } from './status-sorted-list.js';
 import type { IndexName } from './table-definition.js';
+import { externalIdMarkerKeys, objectKeys } from './table-keys.js';
 import { adjustCountersItem, readCounters, removingSubcategoriesOf, sumCounters } from './tenant-counters.js';
-import { tenantPartition } from './tenant-keys.js';
 import type { TransactItem, TransactionEntry } from './transactions.js';
 
 export type { ObjectRecord } from './object-entity.js';
@@ -26,40 +25,26 @@ export type StatusBucket = 'active' | 'inactive';
 export const statusBucketOf = (status: string): StatusBucket => (status === 'active' ? 'active' : 'inactive');
 const counterName = (bucket: StatusBucket) => `objectCount_${bucket}`;
 
-const objectKey = (companyId: string, objectId: string) => ({
-  pk: `${tenantPartition(companyId)}#OBJECT#${objectId}`,
-  sk: 'OBJECT',
-});
-const externalIdMarkerKey = (companyId: string, externalId: string) => ({
-  pk: `${tenantPartition(companyId)}#EXTERNAL_ID#${externalId}`,
-  sk: 'MARKER',
-});
-const bucketPartition = (companyId: string, bucket: StatusBucket) =>
-  `${tenantPartition(companyId)}#OBJECTS#${bucket}`;
-const allPartition = (companyId: string) => `${tenantPartition(companyId)}#OBJECTS`;
+const objectKey = (companyId: string, objectId: string) => objectKeys.key({ companyId, id: objectId });
+const externalIdMarkerKey = (companyId: string, externalId: string) =>
+  externalIdMarkerKeys.key({ companyId, externalId });
 const subcategoryPartition = (companyId: string, subcategoryId: string) =>
-  `${tenantPartition(companyId)}#SUBCATEGORY#${subcategoryId}#OBJECTS`;
-const categoryObjectsPartition = (companyId: string, categoryId: string) =>
-  `${tenantPartition(companyId)}#CATEGORY#${categoryId}#OBJECTS`;
+  objectKeys.indexPartition('gsi5', { companyId, subcategoryId });
+
+/** The name index's sort key: names repeat, so the id breaks ties; U+0000 sorts below every character of a name. */
+const nameIndexKey = (record: ObjectRecord) => `${comparableName(record.name)}\u0000${record.id}`;
 
 function toItem(record: ObjectRecord): Record<string, unknown> {
-  const bucket = statusBucketOf(record.status);
-  const createdKey = `${record.createdAt}#${record.id}`;
-  // Names repeat, so the id breaks ties; U+0000 sorts below every character of a name.
-  const nameKey = `${comparableName(record.name)}\u0000${record.id}`;
   return {
     ...objectKey(record.companyId, record.id),
     ...objectEntity.toItem(record),
     nameKey: comparableName(record.name),
     ownerKey: comparableName(record.owner),
-    ...statusSortedIndexAttributes(
-      { status: bucketPartition(record.companyId, bucket), all: allPartition(record.companyId) },
-      { createdKey, nameKey },
-    ),
-    gsi5pk: subcategoryPartition(record.companyId, record.subcategoryId),
-    gsi5sk: createdKey,
-    gsi6pk: categoryObjectsPartition(record.companyId, record.categoryId),
-    gsi6sk: createdKey,
+    ...objectKeys.indexKeys({
+      ...record,
+      statusBucket: statusBucketOf(record.status),
+      nameKey: nameIndexKey(record),
+    }),
   };
 }
 
@@ -90,7 +75,7 @@ export function newObjectItems(record: ObjectRecord): TransactionEntry[] {
           TableName: table,
           Item: {
             ...externalIdMarkerKey(record.companyId, record.externalId),
-            entity: 'externalIdMarker',
+            entity: externalIdMarkerKeys.entity,
             objectId: record.id,
           },
           ConditionExpression: 'attribute_not_exists(pk)',
@@ -241,7 +226,10 @@ function planListQuery(
       if (query.categoryId !== undefined) addCondition('#a = :v', 'categoryId', query.categoryId);
     } else {
       indexName = 'gsi6';
-      partitionKeyValue = categoryObjectsPartition(companyId, query.categoryId as string);
+      partitionKeyValue = objectKeys.indexPartition('gsi6', {
+        companyId,
+        categoryId: query.categoryId as string,
+      });
     }
     if (query.status === 'active') addCondition('#a = :v', 'status', 'active');
     if (query.status === 'inactive') addCondition('#a <> :v', 'status', 'active');
@@ -250,10 +238,10 @@ function planListQuery(
     sortInMemory = byName;
   } else if (query.status === 'all') {
     indexName = byName ? 'gsi4' : 'gsi3';
-    partitionKeyValue = allPartition(companyId);
+    partitionKeyValue = objectKeys.indexPartition('gsi3', { companyId });
   } else {
     indexName = byName ? 'gsi2' : 'gsi1';
-    partitionKeyValue = bucketPartition(companyId, query.status);
+    partitionKeyValue = objectKeys.indexPartition('gsi1', { companyId, statusBucket: query.status });
   }
   const filter: ItemFilter | undefined =
     conditions.length > 0 ? { expression: conditions.join(' AND '), names, values } : undefined;
@@ -353,8 +341,7 @@ async function listSortedInMemory(plan: ListPlan, query: ObjectListQuery): Promi
   });
   const records = everything.items.map(fromItem);
   // UTF-8 byte order, as DynamoDB sorts the name index: the same order with and without filters.
-  const key = (record: ObjectRecord) =>
-    Buffer.from(`${comparableName(record.name)}\u0000${record.id}`, 'utf8');
+  const key = (record: ObjectRecord) => Buffer.from(nameIndexKey(record), 'utf8');
   records.sort((a, b) => Buffer.compare(key(a), key(b)));
   if (query.sort === 'name:desc') records.reverse();
   return { records: records.slice(query.offset, query.offset + query.limit), total: records.length };

@@ -1,32 +1,12 @@
 /**
  * The list shape categories and wallets share: items sorted by creation time or by name, in a
  * partition per status and one for all statuses (gsi1/gsi2 by status, gsi3/gsi4 for all, by
- * creation time and by name), with exact totals from the tenant's per-status counters when no
+ * creation time and by name, as their entities' keys declare), with exact totals from the tenant's per-status counters when no
  * text filter is given (a filter reads the whole partition; see the README).
  */
 import type { ItemKey } from '#shared/page-cursor.js';
 import { readIndexWindow } from './index-query.js';
 import { readCounters, sumCounters } from './tenant-counters.js';
-
-/**
- * The index entries of one item of such a list: its status partition and the all-statuses
- * partition, each sorted by creation time (`createdKey`) and by name (`nameKey`).
- */
-export function statusSortedIndexAttributes(
-  partitions: { status: string; all: string },
-  sortKeys: { createdKey: string; nameKey: string },
-): Record<string, string> {
-  return {
-    gsi1pk: partitions.status,
-    gsi1sk: sortKeys.createdKey,
-    gsi2pk: partitions.status,
-    gsi2sk: sortKeys.nameKey,
-    gsi3pk: partitions.all,
-    gsi3sk: sortKeys.createdKey,
-    gsi4pk: partitions.all,
-    gsi4sk: sortKeys.nameKey,
-  };
-}
 
 export interface StatusSortedListRequest {
   tenantId: string;

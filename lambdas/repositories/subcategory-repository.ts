@@ -1,6 +1,6 @@
 /**
- * Subcategory items. A subcategory lives in its category's partition
- * (`T#<company>#CATEGORY#<categoryId>`, sort key `SUBCATEGORY#<id>`), so a category and its
+ * Subcategory items, keyed as `table-keys.ts` declares. A subcategory lives in its
+ * category's partition, so a category and its
  * subcategories come back from one Query, and a subcategory is one GetItem by its three ids.
  * Its name is unique within the category (ignoring case) through a marker item in the same
  * partition.
@@ -12,7 +12,7 @@ import { dynamoDb, tableName } from '#shared/clients.js';
 import { ConflictError } from '#shared/errors.js';
 import { comparableName } from '#shared/text.js';
 import { deleteItems } from './batch-delete.js';
-import { type CategoryRecord, categoryPartition, readCategoryPartition } from './category-repository.js';
+import { type CategoryRecord, readCategoryPartition } from './category-repository.js';
 import { queryAllPages } from './query-pages.js';
 import {
   type SubcategoryFileRecord,
@@ -20,6 +20,7 @@ import {
   subcategoryEntity,
   subcategoryFileEntity,
 } from './subcategory-entity.js';
+import { subcategoryFileKeys, subcategoryKeys, subcategoryNameMarkerKeys } from './table-keys.js';
 import type { TransactItem, TransactionEntry } from './transactions.js';
 import { setAttributesItem, withoutAttributes } from './update-expression.js';
 
@@ -32,15 +33,11 @@ export {
   type SubcategoryStatus,
 } from './subcategory-entity.js';
 
-const subcategoryKey = (companyId: string, categoryId: string, subcategoryId: string) => ({
-  pk: categoryPartition(companyId, categoryId),
-  sk: `SUBCATEGORY#${subcategoryId}`,
-});
+const subcategoryKey = (companyId: string, categoryId: string, subcategoryId: string) =>
+  subcategoryKeys.key({ companyId, categoryId, id: subcategoryId });
 
-const nameMarkerKey = (companyId: string, categoryId: string, name: string) => ({
-  pk: categoryPartition(companyId, categoryId),
-  sk: `SUBCATEGORY_NAME#${comparableName(name)}`,
-});
+const nameMarkerKey = (companyId: string, categoryId: string, name: string) =>
+  subcategoryNameMarkerKeys.key({ companyId, categoryId, nameKey: comparableName(name) });
 
 const toItem = (record: SubcategoryRecord): Record<string, unknown> => ({
   ...subcategoryKey(record.companyId, record.categoryId, record.id),
@@ -69,7 +66,7 @@ function nameMarkerPut(record: SubcategoryRecord): TransactionEntry {
         TableName: tableName(),
         Item: {
           ...nameMarkerKey(record.companyId, record.categoryId, record.name),
-          entity: 'subcategoryNameMarker',
+          entity: subcategoryNameMarkerKeys.entity,
           subcategoryId: record.id,
         },
         ConditionExpression: 'attribute_not_exists(pk)',
@@ -199,16 +196,8 @@ export function replaceSubcategoryItems(
   return items;
 }
 
-// Not under `SUBCATEGORY#`, so that listing a category's subcategories does not read files.
-const subcategoryFileKey = (
-  companyId: string,
-  categoryId: string,
-  subcategoryId: string,
-  fileId: string,
-) => ({
-  pk: categoryPartition(companyId, categoryId),
-  sk: `SUBCATEGORY_FILE#${subcategoryId}#${fileId}`,
-});
+const subcategoryFileKey = (companyId: string, categoryId: string, subcategoryId: string, fileId: string) =>
+  subcategoryFileKeys.key({ companyId, categoryId, subcategoryId, id: fileId });
 
 export function insertSubcategoryFileItem(
   companyId: string,
@@ -237,8 +226,8 @@ export async function listSubcategoryFiles(
     TableName: tableName(),
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
     ExpressionAttributeValues: {
-      ':pk': categoryPartition(companyId, categoryId),
-      ':prefix': `SUBCATEGORY_FILE#${subcategoryId}#`,
+      ':pk': subcategoryFileKeys.partition({ companyId, categoryId }),
+      ':prefix': subcategoryFileKeys.sortKeyPrefix({ subcategoryId }),
     },
     ConsistentRead: true,
   });
@@ -283,7 +272,7 @@ export async function findCategoryWithSubcategories(
 ): Promise<{ category?: CategoryRecord; subcategories: SubcategoryRecord[] }> {
   const { category, following } = await readCategoryPartition(companyId, categoryId);
   const subcategories = following
-    .filter((item) => typeof item.sk === 'string' && item.sk.startsWith('SUBCATEGORY#'))
+    .filter((item) => typeof item.sk === 'string' && item.sk.startsWith(subcategoryKeys.sortKeyPrefix()))
     .map(fromItem)
     .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
   return { category, subcategories };
@@ -296,7 +285,10 @@ export async function listSubcategoriesOf(
   const items = await queryAllPages({
     TableName: tableName(),
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': categoryPartition(companyId, categoryId), ':prefix': 'SUBCATEGORY#' },
+    ExpressionAttributeValues: {
+      ':pk': subcategoryKeys.partition({ companyId, categoryId }),
+      ':prefix': subcategoryKeys.sortKeyPrefix(),
+    },
   });
   const records = items.map(fromItem);
   return records.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));

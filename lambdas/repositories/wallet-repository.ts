@@ -16,9 +16,9 @@ import { ConflictError } from '#shared/errors.js';
 import type { ItemKey } from '#shared/page-cursor.js';
 import { comparableName } from '#shared/text.js';
 import { conditionHeld } from './conditional-write.js';
-import { readStatusSortedList, statusSortedIndexAttributes } from './status-sorted-list.js';
+import { readStatusSortedList } from './status-sorted-list.js';
+import { walletKeys, walletUsernameMarkerKeys } from './table-keys.js';
 import { adjustCountersItem } from './tenant-counters.js';
-import { tenantPartition } from './tenant-keys.js';
 import { type TransactItem, writeTransaction } from './transactions.js';
 import { setAttributesItem } from './update-expression.js';
 import { type WalletRecord, type WalletStatus, walletEntity } from './wallet-entity.js';
@@ -28,38 +28,23 @@ export type { StoredWalletStatus, WalletRecord } from './wallet-entity.js';
 /** The write lost a race with another write of the same wallet; read again and retry. */
 export class StaleWalletError extends Error {}
 
-const INDEX_ATTRIBUTES = ['gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk', 'gsi4pk', 'gsi4sk'];
+const INDEX_ATTRIBUTES = walletKeys.indexNames.flatMap((index) => [`${index}pk`, `${index}sk`]);
 
 /** The form usernames are compared in: NFC, lower case (as category names). */
 export const usernameKeyOf = (username: string): string => comparableName(username);
 
 /** The wallet item's key. Its partition reads `T#<appId>#WALLET#<walletId>` (the authorizer's IAM grant relies on it). */
-export const walletKey = (appId: string, walletId: string) => ({
-  pk: `${tenantPartition(appId)}#WALLET#${walletId}`,
-  sk: 'WALLET',
-});
+export const walletKey = (appId: string, walletId: string) => walletKeys.key({ appId, id: walletId });
 
-const usernameMarkerKey = (appId: string, username: string) => ({
-  pk: `${tenantPartition(appId)}#WALLET_USERNAME#${usernameKeyOf(username)}`,
-  sk: 'MARKER',
-});
-
-const byStatusPartition = (appId: string, status: WalletStatus) =>
-  `${tenantPartition(appId)}#WALLETS#${status}`;
-const allPartition = (appId: string) => `${tenantPartition(appId)}#WALLETS`;
+const usernameMarkerKey = (appId: string, username: string) =>
+  walletUsernameMarkerKeys.key({ appId, usernameKey: usernameKeyOf(username) });
 
 /** Counter attribute of the App's wallets in one status (deleted wallets are counted nowhere). */
 const counterAttribute = (status: WalletStatus) => `walletCount_${status}`;
 
 function indexAttributes(record: WalletRecord): Record<string, string> {
   if (record.status === 'deleted') return {};
-  const createdKey = `${record.createdAt}#${record.id}`;
-  // Usernames are unique per App among wallets in lists, so the key alone sorts without ties.
-  const usernameKey = usernameKeyOf(record.username);
-  return statusSortedIndexAttributes(
-    { status: byStatusPartition(record.appId, record.status), all: allPartition(record.appId) },
-    { createdKey, nameKey: usernameKey },
-  );
+  return walletKeys.indexKeys({ ...record, usernameKey: usernameKeyOf(record.username) });
 }
 
 function toItem(record: WalletRecord): Record<string, unknown> {
@@ -92,7 +77,7 @@ export async function insertWallet(record: WalletRecord): Promise<void> {
           TableName: table,
           Item: {
             ...usernameMarkerKey(record.appId, record.username),
-            entity: 'walletUsernameMarker',
+            entity: walletUsernameMarkerKeys.entity,
             walletId: record.id,
           },
           ConditionExpression: 'attribute_not_exists(pk)',
@@ -225,7 +210,10 @@ export async function listWallets(
     query.status === 'all' ? ['active', 'inactive', 'suspended'] : [query.status];
   const { items, total, lastKey } = await readStatusSortedList({
     tenantId: appId,
-    partitionKeyValue: query.status === 'all' ? allPartition(appId) : byStatusPartition(appId, query.status),
+    partitionKeyValue:
+      query.status === 'all'
+        ? walletKeys.indexPartition('gsi3', { appId })
+        : walletKeys.indexPartition('gsi1', { appId, status: query.status }),
     allStatuses: query.status === 'all',
     sortByName: query.sort.startsWith('username:'),
     ascending: query.sort.endsWith(':asc'),

@@ -9,6 +9,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '#shared/clients.js';
 import { TIME_TO_LIVE_ATTRIBUTE } from './table-definition.js';
+import { walletSessionKeys } from './table-keys.js';
 import type { TransactItem } from './transactions.js';
 
 export interface WalletSessionRecord {
@@ -27,8 +28,8 @@ export interface WalletSessionRecord {
 /** The name of the table's time-to-live attribute (epoch seconds). */
 
 /** A session item's partition; the authorizer's IAM grant covers `sessionPartition('*')`. */
-export const sessionPartition = (tokenHash: string): string => `WALLET_SESSION#${tokenHash}`;
-const sessionKey = (tokenHash: string) => ({ pk: sessionPartition(tokenHash), sk: 'SESSION' });
+export const sessionPartition = (tokenHash: string): string => walletSessionKeys.partition({ tokenHash });
+const sessionKey = (tokenHash: string) => walletSessionKeys.key({ tokenHash });
 
 /** Transaction item that writes a new session (its login's transaction writes the wallet too). */
 export function insertSessionItem(session: WalletSessionRecord): TransactItem {
@@ -37,7 +38,7 @@ export function insertSessionItem(session: WalletSessionRecord): TransactItem {
       TableName: tableName(),
       Item: {
         ...sessionKey(session.tokenHash),
-        entity: 'walletSession',
+        entity: walletSessionKeys.entity,
         ...session,
         [TIME_TO_LIVE_ATTRIBUTE]: Math.ceil(Date.parse(session.expiresAt) / 1000),
       },

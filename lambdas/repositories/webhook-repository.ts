@@ -1,11 +1,8 @@
 /**
- * Webhook subscriptions and their deliveries in the single table; the only code that knows
- * their keys.
- * - A subscription: `T#<company>#WEBHOOKS` / `WEBHOOK#<id>`; a company's subscriptions are one
- *   partition, read whole by the publisher for every event of the company.
- * - A delivery (one event to one subscription, with its attempts): `T#<company>#WEBHOOK#<id>` /
- *   `DELIVERY#<deliveryId>`, listed newest first through gsi1 and, while dead-lettered
- *   (status `failed`), through gsi2.
+ * Webhook subscriptions and their deliveries in the single table, keyed as `table-keys.ts`
+ * declares (`webhookKeys`, `deliveryKeys`): a company's subscriptions are one partition, read
+ * whole by the publisher for every event of the company; a delivery is listed newest first
+ * through gsi1 and, while dead-lettered (status `failed`), through gsi2.
  */
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '#shared/clients.js';
@@ -13,7 +10,7 @@ import { conditionHeld } from './conditional-write.js';
 import { readIndexWindow } from './index-query.js';
 import { queryAllPages } from './query-pages.js';
 import { TIME_TO_LIVE_ATTRIBUTE } from './table-definition.js';
-import { tenantPartition } from './tenant-keys.js';
+import { deliveryKeys, webhookKeys } from './table-keys.js';
 import { type DeliveryRecord, deliveryEntity, type WebhookRecord, webhookEntity } from './webhook-entity.js';
 
 export type { DeliveryAttempt, DeliveryRecord, WebhookRecord } from './webhook-entity.js';
@@ -29,21 +26,10 @@ export const DELIVERY_RETENTION_DAYS = 30;
 /** At most this many attempts are kept per delivery (the latest); 24 h of backoff makes about 40. */
 const KEPT_ATTEMPTS = 100;
 
-const subscriptionsPartition = (companyId: string) => `${tenantPartition(companyId)}#WEBHOOKS`;
-const subscriptionKey = (companyId: string, webhookId: string) => ({
-  pk: subscriptionsPartition(companyId),
-  sk: `WEBHOOK#${webhookId}`,
-});
-const deliveriesPartition = (companyId: string, webhookId: string) =>
-  `${tenantPartition(companyId)}#WEBHOOK#${webhookId}`;
-const deliveryKey = (companyId: string, webhookId: string, deliveryId: string) => ({
-  pk: deliveriesPartition(companyId, webhookId),
-  sk: `DELIVERY#${deliveryId}`,
-});
-const deliveryListPartition = (companyId: string, webhookId: string) =>
-  `${deliveriesPartition(companyId, webhookId)}#DELIVERIES`;
-const deadLetterPartition = (companyId: string, webhookId: string) =>
-  `${deliveriesPartition(companyId, webhookId)}#DEAD`;
+const subscriptionKey = (companyId: string, webhookId: string) =>
+  webhookKeys.key({ companyId, id: webhookId });
+const deliveryKey = (companyId: string, webhookId: string, deliveryId: string) =>
+  deliveryKeys.key({ companyId, webhookId, id: deliveryId });
 
 const toWebhookRecord = (item: Record<string, unknown>) => webhookEntity.fromItem(item);
 
@@ -78,7 +64,7 @@ export async function listCompanyWebhooks(companyId: string): Promise<WebhookRec
   const items = await queryAllPages({
     TableName: tableName(),
     KeyConditionExpression: 'pk = :pk',
-    ExpressionAttributeValues: { ':pk': subscriptionsPartition(companyId) },
+    ExpressionAttributeValues: { ':pk': webhookKeys.partition({ companyId }) },
   });
   return items
     .map(toWebhookRecord)
@@ -133,18 +119,14 @@ export async function markWebhookFailing(companyId: string, webhookId: string, a
 
 function deliveryItem(record: DeliveryRecord): Record<string, unknown> {
   // The sequence breaks ties within a millisecond, so an object's deliveries list (and replay) in order.
-  const listed = `${record.createdAt}#${String(record.sequence).padStart(10, '0')}#${record.id}`;
+  const parts = { ...record, sequence: String(record.sequence).padStart(10, '0') };
   return {
     ...deliveryKey(record.companyId, record.webhookId, record.id),
     ...deliveryEntity.toItem(record),
     attempts: record.attempts.slice(-KEPT_ATTEMPTS),
     [TIME_TO_LIVE_ATTRIBUTE]:
       Math.floor(Date.parse(record.createdAt) / 1000) + DELIVERY_RETENTION_DAYS * 86_400,
-    gsi1pk: deliveryListPartition(record.companyId, record.webhookId),
-    gsi1sk: listed,
-    ...(record.status === 'failed'
-      ? { gsi2pk: deadLetterPartition(record.companyId, record.webhookId), gsi2sk: listed }
-      : {}),
+    ...deliveryKeys.indexKeys(parts, record.status === 'failed' ? ['gsi1', 'gsi2'] : ['gsi1']),
   };
 }
 
@@ -211,9 +193,7 @@ export async function listDeliveries(
   window: { offset: number; limit: number; deadLettersOnly?: boolean; oldestFirst?: boolean },
 ): Promise<{ records: DeliveryRecord[]; total: number }> {
   const indexName = window.deadLettersOnly ? 'gsi2' : 'gsi1';
-  const partitionKeyValue = window.deadLettersOnly
-    ? deadLetterPartition(companyId, webhookId)
-    : deliveryListPartition(companyId, webhookId);
+  const partitionKeyValue = deliveryKeys.indexPartition(indexName, { companyId, webhookId });
   const [{ items }, total] = await Promise.all([
     readIndexWindow({
       indexName,
