@@ -17,6 +17,7 @@ import { localCursorKey } from './cursor-key-file.js';
 import { startDynamoDbLocal } from './dynamodb-local.js';
 import { freePort } from './free-port.js';
 import { runBackgroundJobsInProcess } from './in-process-jobs.js';
+import { keepDataDirectoryPrivate } from './private-files.js';
 import { startS3Local } from './s3-local.js';
 import { createTableIfMissing } from './table-setup.js';
 
@@ -48,6 +49,7 @@ export interface EmbeddedStackOptions {
 }
 
 export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise<EmbeddedStack> {
+  if (options.dataDirectory) keepDataDirectoryPrivate(options.dataDirectory);
   const [dynamoDbPort, s3Port] = await Promise.all([freePort(), freePort()]);
   // Both start side by side; whichever started is stopped again if the other fails.
   const [dynamoDbStart, s3Start] = await Promise.allSettled([

@@ -2,9 +2,10 @@
  * The running local stack's addresses, written by `npm start` into the data folder so that the
  * admin CLI and the ledger tools (other processes) can reach the same DynamoDB Local and gateway.
  */
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { StackEnvironment } from './embedded-stack.js';
+import { writePrivateFile } from './private-files.js';
 
 export interface StackState {
   pid: number;
@@ -15,8 +16,9 @@ export interface StackState {
 export const dataDirectoryFromEnvironment = (): string => resolve(process.env.DATA_DIR || '.data');
 const stateFile = (dataDirectory: string) => join(dataDirectory, 'local-stack.json');
 
+/** Mode 600: the environment it holds names the cursor key. */
 export function writeStackState(dataDirectory: string, state: StackState): void {
-  writeFileSync(stateFile(dataDirectory), `${JSON.stringify(state, null, 2)}\n`);
+  writePrivateFile(stateFile(dataDirectory), `${JSON.stringify(state, null, 2)}\n`);
 }
 
 export function removeStackState(dataDirectory: string): void {

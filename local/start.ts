@@ -4,7 +4,6 @@
  * `http://127.0.0.1:$PORT` (default 3000) through the local gateway. Ctrl-C stops everything.
  * `npm start -- -c key=value` synthesizes the stack with that context value, as `cdk deploy` would.
  */
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildConsole } from '../console/build.js';
 import { CORS_ALLOWED_ORIGINS_ENVIRONMENT, parseOrigins } from '../lambdas/http/cors.js';
@@ -17,6 +16,7 @@ import type { StackFunctions } from './functions/stack-functions.js';
 import { coverageFileFromEnvironment } from './iam/iam-coverage.js';
 import { type LocalGateway, startLocalGateway } from './local-gateway.js';
 import type { LocalSequencer } from './local-sequencer.js';
+import { keepDataDirectoryPrivate, PRIVATE_UMASK } from './private-files.js';
 import { resumeImportJobs } from './resume-imports.js';
 import {
   dataDirectoryFromEnvironment,
@@ -38,7 +38,10 @@ async function main(): Promise<void> {
   if (!Number.isInteger(port) || port < 1 || port > 65535)
     throw new Error(`PORT must be a port number, not "${process.env.PORT}"`);
   const dataDirectory = dataDirectoryFromEnvironment();
-  mkdirSync(dataDirectory, { recursive: true });
+  // What this process and its children write (keys, state, the database, s3rver's files) is the
+  // owner's only; and what an earlier run left wider is tightened (`private-files.ts`).
+  process.umask(PRIVATE_UMASK);
+  keepDataDirectoryPrivate(dataDirectory);
   const running = readStackState(dataDirectory);
   if (running)
     throw new Error(`Another npm start (pid ${running.pid}) already serves the data folder ${dataDirectory}`);
