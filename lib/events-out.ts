@@ -30,6 +30,7 @@ import { TABLE_NAME_ENVIRONMENT } from '../lambdas/shared/clients.js';
 import { EVENT_BUS_NAME_ENVIRONMENT } from '../lambdas/shared/event-bus.js';
 import { SECRETS_KEY_ID_ENVIRONMENT } from '../lambdas/shared/secret-box.js';
 import { bundledFunction, METRICS_NAMESPACE } from './bundled-function.js';
+import { allowKeyUse, guardedKeyPolicy } from './key-policy.js';
 import { ALARM_PERIOD } from './monitoring.js';
 import { type DataAccess, grantDataAccess } from './operation-access.js';
 import { jobEntry } from './project-paths.js';
@@ -69,6 +70,7 @@ export class EventsOut extends Construct {
     this.secretsKey = new Key(this, 'WebhookSecretsKey', {
       description: `Seals the webhook signing secrets of ${stackName}`,
       enableKeyRotation: true,
+      policy: guardedKeyPolicy(this),
     });
 
     this.deadLetterQueue = new Queue(this, 'DeliveryDeadLetterQueue', {
@@ -142,9 +144,7 @@ export class EventsOut extends Construct {
       timeout: Duration.seconds(30),
     });
     grantDataAccess(this.deliveryFunction, DELIVERY_ACCESS, props);
-    this.deliveryFunction.addToRolePolicy(
-      new PolicyStatement({ actions: ['kms:Decrypt'], resources: [this.secretsKey.keyArn] }),
-    );
+    allowKeyUse(this.secretsKey, this.deliveryFunction, ['kms:Decrypt']);
     this.deliveryFunction.addToRolePolicy(
       new PolicyStatement({
         actions: ['sqs:ChangeMessageVisibility'],
@@ -167,11 +167,10 @@ export class EventsOut extends Construct {
       const access: DataAccess = operationList.find((row) => row.id === operationId)?.access ?? {};
       // Exactly the actions declared (the grant helpers would add ReEncrypt*, GenerateDataKey*, ...).
       if (access.secrets?.length) {
-        operationFunction.addToRolePolicy(
-          new PolicyStatement({
-            actions: access.secrets.map((action) => `kms:${action}`),
-            resources: [this.secretsKey.keyArn],
-          }),
+        allowKeyUse(
+          this.secretsKey,
+          operationFunction,
+          access.secrets.map((action) => `kms:${action}`),
         );
         operationFunction.addEnvironment(SECRETS_KEY_ID_ENVIRONMENT, this.secretsKey.keyArn);
       }

@@ -35,6 +35,7 @@ import {
 } from '../lambdas/repositories/log-state-repository.js';
 import { DIGEST_BUCKET_NAME_ENVIRONMENT, TABLE_NAME_ENVIRONMENT } from '../lambdas/shared/clients.js';
 import { bundledFunction } from './bundled-function.js';
+import { allowKeyUse, guardedKeyPolicy } from './key-policy.js';
 import { acknowledgeLogKeys, LOG_KEY_PATTERN, logReadStatements } from './operation-access.js';
 import { jobEntry } from './project-paths.js';
 import { bucketRemovalOf, isTrial, TRIAL_OBJECT_LOCK_DAYS } from './stateful-resources.js';
@@ -94,6 +95,7 @@ export class LedgerLog extends Construct {
       description: "Signs the ledger log's checkpoints (Ed25519, C2SP signed-note)",
       keySpec: KeySpec.ECC_NIST_EDWARDS25519,
       keyUsage: KeyUsage.SIGN_VERIFY,
+      policy: guardedKeyPolicy(this),
     });
 
     // The bound gives the stream's batching window and the lease
@@ -142,9 +144,7 @@ export class LedgerLog extends Construct {
         resources: [this.bucket.arnForObjects(LOG_KEY_PATTERN)],
       }),
     );
-    this.sequencerFunction.addToRolePolicy(
-      new PolicyStatement({ actions: ['kms:Sign', 'kms:GetPublicKey'], resources: [this.signingKey.keyArn] }),
-    );
+    allowKeyUse(this.signingKey, this.sequencerFunction, ['kms:Sign', 'kms:GetPublicKey']);
     acknowledgeLogKeys(this.sequencerFunction.role!, this.bucket);
 
     // Grants the stream's read actions on its ARN, and dynamodb:ListStreams, which takes no

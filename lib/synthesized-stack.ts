@@ -186,17 +186,18 @@ export function resourcePaths(template: Template): Map<string, string> {
   return paths;
 }
 
-/** Every action of the IAM policies attached to a role (given by the role's logical id). */
+/** Every action the IAM policies attached to a role allow (the role given by its logical id). */
 export function policyActionsOfRole(template: Template, roleLogicalId: string): Set<string> {
   const policies = template.findResources('AWS::IAM::Policy') as Record<string, CfnResource>;
   const actions = new Set<string>();
   for (const policy of Object.values(policies)) {
     const properties = policy.Properties as {
       Roles: Array<{ Ref?: string }>;
-      PolicyDocument: { Statement: Array<{ Action: string | string[] }> };
+      PolicyDocument: { Statement: Array<{ Effect: string; Action: string | string[] }> };
     };
     if (!properties.Roles.some((role) => role.Ref === roleLogicalId)) continue;
     for (const statement of properties.PolicyDocument.Statement) {
+      if (statement.Effect !== 'Allow') continue;
       for (const action of [statement.Action].flat()) actions.add(action);
     }
   }

@@ -7,6 +7,7 @@
  */
 import { App } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import { KEY_DELETION_ACTION } from '../../lib/key-policy.js';
 import { SHORTEST_KEY_PENDING_WINDOW_DAYS, TRIAL_OBJECT_LOCK_DAYS } from '../../lib/stateful-resources.js';
 import { cdkJsonContext } from '../../lib/synthesized-stack.js';
 import { retainedOnDestroy, statefulResourcesOf } from '../../scripts/deploy-check/stateful-resources.js';
@@ -77,6 +78,14 @@ it('deletes the keys after the shortest pending window, and lets the table be de
   for (const key of resourcesOfType(trial, 'AWS::KMS::Key')) {
     expect(key.Properties!.PendingWindowInDays).toBe(SHORTEST_KEY_PENDING_WINDOW_DAYS);
   }
+  // The guarded keys (lib/key-policy.ts) let the account schedule their deletion in a trial only.
+  const deleters = resourcesOfType(trial, 'AWS::KMS::Key').flatMap((key) =>
+    (
+      key.Properties!.KeyPolicy as { Statement: Array<{ Principal: unknown; Action: unknown }> }
+    ).Statement.filter((statement) => [statement.Action].flat().includes(KEY_DELETION_ACTION)),
+  );
+  expect(deleters).toHaveLength(2);
+  for (const statement of deleters) expect(JSON.stringify(statement.Principal)).toContain(':root');
   const [table] = resourcesOfType(trial, 'AWS::DynamoDB::Table');
   expect(table!.Properties!.DeletionProtectionEnabled).toBe(false);
 });
