@@ -213,6 +213,8 @@ export function dynamoDbAuthorizations(
             resource: tableArn(table),
             context: {
               'dynamodb:LeadingKeys': leadingKeysOf([item[known.key] as Item], partitionKeyOf(table)),
+              // As DynamoDB sets it for each item of a transaction (lib/ledger-protection.ts uses it).
+              'dynamodb:EnclosingOperation': operation,
             },
           };
         }),

@@ -3,7 +3,11 @@ import type { Template } from 'aws-cdk-lib/assertions';
 import { DEFAULT_BATCH_SIZE } from '../../lambdas/domain/ledger/sequencer';
 import { SEQUENCER_TIMING_ENVIRONMENT, sequencerTiming } from '../../lambdas/domain/ledger/sequencer-timing';
 import { SEQUENCER_MAX_RECORD_AGE_SECONDS, SEQUENCER_RETRY_ATTEMPTS } from '../../lib/ledger-log';
-import { LEDGER_PARTITION_PATTERN, LEDGER_REWRITE_ACTIONS } from '../../lib/ledger-protection';
+import {
+  LEDGER_BARE_PUT_CONDITION,
+  LEDGER_PARTITION_PATTERN,
+  LEDGER_REWRITE_ACTIONS,
+} from '../../lib/ledger-protection';
 import { actionsOf, resourcesOf, statementsOfRole, synthesizeStack } from './synthesized-stack';
 
 type CfnResource = { Type: string; Properties: Record<string, unknown> };
@@ -151,7 +155,7 @@ describe('ledger infrastructure', () => {
     );
   });
 
-  it('denies every function changing or deleting ledger event items', () => {
+  it('denies every function changing, deleting, or putting outside a transaction, ledger event items', () => {
     // Prepare
     const functions = template.findResources('AWS::Lambda::Function') as Record<string, CfnResource>;
     const policies = Object.values(template.findResources('AWS::IAM::Policy') as Record<string, CfnResource>);
@@ -175,6 +179,16 @@ describe('ledger infrastructure', () => {
           // In any order: the synthesis may sort a statement's actions (minimizePolicies).
           Action: expect.arrayContaining([...LEDGER_REWRITE_ACTIONS]),
           Condition: { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': [LEDGER_PARTITION_PATTERN] } },
+        }),
+      );
+      expect(statements).toContainEqual(
+        expect.objectContaining({
+          Effect: 'Deny',
+          Action: 'dynamodb:PutItem',
+          Condition: {
+            'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': [LEDGER_PARTITION_PATTERN] },
+            ...LEDGER_BARE_PUT_CONDITION,
+          },
         }),
       );
     }

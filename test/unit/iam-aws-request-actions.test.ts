@@ -286,7 +286,7 @@ describe('DynamoDB: each command is its action on the table, with the partition 
     ]);
   });
 
-  it("TransactWriteItems: each item's own action", async () => {
+  it("TransactWriteItems: each item's own action, enclosed in the transaction", async () => {
     // Act
     const authorizations = translated(
       await capture.request(
@@ -325,12 +325,12 @@ describe('DynamoDB: each command is its action on the table, with the partition 
       ].map(([action, key]) => ({
         action: `dynamodb:${action}`,
         resource: TABLE_ARN,
-        context: { 'dynamodb:LeadingKeys': [key] },
+        context: { 'dynamodb:LeadingKeys': [key], 'dynamodb:EnclosingOperation': 'TransactWriteItems' },
       })),
     );
   });
 
-  it('TransactGetItems: GetItem for each item', async () => {
+  it('TransactGetItems: GetItem for each item, enclosed in the transaction', async () => {
     // Act
     const authorizations = translated(
       await capture.request(
@@ -341,7 +341,11 @@ describe('DynamoDB: each command is its action on the table, with the partition 
     );
     // Assess
     expect(authorizations).toEqual([
-      { action: 'dynamodb:GetItem', resource: TABLE_ARN, context: { 'dynamodb:LeadingKeys': ['G'] } },
+      {
+        action: 'dynamodb:GetItem',
+        resource: TABLE_ARN,
+        context: { 'dynamodb:LeadingKeys': ['G'], 'dynamodb:EnclosingOperation': 'TransactGetItems' },
+      },
     ]);
   });
 

@@ -3,6 +3,7 @@
  * ARNs: Allow, no Allow, explicit Deny, `dynamodb:LeadingKeys` conditions, a bucket policy that
  * denies requests without TLS, a KMS key policy. No network.
  */
+import { LEDGER_BARE_PUT_CONDITION, LEDGER_PARTITION_PATTERN } from '../../lib/ledger-protection';
 import type { AuthorizationRequest } from '../../local/iam/authorization-request';
 import {
   assumedRoleArn,
@@ -97,6 +98,40 @@ describe('identity policies', () => {
     expect(ledger).toMatchObject({ allowed: false, explicit: true, refusedBy: 'identity' });
     expect(ledger.allowed || ledger.message).toMatch(/with an explicit deny in an identity-based policy$/);
     expect(counter.allowed).toBe(true);
+  });
+
+  it('a ledger item is put only inside a transaction: a bare PutItem is denied', async () => {
+    // Prepare
+    const ledgerKeys = { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': [LEDGER_PARTITION_PATTERN] } };
+    const identity = identityWith(
+      { Effect: 'Allow', Action: ['dynamodb:PutItem'], Resource: TABLE_ARN },
+      {
+        Effect: 'Deny',
+        Action: ['dynamodb:PutItem'],
+        Resource: TABLE_ARN,
+        Condition: { ...ledgerKeys, ...LEDGER_BARE_PUT_CONDITION },
+      },
+    );
+    const put = (partitionKey: string, enclosing?: string): AuthorizationRequest => ({
+      action: 'dynamodb:PutItem',
+      resource: TABLE_ARN,
+      context: {
+        'dynamodb:LeadingKeys': [partitionKey],
+        ...(enclosing ? { 'dynamodb:EnclosingOperation': enclosing } : {}),
+      },
+    });
+    // Act
+    const barePut = await evaluateAuthorization(put('T#1#LEDGER#object#7'), identity, { account });
+    const transactionPut = await evaluateAuthorization(
+      put('T#1#LEDGER#object#7', 'TransactWriteItems'),
+      identity,
+      { account },
+    );
+    const otherPut = await evaluateAuthorization(put('T#1#OBJECT#7'), identity, { account });
+    // Assess
+    expect(barePut).toMatchObject({ allowed: false, explicit: true, refusedBy: 'identity' });
+    expect(transactionPut.allowed).toBe(true);
+    expect(otherPut.allowed).toBe(true);
   });
 
   it('ForAllValues:StringLike on dynamodb:LeadingKeys: every key the request touches must match', async () => {
