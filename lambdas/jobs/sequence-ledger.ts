@@ -11,10 +11,11 @@ import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { signerFromEnvironment } from '#domain/ledger/log-signer.js';
 import { drainOutbox, storedSequencerLog } from '#domain/ledger/sequencer-drain.js';
 import { sequencerTimingFromEnvironment } from '#domain/ledger/sequencer-timing.js';
+import { storedSequencerStore } from '#repositories/stored-ledger.js';
 
 const signer = signerFromEnvironment();
 const timing = sequencerTimingFromEnvironment();
-const log = storedSequencerLog({ signer, leaseMs: timing.leaseSeconds * 1000 });
+const log = storedSequencerLog({ signer, store: storedSequencerStore, leaseMs: timing.leaseSeconds * 1000 });
 
 export const handler = async (event?: Partial<DynamoDBStreamEvent>): Promise<DynamoDBBatchResponse> => {
   const result = await drainOutbox(log, {

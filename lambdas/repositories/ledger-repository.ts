@@ -11,35 +11,17 @@ import { createHash } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '#shared/clients.js';
 import { LEDGER_EVENT_ENTITY, type LedgerEvent, ledgerEventEntity } from './ledger-event-entity.js';
+import { type ChainHead, type ChainRef, chainIdOf, chainRefOf } from './ledger-store.js';
 import { outboxItem } from './log-outbox.js';
 import { queryAllPages } from './query-pages.js';
 import { ledgerEventKeys, ledgerHeadKeys } from './table-keys.js';
 import type { TransactItem } from './transactions.js';
 
-export type ChainKind = 'object' | 'subcategory';
-
-/** A chain: the events of one entity of one tenant. */
-export interface ChainRef {
-  kind: ChainKind;
-  tenantId: string;
-  entityId: string;
-}
-
-export interface ChainHead {
-  chainId: string;
-  eventCount: number;
-  lastHash: string;
-}
-
 /** Shards of the heads index; enough to spread writes, few enough to read in one go. */
 export const HEAD_SHARD_COUNT = 16;
 
-export const chainIdOf = (chain: ChainRef): string => `${chain.kind}:${chain.tenantId}:${chain.entityId}`;
-
-export function chainRefOf(chainId: string): ChainRef {
-  const [kind, tenantId, entityId] = chainId.split(':');
-  return { kind: kind as ChainKind, tenantId: tenantId as string, entityId: entityId as string };
-}
+// `cli/ledger.ts` reads chains with these.
+export { chainRefOf };
 
 /** The start of every ledger partition of a tenant; `lib/ledger-protection.ts` guards `ledgerPartitionPrefix('*')*`. */
 export const ledgerPartitionPrefix = (tenantId: string): string =>

@@ -8,20 +8,11 @@
 import { createHash } from 'node:crypto';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '#shared/clients.js';
+import type { OutboxEntry } from './ledger-store.js';
 import { logOutboxKeys } from './table-keys.js';
 import type { TransactItem } from './transactions.js';
 
 export const OUTBOX_SHARD_COUNT = 4;
-
-/** An event waiting for the log. */
-export interface OutboxEntry {
-  pk: string;
-  sk: string;
-  chainId: string;
-  sequence: number;
-  /** The event hash, hex: the log entry. */
-  hash: string;
-}
 
 const shardOf = (chainId: string) =>
   createHash('sha256').update(chainId).digest().readUInt16BE(0) % OUTBOX_SHARD_COUNT;

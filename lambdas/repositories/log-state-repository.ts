@@ -9,7 +9,15 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '#shared/clients.js';
 import { putItems } from './batch-delete.js';
-import type { OutboxEntry } from './log-outbox.js';
+import {
+  type Lease,
+  LeaseLostError,
+  type LogHead,
+  type LogState,
+  type OutboxEntry,
+  type OutboxKey,
+  type PendingBatch,
+} from './ledger-store.js';
 import { logPositionKeys, logStateKeys } from './table-keys.js';
 
 /** The partition of the sequencer's state item. */
@@ -19,22 +27,6 @@ const STATE_KEY = logStateKeys.key({});
 /** A chain's log positions; `lib/ledger-log.ts` grants the sequencer `positionPartition('*')`. */
 export const positionPartition = (chainId: string): string => logPositionKeys.partition({ chainId });
 
-export interface PendingBatch {
-  fromSize: number;
-  entries: OutboxEntry[];
-}
-
-export interface LogState {
-  treeSize: number;
-  /** Hex; absent before the first checkpoint. */
-  rootHash?: string;
-  checkpoint?: string;
-  verifierKey?: string;
-  pending?: PendingBatch;
-  /** Outbox keys of the last integrated batch, still to delete. */
-  lastBatch?: Array<{ pk: string; sk: string }>;
-}
-
 function toState(item: Record<string, unknown> | undefined): LogState {
   return {
     treeSize: (item?.treeSize as number | undefined) ?? 0,
@@ -42,7 +34,7 @@ function toState(item: Record<string, unknown> | undefined): LogState {
     checkpoint: item?.checkpoint as string | undefined,
     verifierKey: item?.verifierKey as string | undefined,
     pending: item?.pending ? (JSON.parse(item.pending as string) as PendingBatch) : undefined,
-    lastBatch: item?.lastBatch ? (JSON.parse(item.lastBatch as string) as LogState['lastBatch']) : undefined,
+    lastBatch: item?.lastBatch ? (JSON.parse(item.lastBatch as string) as OutboxKey[]) : undefined,
   };
 }
 
@@ -80,12 +72,6 @@ export async function acquireLease(owner: string, leaseMs: number): Promise<LogS
   }
 }
 
-/** Who holds the lease and until when (ms since the epoch; 0 once released, absent before the first). */
-export interface Lease {
-  owner?: string;
-  expiresAt: number;
-}
-
 /** The lease as it stands (a consistent read). */
 export async function readLease(): Promise<Lease> {
   const { Item } = await dynamoDb.send(
@@ -121,9 +107,6 @@ export async function releaseLease(owner: string): Promise<void> {
   }
 }
 
-/** Thrown when the lease was lost to another sequencer: this one must stop writing. */
-export class LeaseLostError extends Error {}
-
 async function updateHoldingLease(
   owner: string,
   update: string,
@@ -158,11 +141,7 @@ export const writePendingBatch = (owner: string, batch: PendingBatch): Promise<v
   );
 
 /** Publishes the new tree head; the batch's outbox keys stay in `lastBatch` until deleted. */
-export const commitCheckpoint = (
-  owner: string,
-  head: { treeSize: number; rootHash: string; checkpoint: string; verifierKey: string },
-  lastBatch: Array<{ pk: string; sk: string }>,
-): Promise<void> =>
+export const commitCheckpoint = (owner: string, head: LogHead, lastBatch: OutboxKey[]): Promise<void> =>
   updateHoldingLease(
     owner,
     lastBatch.length > 0

@@ -4,7 +4,7 @@
  * (`log/checkpoint`) and every published one by tree size (`log/checkpoints/<size>`). A full
  * tile is written once (checked first, and `If-None-Match: *` in AWS) and never again.
  */
-import { levelWidth, type TileRef, type TileWrite, tileHashes, tilePath } from '#domain/ledger/log-tiles.js';
+import { hashesFromTiles, type TileRef, type TileWrite, tilePath } from '#domain/ledger/log-tiles.js';
 import { type StoredHashes, TILE_WIDTH } from '#domain/ledger/log-tree.js';
 import { AwsRequestError } from '#shared/aws-requests.js';
 import { digestBucketName } from '#shared/clients.js';
@@ -70,33 +70,6 @@ export async function readCheckpoint(treeSize: number): Promise<string | undefin
   return (await readObject(checkpointKey(treeSize)))?.toString('utf8');
 }
 
-/**
- * The stored hashes of the tree of `treeSize` leaves, read tile by tile (each tile once);
- * `overlay` holds tiles written in this run, read before S3.
- */
-export function storedHashes(treeSize: number, overlay = new Map<string, Buffer>()): StoredHashes {
-  const tiles = new Map<string, Promise<Buffer[]>>();
-  return {
-    hashAt(tileLevel, index) {
-      const tileIndex = Math.floor(index / TILE_WIDTH);
-      const width = levelWidth(treeSize, tileLevel);
-      const tileWidth = (tileIndex + 1) * TILE_WIDTH <= width ? TILE_WIDTH : width % TILE_WIDTH;
-      const path = tilePath(tileLevel, tileIndex, tileWidth);
-      let tile = tiles.get(path);
-      if (!tile) {
-        tile = (async () => {
-          const data =
-            overlay.get(path) ?? (await readTile({ level: tileLevel, index: tileIndex, width: tileWidth }));
-          if (!data) throw new Error(`The log tile ${path} is missing`);
-          return tileHashes(data);
-        })();
-        tiles.set(path, tile);
-      }
-      return tile.then((hashes) => {
-        const hash = hashes[index % TILE_WIDTH];
-        if (!hash) throw new Error(`The log tile ${path} is too short`);
-        return hash;
-      });
-    },
-  };
-}
+/** The stored hashes of the tree of `treeSize` leaves; `overlay` holds tiles written in this run. */
+export const storedHashes = (treeSize: number, overlay?: Map<string, Buffer>): StoredHashes =>
+  hashesFromTiles(readTile, treeSize, overlay);

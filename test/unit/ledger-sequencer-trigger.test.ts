@@ -12,7 +12,7 @@
  */
 import { drainOutbox, type SequencerLog } from '../../lambdas/domain/ledger/sequencer-drain';
 import { sequencerTiming } from '../../lambdas/domain/ledger/sequencer-timing';
-import { type Lease, LeaseLostError } from '../../lambdas/repositories/log-state-repository';
+import { type Lease, LeaseLostError } from '../../lambdas/repositories/ledger-store';
 
 /** How long after its commit each record is seen by the mapping, in turn (at most 1 s). */
 const STREAM_DELAYS_MS = [1000, 100, 600, 250, 900];

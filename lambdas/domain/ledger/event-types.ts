@@ -3,7 +3,7 @@
  * docs/events.md). Kept apart from the publishing code so that request schemas (the webhook
  * `events` filter) can use them without loading any data access.
  */
-import type { ChainRef } from '#repositories/ledger-repository.js';
+import type { ChainRef } from '#repositories/ledger-store.js';
 
 /** The EventBridge `source` of every event. */
 export const EVENT_SOURCE = 'asset-registry';

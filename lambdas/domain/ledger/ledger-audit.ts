@@ -4,13 +4,9 @@
  * against the chains (`log-audit.ts`).
  */
 
-import {
-  type ChainHead,
-  chainRefOf,
-  listAllChainHeads,
-  readWholeChain,
-} from '#repositories/ledger-repository.js';
+import { type ChainHead, chainRefOf } from '#repositories/ledger-store.js';
 import { findObject } from '#repositories/object-repository.js';
+import { storedLedger } from '#repositories/stored-ledger.js';
 import { type ChainProblem, verifyChain } from './chain-verification.js';
 import { type LogAudit, type LogProblem, startLogAudit } from './log-audit.js';
 
@@ -33,7 +29,7 @@ export interface LedgerReport {
 
 async function verifyOneChain(head: ChainHead, log: LogAudit): Promise<ChainReport> {
   const chain = chainRefOf(head.chainId);
-  const events = await readWholeChain(chain);
+  const events = await storedLedger.journal.readChain(chain);
   await log.checkChain(head.chainId, events);
   const result = verifyChain(events, { eventCount: head.eventCount, lastTxId: head.lastHash });
   const problems = [...result.problems];
@@ -57,7 +53,7 @@ async function verifyOneChain(head: ChainHead, log: LogAudit): Promise<ChainRepo
 
 /** Verifies every chain (or only the chains of one object id) and the log against them. */
 export async function verifyLedger(options: { objectId?: string } = {}): Promise<LedgerReport> {
-  const allHeads = await listAllChainHeads();
+  const allHeads = await storedLedger.journal.listChainHeads();
   const heads = options.objectId
     ? allHeads.filter(
         (head) => head.chainId.startsWith('object:') && head.chainId.endsWith(`:${options.objectId}`),

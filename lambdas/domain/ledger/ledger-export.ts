@@ -3,8 +3,9 @@
  * and its events as the API shows them, each event's tlog-proof against the latest checkpoint,
  * the checkpoint and the verifier key. The shared verifier (`verifier/`) checks it.
  */
-import { chainRefOf, listAllChainHeads, readWholeChain } from '#repositories/ledger-repository.js';
+import { chainRefOf } from '#repositories/ledger-store.js';
 import { findObject } from '#repositories/object-repository.js';
+import { storedLedger } from '#repositories/stored-ledger.js';
 import type { LedgerBundle } from '../../../verifier/index.js';
 import { toObjectView } from '../objects/object-view.js';
 import { toEventView } from './event-view.js';
@@ -12,7 +13,7 @@ import { eventProof, latestCheckpoint, logVerifierKey } from './log-service.js';
 
 /** The bundle of an object by id (any company), or undefined when no such object has a chain. */
 export async function exportObjectBundle(objectId: string): Promise<LedgerBundle | undefined> {
-  const head = (await listAllChainHeads()).find(
+  const head = (await storedLedger.journal.listChainHeads()).find(
     (each) => each.chainId.startsWith('object:') && each.chainId.endsWith(`:${objectId}`),
   );
   if (!head) return undefined;
@@ -20,7 +21,7 @@ export async function exportObjectBundle(objectId: string): Promise<LedgerBundle
   const record = await findObject(chain.tenantId, chain.entityId);
   if (!record) return undefined;
   const checkpoint = await latestCheckpoint();
-  const events = await readWholeChain(chain);
+  const events = await storedLedger.journal.readChain(chain);
   const proofs: string[] = [];
   for (const event of events)
     proofs.push((await eventProof(chain, String(event.sequence), undefined)).tlogProof);

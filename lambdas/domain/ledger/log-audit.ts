@@ -5,10 +5,10 @@
  * published key.
  */
 
-import { chainLogIndexes, readLogState } from '#repositories/log-state-repository.js';
-import { storedHashes } from '#repositories/log-tile-store.js';
+import { storedLedger } from '#repositories/stored-ledger.js';
 import { verifyCheckpoint } from '../../../verifier/index.js';
 import type { LedgerEvent } from './ledger-event.js';
+import { hashesFromTiles } from './log-tiles.js';
 import { leafHashOf, treeRoot } from './log-tree.js';
 
 export interface LogProblem {
@@ -29,15 +29,15 @@ export interface LogAudit {
 
 /** Starts an audit of the log as published now. */
 export async function startLogAudit(): Promise<LogAudit> {
-  const state = await readLogState();
-  const hashes = storedHashes(state.treeSize);
+  const state = await storedLedger.state.read();
+  const hashes = hashesFromTiles(storedLedger.files.readTile, state.treeSize);
   const seenIndexes = new Set<number>();
   const audit: LogAudit = {
     treeSize: state.treeSize,
     integratedEvents: 0,
     problems: [],
     async checkChain(chainId, events) {
-      const indexes = await chainLogIndexes(chainId);
+      const indexes = await storedLedger.state.chainLogIndexes(chainId);
       for (const event of events) {
         const index = indexes.get(event.sequence);
         if (index === undefined) continue; // committed, not yet integrated (in the outbox)

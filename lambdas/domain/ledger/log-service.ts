@@ -4,10 +4,8 @@
  * computed from the tiles of the tree size asked for, so any published size can be proven.
  */
 
-import type { ChainRef } from '#repositories/ledger-repository.js';
-import { chainIdOf, findChainEvent } from '#repositories/ledger-repository.js';
-import { findLogIndex, readLogState } from '#repositories/log-state-repository.js';
-import { readCheckpoint, readTile, storedHashes } from '#repositories/log-tile-store.js';
+import { type ChainRef, chainIdOf } from '#repositories/ledger-store.js';
+import { storedJournal, storedLogFiles, storedLogState } from '#repositories/stored-ledger.js';
 import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '#shared/errors.js';
 import {
   canonicalEventText,
@@ -16,7 +14,7 @@ import {
   splitNote,
   utf8,
 } from '../../../verifier/index.js';
-import { parseTilePath } from './log-tiles.js';
+import { hashesFromTiles, parseTilePath } from './log-tiles.js';
 import { consistencyProof, inclusionProof, leafHashOf, TILE_WIDTH } from './log-tree.js';
 
 /** Seconds a caller should wait before asking again for an event's proof. */
@@ -40,14 +38,14 @@ const checkpointNotFound = (treeSize?: number) =>
 
 /** The latest signed checkpoint. */
 export async function latestCheckpoint(): Promise<string> {
-  const { checkpoint } = await readLogState();
+  const { checkpoint } = await storedLogState.read();
   if (!checkpoint) throw checkpointNotFound();
   return checkpoint;
 }
 
 /** The verifier key line of the log's signing key. */
 export async function logVerifierKey(): Promise<string> {
-  const { verifierKey } = await readLogState();
+  const { verifierKey } = await storedLogState.read();
   if (!verifierKey) throw checkpointNotFound();
   return verifierKey;
 }
@@ -55,14 +53,15 @@ export async function logVerifierKey(): Promise<string> {
 /** A tile or entry bundle by its C2SP path, and whether it is full (immutable). */
 export async function logTile(path: string): Promise<{ data: Buffer; full: boolean }> {
   const ref = parseTilePath(path);
-  const data = ref && (await readTile(ref));
+  const data = ref && (await storedLogFiles.readTile(ref));
   if (!ref || !data) throw new NotFoundError('RESOURCE_NOT_FOUND', `No log tile at ${path}`);
   return { data, full: ref.width === TILE_WIDTH };
 }
 
 /** The signed checkpoint and tree head at a published size (the latest when undefined). */
 async function publishedTree(treeSize: number | undefined) {
-  const checkpoint = treeSize === undefined ? await latestCheckpoint() : await readCheckpoint(treeSize);
+  const checkpoint =
+    treeSize === undefined ? await latestCheckpoint() : await storedLogFiles.readCheckpoint(treeSize);
   if (!checkpoint) throw checkpointNotFound(treeSize);
   const body = parseCheckpointBody(splitNote(checkpoint).text);
   return { checkpoint, treeSize: body.treeSize, rootHash: Buffer.from(body.rootHash) };
@@ -87,11 +86,11 @@ export async function eventProof(
   treeSize: number | undefined,
 ): Promise<EventProof & { tlogProof: string }> {
   const sequence = /^[1-9][0-9]{0,9}$/.test(sequenceText) ? Number(sequenceText) : undefined;
-  const event = sequence === undefined ? undefined : await findChainEvent(chain, sequence);
+  const event = sequence === undefined ? undefined : await storedJournal.findEvent(chain, sequence);
   if (!event || sequence === undefined) {
     throw new NotFoundError('EVENT_NOT_FOUND', `The object has no event ${sequenceText}`);
   }
-  const logIndex = await findLogIndex(chainIdOf(chain), sequence);
+  const logIndex = await storedLogState.findLogIndex(chainIdOf(chain), sequence);
   if (logIndex === undefined) throw new EventNotYetLoggedError(sequence);
   const tree = await publishedTree(treeSize);
   if (logIndex >= tree.treeSize) {
@@ -101,7 +100,11 @@ export async function eventProof(
       `Event ${sequence} is at index ${logIndex}, outside a tree of ${treeSize}`,
     );
   }
-  const proof = await inclusionProof(storedHashes(tree.treeSize), logIndex, tree.treeSize);
+  const proof = await inclusionProof(
+    hashesFromTiles(storedLogFiles.readTile, tree.treeSize),
+    logIndex,
+    tree.treeSize,
+  );
   return {
     logIndex,
     leafHash: leafHashOf(Buffer.from(event.hash, 'hex')).toString('hex'),
@@ -129,6 +132,10 @@ export async function consistencyBetween(
     ]);
   }
   const [older, newer] = await Promise.all([publishedTree(from), publishedTree(to)]);
-  const proof = await consistencyProof(storedHashes(newer.treeSize), older.treeSize, newer.treeSize);
+  const proof = await consistencyProof(
+    hashesFromTiles(storedLogFiles.readTile, newer.treeSize),
+    older.treeSize,
+    newer.treeSize,
+  );
   return { from, to, proof: proof.map((hash) => hash.toString('hex')) };
 }

@@ -7,7 +7,7 @@
  * - `<N>` is written in 3-digit groups, every group but the last prefixed with `x`
  *   (1234067 → `x001/x234/067`).
  */
-import { leafHashOf, rootOfLevel, TILE_WIDTH } from './log-tree.js';
+import { leafHashOf, rootOfLevel, type StoredHashes, TILE_WIDTH } from './log-tree.js';
 
 /** The path element of a tile index. */
 export function tileIndexPath(index: number): string {
@@ -124,4 +124,39 @@ export async function tilesForAppend(
     newHashes = completedRoots;
   }
   return writes;
+}
+
+/**
+ * The hashes of the tree of `treeSize` leaves, read tile by tile from `readTile` (each tile once);
+ * `overlay` holds tiles written in this run, read before the store.
+ */
+export function hashesFromTiles(
+  readTile: (ref: TileRef) => Promise<Buffer | undefined>,
+  treeSize: number,
+  overlay = new Map<string, Buffer>(),
+): StoredHashes {
+  const tiles = new Map<string, Promise<Buffer[]>>();
+  return {
+    hashAt(tileLevel, index) {
+      const tileIndex = Math.floor(index / TILE_WIDTH);
+      const width = levelWidth(treeSize, tileLevel);
+      const tileWidth = (tileIndex + 1) * TILE_WIDTH <= width ? TILE_WIDTH : width % TILE_WIDTH;
+      const path = tilePath(tileLevel, tileIndex, tileWidth);
+      let tile = tiles.get(path);
+      if (!tile) {
+        tile = (async () => {
+          const data =
+            overlay.get(path) ?? (await readTile({ level: tileLevel, index: tileIndex, width: tileWidth }));
+          if (!data) throw new Error(`The log tile ${path} is missing`);
+          return tileHashes(data);
+        })();
+        tiles.set(path, tile);
+      }
+      return tile.then((hashes) => {
+        const hash = hashes[index % TILE_WIDTH];
+        if (!hash) throw new Error(`The log tile ${path} is too short`);
+        return hash;
+      });
+    },
+  };
 }

@@ -4,7 +4,7 @@
  * body of every webhook delivery (Standard Webhooks: `{ type, timestamp, data }`). Built only
  * from the event item, which holds no secret and no password hash.
  */
-import { type ChainRef, chainRefOf } from '#repositories/ledger-repository.js';
+import { type ChainRef, chainRefOf } from '#repositories/ledger-store.js';
 import { eventTypeOf } from './event-types.js';
 import type { FieldChanges, LedgerEvent } from './ledger-event.js';
 

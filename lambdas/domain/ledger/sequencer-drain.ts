@@ -16,7 +16,8 @@
  * than a run) says so (`out-of-time`), and its batch is retried to go on.
  */
 import { randomUUID } from 'node:crypto';
-import { type Lease, LeaseLostError, readLease, releaseLease } from '#repositories/log-state-repository.js';
+import { type Lease, LeaseLostError, type SequencerStore } from '#repositories/ledger-store.js';
+import { storedSequencerStore } from '#repositories/stored-ledger.js';
 import type { LogSigner } from './log-signer.js';
 import { type CycleResult, runSequencerCycle, type SequencerStep } from './sequencer.js';
 
@@ -54,18 +55,20 @@ export interface DrainResult {
   cycles: number;
 }
 
-/** The log in DynamoDB and S3, signed by `signer`. */
+/** The log of `store` (by default the stored ledger, in DynamoDB and S3), signed by `signer`. */
 export function storedSequencerLog(options: {
   signer: LogSigner;
   leaseMs: number;
+  store?: SequencerStore;
   batchSize?: number;
   /** Called after each step: tests crash the sequencer here. */
   afterStep?: (step: SequencerStep) => void | Promise<void>;
 }): SequencerLog {
+  const store = options.store ?? storedSequencerStore;
   return {
     cycle: (owner) => runSequencerCycle({ ...options, owner }),
-    readLease,
-    releaseLease,
+    readLease: () => store.readLease(),
+    releaseLease: (owner) => store.releaseLease(owner),
   };
 }
 

@@ -16,19 +16,11 @@
  * follows the batch (and log2 of the log size for the right-edge tiles), not the log size.
  */
 import { randomUUID } from 'node:crypto';
-import { deleteItems } from '#repositories/batch-delete.js';
-import { readOutbox } from '#repositories/log-outbox.js';
-import {
-  acquireLease,
-  clearLastBatch,
-  commitCheckpoint,
-  writePendingBatch,
-  writePositions,
-} from '#repositories/log-state-repository.js';
-import { readTile, storedHashes, writeCheckpoint, writeTiles } from '#repositories/log-tile-store.js';
+import type { SequencerStore } from '#repositories/ledger-store.js';
+import { storedSequencerStore } from '#repositories/stored-ledger.js';
 import { verifyConsistency } from '../../../verifier/index.js';
 import { type LogSigner, signCheckpoint } from './log-signer.js';
-import { tilePath, tilesForAppend } from './log-tiles.js';
+import { hashesFromTiles, tilePath, tilesForAppend } from './log-tiles.js';
 import { consistencyProof, treeRoot } from './log-tree.js';
 
 export type SequencerStep =
@@ -42,6 +34,8 @@ export type SequencerStep =
 
 export interface SequencerOptions {
   signer: LogSigner;
+  /** Where the outbox, the log's state and its files are; by default the stored ledger's. */
+  store?: SequencerStore;
   /** Who holds the lease; by default this process (a container keeps its lease from run to run). */
   owner?: string;
   /** How long a lease lasts unless renewed; a killed sequencer's lease is taken over after it. */
@@ -72,18 +66,19 @@ const PROCESS_OWNER = `sequencer-${randomUUID()}`;
 export class InconsistentLogError extends Error {}
 
 /** Thrown by a cycle whose lease another sequencer took over (that one redoes the pending batch). */
-export { LeaseLostError } from '#repositories/log-state-repository.js';
+export { LeaseLostError } from '#repositories/ledger-store.js';
 
 /** Runs one cycle; see the module comment for its steps. */
 export async function runSequencerCycle(options: SequencerOptions): Promise<CycleResult> {
   const owner = options.owner ?? PROCESS_OWNER;
+  const store = options.store ?? storedSequencerStore;
   const step = async (name: SequencerStep) => options.afterStep?.(name);
-  const state = await acquireLease(owner, options.leaseMs ?? DEFAULT_LEASE_MS);
+  const state = await store.acquireLease(owner, options.leaseMs ?? DEFAULT_LEASE_MS);
   if (!state) return { leased: false, integrated: 0, treeSize: 0, caughtUp: false };
   await step('lease');
   if (state.lastBatch) {
-    await deleteItems(state.lastBatch);
-    await clearLastBatch(owner);
+    await store.removeOutbox(state.lastBatch);
+    await store.clearLastBatch(owner);
     await step('outbox-deleted');
   }
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
@@ -91,13 +86,13 @@ export async function runSequencerCycle(options: SequencerOptions): Promise<Cycl
   let caughtUp = false;
   let batch = state.pending;
   if (!batch) {
-    const entries = await readOutbox(batchSize);
+    const entries = await store.readOutbox(batchSize);
     // Nothing new, and a checkpoint is published: nothing to do.
     if (entries.length === 0 && state.checkpoint)
       return { leased: true, integrated: 0, treeSize: state.treeSize, caughtUp: true };
     caughtUp = entries.length < batchSize;
     batch = { fromSize: state.treeSize, entries };
-    await writePendingBatch(owner, batch);
+    await store.writePending(owner, batch);
     await step('pending');
   }
   const { fromSize, entries } = batch;
@@ -106,20 +101,20 @@ export async function runSequencerCycle(options: SequencerOptions): Promise<Cycl
     fromSize,
     entries.map((entry) => Buffer.from(entry.hash, 'hex')),
     async (level, index, width) => {
-      const tile = await readTile({ level, index, width });
+      const tile = await store.readTile({ level, index, width });
       if (!tile) throw new Error(`The log tile ${tilePath(level, index, width)} is missing`);
       return tile;
     },
   );
-  await writeTiles(writes);
+  await store.writeTiles(writes);
   await step('tiles');
-  await writePositions(entries, fromSize);
+  await store.writePositions(entries, fromSize);
   await step('positions');
 
   const overlay = new Map(
     writes.map((write) => [tilePath(write.level, write.index, write.width), write.data]),
   );
-  const hashes = storedHashes(newSize, overlay);
+  const hashes = hashesFromTiles(store.readTile, newSize, overlay);
   const root = await treeRoot(hashes, newSize);
   if (state.rootHash && fromSize > 0) {
     const proof = await consistencyProof(hashes, fromSize, newSize);
@@ -139,19 +134,19 @@ export async function runSequencerCycle(options: SequencerOptions): Promise<Cycl
     }
   }
   const { checkpoint, verifierKey } = await signCheckpoint(options.signer, newSize, root);
-  await writeCheckpoint(newSize, checkpoint);
+  await store.writeCheckpoint(newSize, checkpoint);
   await step('checkpoint-files');
 
   const keys = entries.map(({ pk, sk }) => ({ pk, sk }));
-  await commitCheckpoint(
+  await store.commit(
     owner,
     { treeSize: newSize, rootHash: root.toString('hex'), checkpoint, verifierKey },
     keys,
   );
   await step('commit');
   if (keys.length > 0) {
-    await deleteItems(keys);
-    await clearLastBatch(owner);
+    await store.removeOutbox(keys);
+    await store.clearLastBatch(owner);
     await step('outbox-deleted');
   }
   return { leased: true, integrated: entries.length, treeSize: newSize, caughtUp };

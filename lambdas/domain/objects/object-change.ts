@@ -5,7 +5,8 @@
  * bounded number of times, then answers 409. Used by updates and by file uploads and deletes.
  */
 
-import { appendEventItems, type ChainRef, chainIdOf } from '#repositories/ledger-repository.js';
+import { appendEventItems } from '#repositories/ledger-repository.js';
+import { type ChainRef, chainIdOf } from '#repositories/ledger-store.js';
 import {
   findVisibleObject,
   type ObjectRecord,

@@ -5,13 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { adjustCategoryStatisticsItem } from '#repositories/category-repository.js';
-import {
-  appendEventItems,
-  type ChainRef,
-  chainIdOf,
-  listChainEvents,
-  readWholeChain,
-} from '#repositories/ledger-repository.js';
+import { appendEventItems } from '#repositories/ledger-repository.js';
+import { type ChainRef, chainIdOf } from '#repositories/ledger-store.js';
 import {
   countNewObjectsItem,
   findObjectByExternalId,
@@ -23,6 +18,7 @@ import {
   statusBucketOf,
   walkObjects,
 } from '#repositories/object-repository.js';
+import { storedJournal } from '#repositories/stored-ledger.js';
 import {
   countObjectCreatedItem,
   findSubcategory,
@@ -387,7 +383,7 @@ export async function listObjectEvents(
   const position = await pagePositionOf(query, scope);
   const record = await findVisibleObject(companyId, objectId);
   if (!record) throw objectNotFound(objectId);
-  const events = await listChainEvents(objectChain(record), position.offset, position.limit);
+  const events = await storedJournal.listEvents(objectChain(record), position.offset, position.limit);
   return toCursorPage(events.map(toEventView), position, record.eventCount, scope);
 }
 
@@ -405,7 +401,7 @@ export async function verifyObject(
 ): Promise<ChainVerification & { objectId: string }> {
   const record = await findVisibleObject(companyId, objectId);
   if (!record) throw objectNotFound(objectId);
-  const events = await readWholeChain(objectChain(record));
+  const events = await storedJournal.readChain(objectChain(record));
   return {
     objectId,
     ...verifyChain(events, {

@@ -15,7 +15,8 @@
 import { randomUUID } from 'node:crypto';
 import { adjustCategoryStatisticsItem, findCategory } from '#repositories/category-repository.js';
 import { deleteFileBytes } from '#repositories/file-store.js';
-import { appendEventItems, type ChainRef, chainIdOf } from '#repositories/ledger-repository.js';
+import { appendEventItems } from '#repositories/ledger-repository.js';
+import { type ChainRef, chainIdOf } from '#repositories/ledger-store.js';
 import {
   findSubcategory,
   insertSubcategoryFileItem,

@@ -10,7 +10,8 @@ import type { LedgerEvent } from '#domain/ledger/ledger-event.js';
 import { publishedEventOf } from '#domain/ledger/published-event.js';
 import type { DeliveryMessage, QueuedDelivery } from '#repositories/delivery-message.js';
 import { enqueueDeliveries, laneOf } from '#repositories/delivery-queue.js';
-import { chainRefOf, findChainEvent } from '#repositories/ledger-repository.js';
+import { chainRefOf } from '#repositories/ledger-store.js';
+import { storedJournal } from '#repositories/stored-ledger.js';
 import {
   type DeliveryRecord,
   findDelivery,
@@ -130,7 +131,7 @@ async function signingSecrets(webhook: WebhookRecord, now: Date): Promise<string
 
 /** The Standard Webhooks body of a delivery: `{ type, timestamp, data }`, read from the ledger. */
 async function deliveryBody(delivery: DeliveryRecord): Promise<string> {
-  const event = await findChainEvent(chainRefOf(delivery.chainId), delivery.sequence);
+  const event = await storedJournal.findEvent(chainRefOf(delivery.chainId), delivery.sequence);
   if (!event) throw new Error(`Ledger event ${delivery.chainId}#${delivery.sequence} not found`);
   return JSON.stringify(publishedEventOf(event));
 }
