@@ -1,4 +1,7 @@
-/** The category entity (spec 2.3): its attributes, written once, and their item codec. */
+/**
+ * The category entity (spec 2.3): its attributes, written once, and their item codec. Its keys
+ * and indexes: `categoryKeys` in `table-keys.ts`.
+ */
 import { attribute, defineEntity, type RecordOf } from '#shared/entity.js';
 import { nameText } from '#shared/name-text.js';
 import { dateTime, integer, metadata, oneOf, string } from '#shared/schema.js';

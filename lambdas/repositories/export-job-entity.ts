@@ -1,4 +1,4 @@
-/** Export jobs (extension): their attributes, written once, and their item codec. */
+/** Export jobs (extension): their attributes, written once, and their item codec (keys: `table-keys.ts`). */
 import { attribute, defineEntity, type RecordOf } from '#shared/entity.js';
 import { dateTime, integer, nullable, oneOf, string, writtenByService } from '#shared/schema.js';
 

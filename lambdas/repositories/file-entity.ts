@@ -1,4 +1,7 @@
-/** The file record of an object (spec 2.6) and the upload session: attributes written once, and their item codecs. */
+/**
+ * The file record of an object (spec 2.6) and the upload session: attributes written once, and
+ * their item codecs. Their keys and indexes: `fileKeys`, `uploadSessionKeys` in `table-keys.ts`.
+ */
 import { attribute, defineEntity, type RecordOf } from '#shared/entity.js';
 import { SUPPORTED_TYPES } from '#shared/file-types.js';
 import { arrayOf, dateTime, documented, integer, string } from '#shared/schema.js';

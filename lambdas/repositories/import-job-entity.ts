@@ -1,7 +1,8 @@
 /**
  * Import jobs (extension) and the error entries of their reported rows: their attributes, written
  * once, and their item codecs. No code behind them: the operation table, the schemas and the
- * OpenAPI document read the values they take without loading a client or a parser.
+ * OpenAPI document read the values they take without loading a client or a parser. Their keys:
+ * `importJobKeys`, `importRowKeys`, `importErrorKeys` in `table-keys.ts`.
  */
 import { attribute, defineEntity, type RecordOf } from '#shared/entity.js';
 import { PERMISSIONS, type PrincipalType } from '#shared/principal.js';

@@ -1,7 +1,8 @@
 /**
  * The ledger event entity: one per state change of a chained entity (an object, a subcategory). Its
  * attributes but `hash` are the hashed body (docs/ledger.md, "Canonical event serialization"): an
- * attribute added here is hashed too, so it changes every new event's hash.
+ * attribute added here is hashed too, so it changes every new event's hash. Its keys:
+ * `ledgerEventKeys` in `table-keys.ts`.
  */
 import { attribute, defineEntity, type RecordOf } from '#shared/entity.js';
 import { dateTime, integer, nullable, string, writtenByService } from '#shared/schema.js';

@@ -1,4 +1,7 @@
-/** The object entity (spec 2.2): its attributes, written once, and their item codec. */
+/**
+ * The object entity (spec 2.2): its attributes, written once, and their item codec. Its keys and
+ * indexes: `objectKeys` in `table-keys.ts`.
+ */
 import { attribute, defineEntity, type RecordOf } from '#shared/entity.js';
 import { nameText } from '#shared/name-text.js';
 import { dateTime, integer, metadata, nullable, oneOf, string } from '#shared/schema.js';

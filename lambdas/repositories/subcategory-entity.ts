@@ -1,4 +1,7 @@
-/** The subcategory entity (spec 2.4) and its image files: attributes written once, and their item codecs. */
+/**
+ * The subcategory entity (spec 2.4) and its image files: attributes written once, and their item
+ * codecs. Their keys: `subcategoryKeys`, `subcategoryFileKeys` in `table-keys.ts`.
+ */
 import { attribute, defineEntity, type RecordOf } from '#shared/entity.js';
 import { nameText } from '#shared/name-text.js';
 import { dateTime, integer, metadata, nullable, oneOf, string } from '#shared/schema.js';

@@ -1,4 +1,7 @@
-/** The wallet entity (spec 2.5): its attributes, written once, and their item codec. */
+/**
+ * The wallet entity (spec 2.5): its attributes, written once, and their item codec. Its keys and
+ * indexes: `walletKeys` in `table-keys.ts`.
+ */
 import { attribute, defineEntity, type RecordOf } from '#shared/entity.js';
 import type { FieldIssue } from '#shared/errors.js';
 import { NAME_FORBIDDEN_CHARACTERS, nameText } from '#shared/name-text.js';

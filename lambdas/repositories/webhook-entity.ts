@@ -1,6 +1,6 @@
 /**
  * Webhook subscriptions and their deliveries (extension): their attributes, written once, and
- * their item codecs.
+ * their item codecs. Their keys and indexes: `webhookKeys`, `deliveryKeys` in `table-keys.ts`.
  */
 import { attribute, defineEntity, type RecordOf } from '#shared/entity.js';
 import { nameText } from '#shared/name-text.js';
