@@ -5,20 +5,15 @@
  * uploads in one s3rver folder do not bring it down. The tests run in order on one server.
  */
 import { randomBytes } from 'node:crypto';
-import {
-  chmodSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  readlinkSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
-import { connect } from 'node:net';
-import { networkInterfaces, tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import {
+  isLoopback,
+  listeningSocketsOf,
+  processesOfGroup,
+  reachableFromOtherAddresses,
+} from '../support/listening-sockets';
 import {
   type LocalServer,
   portAcceptsConnections,
@@ -28,83 +23,6 @@ import {
 } from '../support/local-server';
 
 jest.setTimeout(180_000);
-
-/** A listening TCP socket: its local address (as /proc/net writes it, hex) and port. */
-interface ListeningSocket {
-  address: string;
-  port: number;
-  inode: string;
-}
-
-const LOOPBACK_ADDRESSES = new Set([
-  '0100007F', // 127.0.0.1
-  '0000000000000000FFFF00000100007F', // ::ffff:127.0.0.1
-  '00000000000000000000000001000000', // ::1
-]);
-
-/** The ids of the processes in a process group (`npm start` leads its own). */
-function processesOfGroup(groupId: number): number[] {
-  return readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .filter((name) => {
-      try {
-        // `pid (comm) state ppid pgrp …`: the name may hold spaces, so read after its `)`.
-        const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) === groupId;
-      } catch {
-        return false; // ended meanwhile
-      }
-    })
-    .map(Number);
-}
-
-/** The inodes of the sockets a process holds open. */
-function socketInodesOf(pid: number): string[] {
-  try {
-    return readdirSync(`/proc/${pid}/fd`).flatMap((fd) => {
-      try {
-        return /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.slice(1) ?? [];
-      } catch {
-        return []; // closed meanwhile
-      }
-    });
-  } catch {
-    return []; // ended meanwhile
-  }
-}
-
-/** Every TCP socket in LISTEN state on this machine (IPv4 and IPv6). */
-function listeningSockets(): ListeningSocket[] {
-  return ['/proc/net/tcp', '/proc/net/tcp6'].flatMap((table) =>
-    readFileSync(table, 'utf8')
-      .trim()
-      .split('\n')
-      .slice(1)
-      .map((line) => line.trim().split(/\s+/))
-      .filter((columns) => columns[3] === '0A')
-      .map((columns) => {
-        const [address = '', port = '0'] = (columns[1] ?? '').split(':');
-        return { address, port: Number.parseInt(port, 16), inode: columns[9] ?? '' };
-      }),
-  );
-}
-
-/** Whether a TCP connection to this address and port is accepted (false when refused). */
-function accepts(host: string, port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ host, port });
-    socket.setTimeout(2000);
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('timeout', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
 
 const modeOf = (path: string) => statSync(path).mode & 0o777;
 
@@ -140,34 +58,20 @@ describeOnLinux('local mode keeps its data to itself', () => {
   it('every socket npm start and its children listen on is bound to 127.0.0.1', async () => {
     // Prepare
     const state = readStackStateFile(dataDirectory);
-    const groupId = server?.child.pid ?? 0;
-    const inodes = new Set(processesOfGroup(groupId).flatMap((pid) => socketInodesOf(pid)));
     const expectedPorts = [
       server?.port,
       Number(new URL(state?.environment.LOCAL_DYNAMODB_ENDPOINT ?? 'http://x:1').port),
       Number(new URL(state?.environment.AWS_ENDPOINT_URL_S3 ?? 'http://x:1').port),
     ];
-    const otherAddresses = Object.values(networkInterfaces())
-      .flat()
-      .filter((each) => each && !each.internal && each.family === 'IPv4')
-      .map((each) => each?.address as string);
     // Act
-    const listening = listeningSockets().filter((socket) => inodes.has(socket.inode));
-    const acceptedElsewhere = (
-      await Promise.all(
-        listening.flatMap((socket) =>
-          otherAddresses.map(async (address) =>
-            (await accepts(address, socket.port)) ? `${address}:${socket.port}` : '',
-          ),
-        ),
-      )
-    ).filter(Boolean);
+    const listening = listeningSocketsOf(processesOfGroup(server?.child.pid ?? 0));
+    const reachedElsewhere = await reachableFromOtherAddresses(listening);
     // Assess
     expect(listening.map((socket) => socket.port)).toEqual(expect.arrayContaining(expectedPorts));
     // The gateway, DynamoDB Local, s3rver and the AWS endpoint at least.
     expect(listening.length).toBeGreaterThanOrEqual(4);
-    expect(listening.filter((socket) => !LOOPBACK_ADDRESSES.has(socket.address))).toEqual([]);
-    expect(acceptedElsewhere).toEqual([]);
+    expect(listening.filter((socket) => !isLoopback(socket))).toEqual([]);
+    expect(reachedElsewhere).toEqual([]);
   });
 
   it('the data folder and its folders are 700, its files 600, the wider ones left before tightened', () => {
