@@ -373,7 +373,11 @@ export async function startLocalAwsEndpoint(options: LocalAwsEndpointOptions): P
       body = whole;
       bodyStream = Readable.from([whole]);
       credential = parseCredentialScope(upload.fields['x-amz-credential'] ?? '');
-    } else if (!signedInHeader && credential?.service === 's3' && isPresignedQuery(incoming.url ?? '')) {
+    } else if (
+      !signedInHeader &&
+      isPresignedQuery(incoming.url ?? '') &&
+      (credential?.service ?? 's3') === 's3'
+    ) {
       // A presigned address: its signature and lifetime are checked as S3 checks them.
       const refusal = await presignedQueryRefusal(
         { method, url: incoming.url ?? '/', headers: incoming.headers },

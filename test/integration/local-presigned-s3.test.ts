@@ -123,7 +123,7 @@ describe('local S3: presigned GET and PUT are checked as S3 checks them', () => 
     expect(await storedText(keyA)).toBe('new bytes of A');
   });
 
-  it('an expired presigned GET: 403 AccessDenied; a lifetime over 7 days: 400; another secret: 403', async () => {
+  it('an expired presigned GET: 403 AccessDenied; over 7 days or no credential: 400; another secret: 403', async () => {
     // Prepare
     const command = new GetObjectCommand({ Bucket: filesBucketName(), Key: keyA });
     const expired = await getSignedUrl(client, command, {
@@ -132,6 +132,8 @@ describe('local S3: presigned GET and PUT are checked as S3 checks them', () => 
     });
     const tooLong = new URL(await getSignedUrl(client, command, { expiresIn: 60 }));
     tooLong.searchParams.set('X-Amz-Expires', '604801');
+    const withoutCredential = new URL(tooLong);
+    withoutCredential.searchParams.delete('X-Amz-Credential');
     const otherSecret = new S3Client({
       endpoint: functionsS3Endpoint(),
       region: process.env.AWS_REGION ?? 'us-east-1',
@@ -144,10 +146,12 @@ describe('local S3: presigned GET and PUT are checked as S3 checks them', () => 
     const expiredAnswer = await s3Answer(await fetch(expired));
     const tooLongAnswer = await s3Answer(await fetch(tooLong));
     const forgedAnswer = await s3Answer(await fetch(forged));
+    const withoutCredentialAnswer = await s3Answer(await fetch(withoutCredential));
     // Assess
     expect(expiredAnswer).toEqual({ status: 403, code: 'AccessDenied' });
     expect(tooLongAnswer).toEqual({ status: 400, code: 'AuthorizationQueryParametersError' });
     expect(forgedAnswer).toEqual({ status: 403, code: 'SignatureDoesNotMatch' });
+    expect(withoutCredentialAnswer).toEqual({ status: 400, code: 'AuthorizationQueryParametersError' });
   });
 
   it('the same address without its signature (anonymous): 403 AccessDenied', async () => {
