@@ -2,8 +2,9 @@
  * The credentials each function's worker signs its AWS calls with in local mode: the access key
  * id says which function signed a request (the local endpoint reads it from the SigV4
  * credential scope), so it is unique per function and made of letters and digits only
- * (DynamoDB Local refuses other characters). Nothing checks the secret: DynamoDB Local and
- * s3rver check no signature, and neither does the endpoint.
+ * (DynamoDB Local refuses other characters). The secret is the same for every function: the
+ * endpoint checks it only where S3 checks a signature that a client carries to it (presigned
+ * addresses and forms, `s3-presigned-check.ts`); DynamoDB Local and s3rver check none.
  */
 import { createHash } from 'node:crypto';
 
@@ -22,7 +23,10 @@ export function accessKeyIdOf(functionName: string): string {
   return `${LOCAL_KEY_PREFIX}${digest}`;
 }
 
-/** The secret that goes with every local key id (never checked; the SDK needs one to sign). */
+/**
+ * The secret that goes with every local key id: the SDK needs one to sign; the endpoint checks
+ * presigned S3 requests with it (the value's name predates that check).
+ */
 export const LOCAL_SECRET_ACCESS_KEY = 'local-secret-not-checked';
 
 /** The variables a function's worker gets so that the SDK signs as that function. */
