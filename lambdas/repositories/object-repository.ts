@@ -12,11 +12,20 @@ import type { ItemKey, PagePosition } from '#shared/page-cursor.js';
 import { comparableName } from '#shared/text.js';
 import { deleteItems } from './batch-delete.js';
 import { type ItemFilter, readIndexWindow } from './index-query.js';
+import type { LedgerEvent } from './ledger-event-entity.js';
+import { appendEventItems } from './ledger-repository.js';
+import type { ChainRef } from './ledger-store.js';
 import { type ObjectRecord, objectEntity } from './object-entity.js';
+import { moveObjectStatusItem } from './subcategory-repository.js';
 import type { IndexName } from './table-definition.js';
 import { externalIdMarkerKeys, objectKeys } from './table-keys.js';
 import { adjustCountersItem, readCounters, removingSubcategoriesOf, sumCounters } from './tenant-counters.js';
-import type { TransactItem, TransactionEntry } from './transactions.js';
+import {
+  type ConditionedItem,
+  type TransactItem,
+  type TransactionEntry,
+  writeTransaction,
+} from './transactions.js';
 
 export type { ObjectRecord } from './object-entity.js';
 
@@ -86,6 +95,41 @@ export function newObjectItems(record: ObjectRecord): TransactionEntry[] {
   ];
 }
 
+/** A new version of an object and what its transaction writes besides (`writeObjectVersion`). */
+interface ObjectVersionWrite {
+  /** The object as read; the write is conditioned on its event count being unchanged. */
+  before: ObjectRecord;
+  after: ObjectRecord;
+  /** The event that records the change, appended to the object's chain. */
+  chain: ChainRef;
+  event: LedgerEvent;
+  /** Items of the caller's written in the same transaction (their failing counts as a lost race). */
+  extraItems?: TransactItem[];
+  /** Written too; its condition failing throws its own error, not a lost race. */
+  claim?: ConditionedItem;
+  /** The error of any other failed condition: the object or its chain moved since `before`. */
+  onLostRace: () => Error;
+}
+
+/**
+ * Writes a new version of an object in one transaction with its ledger event, the subcategory's
+ * active-object count when the object enters or leaves `active`, and the caller's items.
+ */
+export async function writeObjectVersion(write: ObjectVersionWrite): Promise<void> {
+  const { before, after } = write;
+  const wasActive = statusBucketOf(before.status) === 'active';
+  const isActive = statusBucketOf(after.status) === 'active';
+  const items = [
+    ...replaceObjectItems(before, after),
+    ...(wasActive === isActive
+      ? []
+      : [moveObjectStatusItem(after.companyId, after.categoryId, after.subcategoryId, isActive ? 1 : -1)]),
+    ...(write.extraItems ?? []),
+    ...appendEventItems(write.chain, write.event),
+  ];
+  await writeTransaction([...(write.claim ? [write.claim] : []), ...items], write.onLostRace);
+}
+
 /** Counts `count` new (active) objects in the company's totals. */
 export const countNewObjectsItem = (companyId: string, count: number): TransactItem =>
   adjustCountersItem(companyId, { [counterName('active')]: count });
@@ -94,7 +138,7 @@ export const countNewObjectsItem = (companyId: string, count: number): TransactI
  * Transaction items that replace an object read at `before`; the write's condition is that
  * no event was appended since (`eventCount` unchanged). Index 0 fails on a lost race.
  */
-export function replaceObjectItems(before: ObjectRecord, after: ObjectRecord): TransactItem[] {
+function replaceObjectItems(before: ObjectRecord, after: ObjectRecord): TransactItem[] {
   const items: TransactItem[] = [
     {
       Put: {

@@ -12,7 +12,14 @@ import { dynamoDb, tableName } from '#shared/clients.js';
 import { ConflictError } from '#shared/errors.js';
 import { comparableName } from '#shared/text.js';
 import { deleteItems } from './batch-delete.js';
-import { type CategoryRecord, readCategoryPartition } from './category-repository.js';
+import {
+  adjustCategoryStatisticsItem,
+  type CategoryRecord,
+  readCategoryPartition,
+} from './category-repository.js';
+import type { LedgerEvent } from './ledger-event-entity.js';
+import { appendEventItems } from './ledger-repository.js';
+import type { ChainRef } from './ledger-store.js';
 import { queryAllPages } from './query-pages.js';
 import {
   type SubcategoryFileRecord,
@@ -21,7 +28,8 @@ import {
   subcategoryFileEntity,
 } from './subcategory-entity.js';
 import { subcategoryFileKeys, subcategoryKeys, subcategoryNameMarkerKeys } from './table-keys.js';
-import type { TransactItem, TransactionEntry } from './transactions.js';
+import { adjustCountersItem } from './tenant-counters.js';
+import { type TransactItem, type TransactionEntry, writeTransaction } from './transactions.js';
 import { setAttributesItem, withoutAttributes } from './update-expression.js';
 
 const OBJECT_COUNT_ATTRIBUTES = ['objectCount', 'activeObjectCount', 'lastObjectCreated'] as const;
@@ -80,7 +88,7 @@ function nameMarkerPut(record: SubcategoryRecord): TransactionEntry {
  * Transaction items that write a new subcategory and claim its name in the category (a taken
  * name fails with `SUBCATEGORY_NAME_EXISTS`).
  */
-export function insertSubcategoryItems(record: SubcategoryRecord): TransactionEntry[] {
+function insertSubcategoryItems(record: SubcategoryRecord): TransactionEntry[] {
   return [
     {
       Put: { TableName: tableName(), Item: toItem(record), ConditionExpression: 'attribute_not_exists(pk)' },
@@ -150,7 +158,7 @@ export function moveObjectStatusItem(
  * {@link StaleSubcategoryError} on a lost race; the marker put, when present, fails when the
  * new name is taken (`SUBCATEGORY_NAME_EXISTS`).
  */
-export function replaceSubcategoryItems(
+function replaceSubcategoryItems(
   before: SubcategoryRecord,
   after: SubcategoryRecord,
 ): TransactionEntry[] {
@@ -292,4 +300,72 @@ export async function listSubcategoriesOf(
   });
   const records = items.map(fromItem);
   return records.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
+}
+
+/**
+ * Writes a new subcategory in one transaction with its name marker, its category's statistics
+ * (whose condition fails with `onCategoryMissing()` when the category is gone), its image's file
+ * record and its first ledger event.
+ */
+export async function writeNewSubcategory(write: {
+  record: SubcategoryRecord;
+  chain: ChainRef;
+  event: LedgerEvent;
+  imageFile?: SubcategoryFileRecord;
+  onCategoryMissing: () => Error;
+}): Promise<void> {
+  const { record, imageFile } = write;
+  await writeTransaction(
+    [
+      ...insertSubcategoryItems(record),
+      {
+        item: adjustCategoryStatisticsItem(record.companyId, record.categoryId, { subcategoryCount: 1 }),
+        onConditionFailed: write.onCategoryMissing,
+      },
+      ...(imageFile ? [insertSubcategoryFileItem(record.companyId, record.categoryId, imageFile)] : []),
+      ...appendEventItems(write.chain, write.event),
+    ],
+    write.onCategoryMissing,
+  );
+}
+
+/** What leaving the lists takes away from the category and the company totals. */
+function removalItems(record: SubcategoryRecord): TransactItem[] {
+  const inactive = record.objectCount - record.activeObjectCount;
+  return [
+    adjustCategoryStatisticsItem(record.companyId, record.categoryId, {
+      subcategoryCount: -1,
+      objectCount: -record.objectCount,
+    }),
+    adjustCountersItem(
+      record.companyId,
+      { objectCount_active: -record.activeObjectCount, objectCount_inactive: -inactive },
+      { markRemovingSubcategory: record.id },
+    ),
+  ];
+}
+
+/**
+ * Writes a new version of a subcategory read at `before`, in one transaction with its new image's
+ * file record, what leaving the lists takes away (status `removed`) and its ledger event. A taken
+ * name fails with `SUBCATEGORY_NAME_EXISTS`; any other failed condition (the subcategory or its
+ * chain moved since `before`) with {@link StaleSubcategoryError}.
+ */
+export async function writeSubcategoryVersion(write: {
+  before: SubcategoryRecord;
+  after: SubcategoryRecord;
+  chain: ChainRef;
+  event: LedgerEvent;
+  imageFile?: SubcategoryFileRecord;
+}): Promise<void> {
+  const { before, after, imageFile } = write;
+  await writeTransaction(
+    [
+      ...replaceSubcategoryItems(before, after),
+      ...(imageFile ? [insertSubcategoryFileItem(after.companyId, after.categoryId, imageFile)] : []),
+      ...(after.status === 'removed' ? removalItems(before) : []),
+      ...appendEventItems(write.chain, write.event),
+    ],
+    () => new StaleSubcategoryError(),
+  );
 }

@@ -5,16 +5,9 @@
  * bounded number of times, then answers 409. Used by updates and by file uploads and deletes.
  */
 
-import { appendEventItems } from '#repositories/ledger-repository.js';
 import { type ChainRef, chainIdOf } from '#repositories/ledger-store.js';
-import {
-  findVisibleObject,
-  type ObjectRecord,
-  replaceObjectItems,
-  statusBucketOf,
-} from '#repositories/object-repository.js';
-import { moveObjectStatusItem } from '#repositories/subcategory-repository.js';
-import { type ConditionedItem, type TransactItem, writeTransaction } from '#repositories/transactions.js';
+import { findVisibleObject, type ObjectRecord, writeObjectVersion } from '#repositories/object-repository.js';
+import type { ConditionedItem, TransactItem } from '#repositories/transactions.js';
 import { nextTimestamp } from '#shared/clock.js';
 import { NotFoundError } from '#shared/errors.js';
 import { retryLostRaces } from '#shared/lost-race-retry.js';
@@ -52,14 +45,6 @@ export function fieldChanges(before: Partial<ObjectRecord>, after: ObjectRecord)
     if (canonicalJson(from) !== canonicalJson(to)) changes[field] = { from, to };
   }
   return changes;
-}
-
-/** The subcategory's active-object count moves when an object enters or leaves `active`. */
-function statusCountItems(before: ObjectRecord, after: ObjectRecord): TransactItem[] {
-  const wasActive = statusBucketOf(before.status) === 'active';
-  const isActive = statusBucketOf(after.status) === 'active';
-  if (wasActive === isActive) return [];
-  return [moveObjectStatusItem(after.companyId, after.categoryId, after.subcategoryId, isActive ? 1 : -1)];
 }
 
 /**
@@ -124,14 +109,16 @@ export async function changeObject(
         timestamp,
       });
       const after: ObjectRecord = { ...draft, lastTxId: event.hash };
-      const items = [
-        ...replaceObjectItems(before, after),
-        ...statusCountItems(before, after),
-        ...(change.extraItems?.(after) ?? []),
-        ...appendEventItems(objectChain(after), event),
-      ];
       // The claim carries its own error; any other failed condition is a lost race.
-      await writeTransaction([...(change.claim ? [change.claim] : []), ...items], () => new LostRaceError());
+      await writeObjectVersion({
+        before,
+        after,
+        chain: objectChain(after),
+        event,
+        extraItems: change.extraItems?.(after),
+        claim: change.claim,
+        onLostRace: () => new LostRaceError(),
+      });
       return after;
     },
   );

@@ -13,22 +13,18 @@
  * A removed subcategory answers 404 SUBCATEGORY_NOT_FOUND to everything.
  */
 import { randomUUID } from 'node:crypto';
-import { adjustCategoryStatisticsItem, findCategory } from '#repositories/category-repository.js';
+import { findCategory } from '#repositories/category-repository.js';
 import { deleteFileBytes } from '#repositories/file-store.js';
-import { appendEventItems } from '#repositories/ledger-repository.js';
 import { type ChainRef, chainIdOf } from '#repositories/ledger-store.js';
 import {
   findSubcategory,
-  insertSubcategoryFileItem,
-  insertSubcategoryItems,
   listSubcategoryFiles,
-  replaceSubcategoryItems,
   StaleSubcategoryError,
   type SubcategoryFileRecord,
   type SubcategoryRecord,
+  writeNewSubcategory,
+  writeSubcategoryVersion,
 } from '#repositories/subcategory-repository.js';
-import { adjustCountersItem } from '#repositories/tenant-counters.js';
-import { type TransactItem, writeTransaction } from '#repositories/transactions.js';
 import { startBackgroundJob } from '#shared/background-jobs.js';
 import { nextTimestamp, nowIso } from '#shared/clock.js';
 import { ConflictError, categoryNotFound, subcategoryNotFound, ValidationError } from '#shared/errors.js';
@@ -131,18 +127,13 @@ export async function createSubcategory(
   });
   const record: SubcategoryRecord = { ...draft, lastTxId: event.hash };
   try {
-    await writeTransaction(
-      [
-        ...insertSubcategoryItems(record),
-        {
-          item: adjustCategoryStatisticsItem(companyId, categoryId, { subcategoryCount: 1 }),
-          onConditionFailed: () => categoryNotFound(categoryId),
-        },
-        ...(imageFile ? [insertSubcategoryFileItem(companyId, categoryId, imageFile)] : []),
-        ...appendEventItems(subcategoryChain(record), event),
-      ],
-      () => categoryNotFound(categoryId),
-    );
+    await writeNewSubcategory({
+      record,
+      chain: subcategoryChain(record),
+      event,
+      imageFile,
+      onCategoryMissing: () => categoryNotFound(categoryId),
+    });
   } catch (error) {
     if (imageFile) await deleteFileBytes([imageFile.storageKey]);
     throw error;
@@ -202,22 +193,6 @@ const SUBCATEGORY_TRANSITIONS: StatusTransitions<SubcategoryAction, SubcategoryR
   REMOVE: { to: 'removed' },
 };
 
-/** What leaving the lists takes away from the category and the company totals. */
-function removalItems(record: SubcategoryRecord): TransactItem[] {
-  const inactive = record.objectCount - record.activeObjectCount;
-  return [
-    adjustCategoryStatisticsItem(record.companyId, record.categoryId, {
-      subcategoryCount: -1,
-      objectCount: -record.objectCount,
-    }),
-    adjustCountersItem(
-      record.companyId,
-      { objectCount_active: -record.activeObjectCount, objectCount_inactive: -inactive },
-      { markRemovingSubcategory: record.id },
-    ),
-  ];
-}
-
 export interface SubcategoryUpdateResult {
   imageId: string | null;
   changes: FieldChanges;
@@ -271,14 +246,8 @@ export async function updateSubcategory(
           timestamp,
         });
         const after: SubcategoryRecord = { ...draft, lastTxId: event.hash };
-        const items = replaceSubcategoryItems(before, after);
-        items.push(
-          ...(imageFile ? [insertSubcategoryFileItem(companyId, categoryId, imageFile)] : []),
-          ...(status === 'removed' ? removalItems(before) : []),
-          ...appendEventItems(subcategoryChain(after), event),
-        );
-        // Any other condition (the chain's next event) is a lost race too.
-        await writeTransaction(items, () => new StaleSubcategoryError());
+        // Any failed condition but the name's (the chain's next event too) is a lost race.
+        await writeSubcategoryVersion({ before, after, chain: subcategoryChain(after), event, imageFile });
         return {
           result: { imageId: after.imageId, changes: answeredChanges(changes) },
           removed: status === 'removed',
