@@ -158,10 +158,7 @@ export function moveObjectStatusItem(
  * {@link StaleSubcategoryError} on a lost race; the marker put, when present, fails when the
  * new name is taken (`SUBCATEGORY_NAME_EXISTS`).
  */
-function replaceSubcategoryItems(
-  before: SubcategoryRecord,
-  after: SubcategoryRecord,
-): TransactionEntry[] {
+function replaceSubcategoryItems(before: SubcategoryRecord, after: SubcategoryRecord): TransactionEntry[] {
   const table = tableName();
   const items: TransactionEntry[] = [
     {
