@@ -237,7 +237,7 @@ export const operationResponses: { [Id in OperationId]: ResponsesOf<Id> } = {
       description:
         "CSV (RFC 4180, a header row) or JSON Lines: the `format` field, else the part's type, else the file name (`.jsonl`, `.ndjson`), else CSV",
     },
-    errors: ['FILE_REQUIRED'],
+    errors: ['FILE_REQUIRED', 'TOO_MANY_JOBS'],
   },
   startImport: {
     body: 'Import',
@@ -247,6 +247,7 @@ export const operationResponses: { [Id in OperationId]: ResponsesOf<Id> } = {
       IMPORT_NOT_FOUND,
       'IMPORT_ALREADY_STARTED',
       'UPLOAD_NOT_RECEIVED',
+      'TOO_MANY_JOBS',
     ],
   },
   listImports: { body: 'ImportPage' },
@@ -279,6 +280,7 @@ export const operationResponses: { [Id in OperationId]: ResponsesOf<Id> } = {
         body: 'ExportJob',
       },
     },
+    errors: ['TOO_MANY_JOBS'],
   },
   getExport: { body: 'ExportJob', errors: ['EXPORT_NOT_FOUND'] },
   getEventProof: {

@@ -67,6 +67,17 @@ export const DATA_MODEL: readonly ItemModel[] = [
       },
     ],
   }),
+  item(keys.jobSlotsKeys, {
+    description:
+      'The ids of a company’s running imports and exports, one string set per kind: a job takes its slot in the transaction that starts it (refused past the cap) and gives it back in the write that ends it.',
+    patterns: [
+      {
+        name: 'take or give back a job slot',
+        index: 'table',
+        description: 'One conditional UpdateItem (`size(set) < cap`) in the job’s own transaction.',
+      },
+    ],
+  }),
   item(keys.apiKeyKeys, {
     description: 'An API key’s record, looked up before any tenant is known (the key decides the tenant).',
     patterns: [

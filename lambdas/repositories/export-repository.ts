@@ -2,23 +2,26 @@
  * Export jobs: the exports too large to answer in the request, written to S3 in the background.
  * One item each in the company's exports partition (`exportJobKeys`).
  */
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '#shared/clients.js';
 import { type ExportJobRecord, exportJobEntity } from './export-job-entity.js';
+import { giveBackJobSlot } from './job-slot-repository.js';
 import { exportJobKeys } from './table-keys.js';
+import type { TransactItem } from './transactions.js';
 
 export type { ExportJobRecord } from './export-job-entity.js';
 
 const exportKey = (companyId: string, exportId: string) => exportJobKeys.key({ companyId, id: exportId });
 
-export async function insertExportJob(record: ExportJobRecord): Promise<void> {
-  await dynamoDb.send(
-    new PutCommand({
+/** Transaction item that creates the job (with the slot it takes, `job-slot-repository.ts`). */
+export function insertExportJobItem(record: ExportJobRecord): TransactItem {
+  return {
+    Put: {
       TableName: tableName(),
       Item: { ...exportKey(record.companyId, record.id), ...exportJobEntity.toItem(record) },
       ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+    },
+  };
 }
 
 export async function findExportJob(
@@ -31,7 +34,10 @@ export async function findExportJob(
   return Item ? exportJobEntity.fromItem(Item) : undefined;
 }
 
-/** Records how the job ended. */
+/**
+ * Records how the job ended, and gives its slot back: every path that ends an export (its run,
+ * a sweeper of stuck jobs) ends it here.
+ */
 export async function finishExportJob(
   companyId: string,
   exportId: string,
@@ -54,4 +60,5 @@ export async function finishExportJob(
       },
     }),
   );
+  await giveBackJobSlot(companyId, 'exports', exportId);
 }

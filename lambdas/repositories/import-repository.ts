@@ -25,6 +25,7 @@ import {
   importErrorEntity,
   importJobEntity,
 } from './import-job-entity.js';
+import { giveBackJobSlot } from './job-slot-repository.js';
 import { queryAllPages } from './query-pages.js';
 import { TIME_TO_LIVE_ATTRIBUTE } from './table-definition.js';
 import { importErrorKeys, importJobKeys, importRowKeys } from './table-keys.js';
@@ -56,14 +57,29 @@ const toItem = (record: ImportJobRecord): Record<string, unknown> => ({
 
 const fromItem = (item: Record<string, unknown>) => importJobEntity.fromItem(item);
 
+/** Transaction item that creates the job (with the slot a running job takes, `job-slot-repository.ts`). */
+export function insertImportJobItem(record: ImportJobRecord): TransactItem {
+  return {
+    Put: { TableName: tableName(), Item: toItem(record), ConditionExpression: 'attribute_not_exists(pk)' },
+  };
+}
+
 export async function insertImportJob(record: ImportJobRecord): Promise<void> {
-  await dynamoDb.send(
-    new PutCommand({
+  await dynamoDb.send(new PutCommand(insertImportJobItem(record).Put!));
+}
+
+/** Transaction item that moves a `pending` job to `running` (its condition fails otherwise). */
+export function startImportJobItem(companyId: string, importId: string, updatedAt: string): TransactItem {
+  return {
+    Update: {
       TableName: tableName(),
-      Item: toItem(record),
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+      Key: jobKey(companyId, importId),
+      UpdateExpression: 'SET #status = :running, updatedAt = :now',
+      ConditionExpression: 'attribute_exists(pk) AND #status = :pending',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':running': 'running', ':pending': 'pending', ':now': updatedAt },
+    },
+  };
 }
 
 export async function findImportJob(
@@ -76,7 +92,11 @@ export async function findImportJob(
   return Item ? fromItem(Item) : undefined;
 }
 
-/** Sets the given fields of a job (status moves, the total, the failure). */
+/**
+ * Sets the given fields of a job (status moves, the total, the failure). A write that makes the
+ * job `completed` or `failed` gives its slot back: every path that ends an import (its runs, a
+ * sweeper of stuck jobs) ends it here.
+ */
 export async function updateImportJob(
   companyId: string,
   importId: string,
@@ -110,6 +130,8 @@ export async function updateImportJob(
   );
   // Without a status condition, only a missing job refuses the write.
   if (!written && !condition) throw new Error(`Import ${importId} does not exist`);
+  if (written && (fields.status === 'completed' || fields.status === 'failed'))
+    await giveBackJobSlot(companyId, 'imports', importId);
   return written;
 }
 

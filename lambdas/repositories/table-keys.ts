@@ -26,6 +26,12 @@ export const tenantCountersKeys = /* @__PURE__ */ defineKeys({
   table: { pk: TENANT_PARTITION, sk: 'COUNTERS' },
 });
 
+/** The company's running background jobs: one set of job ids per kind (the per-company cap). */
+export const jobSlotsKeys = /* @__PURE__ */ defineKeys({
+  entity: 'jobSlots',
+  table: { pk: TENANT_PARTITION, sk: 'JOB_SLOTS' },
+});
+
 export const apiKeyKeys = /* @__PURE__ */ defineKeys({
   entity: 'apiKey',
   table: { pk: 'APIKEY#{keyId}', sk: 'APIKEY' },

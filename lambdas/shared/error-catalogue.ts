@@ -66,6 +66,7 @@ export const ERROR_CODES = {
   UPLOAD_NOT_RECEIVED: { status: 409 },
   IMPORT_ALREADY_STARTED: { status: 409 },
   EVENT_NOT_YET_LOGGED: { status: 409 },
+  TOO_MANY_JOBS: { status: 409 },
   // 413
   FILE_TOO_LARGE: {
     status: 413,

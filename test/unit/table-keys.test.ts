@@ -13,6 +13,7 @@ describe('table keys', () => {
   it.each([
     ['tenant', keys.tenantKeys.key({ tenantId: C, kind: 'COMPANY' }), { pk: 'T#c0', sk: 'COMPANY' }],
     ['counters', keys.tenantCountersKeys.key({ tenantId: C }), { pk: 'T#c0', sk: 'COUNTERS' }],
+    ['jobSlots', keys.jobSlotsKeys.key({ tenantId: C }), { pk: 'T#c0', sk: 'JOB_SLOTS' }],
     ['apiKey', keys.apiKeyKeys.key({ keyId: 'k' }), { pk: 'APIKEY#k', sk: 'APIKEY' }],
     [
       'idempotency',

@@ -11,7 +11,7 @@ import {
   type ExportJobRecord,
   findExportJob,
   finishExportJob,
-  insertExportJob,
+  insertExportJobItem,
 } from '#repositories/export-repository.js';
 import { exportResultKey } from '#repositories/file-repository.js';
 import { presignedDownloadUrl, streamFileBytes } from '#repositories/file-store.js';
@@ -22,6 +22,7 @@ import { nowIso } from '#shared/clock.js';
 import { NotFoundError } from '#shared/errors.js';
 import type { Infer } from '#shared/schema.js';
 import { timeOrderedId } from '#shared/time-ordered-id.js';
+import { startWithJobSlot } from '../job-slots.js';
 import { matchingObjects } from '../objects/object-service.js';
 import { toObjectView } from '../objects/object-view.js';
 import { EXPORT_CONTENT_TYPES, type ExportedObject, exportHeader, exportLines } from './export-format.js';
@@ -112,7 +113,8 @@ async function startExport(companyId: string, query: ExportQuery, pathPrefix: st
     createdAt: nowIso(),
     completedAt: null,
   };
-  await insertExportJob(record);
+  // Refused with 409 TOO_MANY_JOBS past the company's cap of running exports.
+  await startWithJobSlot(companyId, 'exports', id, [insertExportJobItem(record)]);
   await startBackgroundJob('exportObjects', { companyId, jobId: id });
   return { job: await toExportView(record), location: `${pathPrefix}/v2/exports/${id}` };
 }

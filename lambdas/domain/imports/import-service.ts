@@ -11,9 +11,10 @@ import {
   findImportJob,
   type ImportJobRecord,
   insertImportJob,
+  insertImportJobItem,
   listImportErrors as listImportErrorRecords,
   listImportJobs,
-  updateImportJob,
+  startImportJobItem,
 } from '#repositories/import-repository.js';
 import { startBackgroundJob } from '#shared/background-jobs.js';
 import { nowIso } from '#shared/clock.js';
@@ -23,6 +24,7 @@ import type { PageRequest } from '#shared/pagination.js';
 import type { Principal } from '#shared/principal.js';
 import { timeOrderedId } from '#shared/time-ordered-id.js';
 import { csvText } from '../exports/export-format.js';
+import { startWithJobSlot } from '../job-slots.js';
 import type { ImportFormat } from './import-job.js';
 import { IMPORT_BODY_TYPES, IMPORT_UPLOAD_MAX_BYTES, type importOptionsOf } from './import-schemas.js';
 import {
@@ -106,7 +108,8 @@ export async function createImport(
   );
   await putFileBytes(job.sourceKey, file.content, job.format === 'csv' ? 'text/csv' : 'application/x-ndjson');
   const running: ImportJobRecord = { ...job, status: 'running' };
-  await insertImportJob(running);
+  // Refused with 409 TOO_MANY_JOBS past the company's cap of running imports.
+  await startWithJobSlot(job.companyId, 'imports', job.id, [insertImportJobItem(running)]);
   await startBackgroundJob('importObjects', { companyId: job.companyId, jobId: job.id });
   return toImportView(running, pathPrefix);
 }
@@ -164,13 +167,14 @@ export async function startImport(
       `The file is larger than ${IMPORT_UPLOAD_MAX_BYTES} bytes (50 MB)`,
     );
   }
-  const started = await updateImportJob(
-    principal.tenantId,
-    importId,
-    { status: 'running', updatedAt: nowIso() },
-    { status: 'pending' },
-  );
-  if (!started) throw new ConflictError('IMPORT_ALREADY_STARTED', `Import ${importId} was started already`);
+  // A pending job holds no slot: it takes one as it starts, refused past the company's cap.
+  await startWithJobSlot(principal.tenantId, 'imports', importId, [
+    {
+      item: startImportJobItem(principal.tenantId, importId, nowIso()),
+      onConditionFailed: () =>
+        new ConflictError('IMPORT_ALREADY_STARTED', `Import ${importId} was started already`),
+    },
+  ]);
   await startBackgroundJob('importObjects', { companyId: principal.tenantId, jobId: importId });
   return toImportView({ ...job, status: 'running' }, pathPrefix);
 }
