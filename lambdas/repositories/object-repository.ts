@@ -5,23 +5,26 @@
  * time or name (gsi1-gsi4), and per subcategory (gsi5) and per category (gsi6) by creation time.
  */
 
+import type { CancellationReason } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '#shared/clients.js';
 import { ConflictError } from '#shared/errors.js';
 import type { ItemKey, PagePosition } from '#shared/page-cursor.js';
 import { comparableName } from '#shared/text.js';
 import { deleteItems } from './batch-delete.js';
+import { adjustCategoryStatisticsItem } from './category-repository.js';
 import { type ItemFilter, readIndexWindow } from './index-query.js';
 import type { LedgerEvent } from './ledger-event-entity.js';
 import { appendEventItems } from './ledger-repository.js';
 import type { ChainRef } from './ledger-store.js';
 import { type ObjectRecord, objectEntity } from './object-entity.js';
-import { moveObjectStatusItem } from './subcategory-repository.js';
+import { countObjectCreatedItem, moveObjectStatusItem } from './subcategory-repository.js';
 import type { IndexName } from './table-definition.js';
 import { externalIdMarkerKeys, objectKeys } from './table-keys.js';
 import { adjustCountersItem, readCounters, removingSubcategoriesOf, sumCounters } from './tenant-counters.js';
 import {
   type ConditionedItem,
+  plainItem,
   type TransactItem,
   type TransactionEntry,
   writeTransaction,
@@ -74,7 +77,7 @@ const externalIdExists = (externalId: string) =>
   );
 
 /** The new object and its externalId marker (which fails with `EXTERNAL_ID_EXISTS` when the externalId is taken). */
-export function newObjectItems(record: ObjectRecord): TransactionEntry[] {
+function newObjectItems(record: ObjectRecord): TransactionEntry[] {
   const table = tableName();
   return [
     { Put: { TableName: table, Item: toItem(record), ConditionExpression: 'attribute_not_exists(pk)' } },
@@ -93,6 +96,92 @@ export function newObjectItems(record: ObjectRecord): TransactionEntry[] {
       onConditionFailed: () => externalIdExists(record.externalId),
     },
   ];
+}
+
+/** A new object with its first ledger event, and the claim written with it (an import row). */
+export interface NewObjectWrite {
+  record: ObjectRecord;
+  chain: ChainRef;
+  event: LedgerEvent;
+  claim?: ConditionedItem;
+}
+
+/**
+ * Writes a new object in one transaction with its externalId marker, its first ledger event, the
+ * statistics it moves (its subcategory's, its category's, the company's) and its claim. The order
+ * is the precedence of the errors: the claim's (the row was written already), then the
+ * subcategory's (`onSubcategoryRefused`, with DynamoDB's reason: missing, removed or delisted),
+ * then the category's and any other (`onMissing`), then the externalId's (`EXTERNAL_ID_EXISTS`).
+ */
+export async function writeNewObject(
+  write: NewObjectWrite & {
+    onSubcategoryRefused: (reason: CancellationReason) => Error | Promise<Error>;
+    onMissing: () => Error;
+  },
+): Promise<void> {
+  const { record } = write;
+  await writeTransaction(
+    [
+      ...(write.claim ? [write.claim] : []),
+      {
+        item: countObjectCreatedItem(
+          record.companyId,
+          record.categoryId,
+          record.subcategoryId,
+          record.createdAt,
+        ),
+        onConditionFailed: write.onSubcategoryRefused,
+      },
+      {
+        item: adjustCategoryStatisticsItem(record.companyId, record.categoryId, { objectCount: 1 }),
+        onConditionFailed: write.onMissing,
+      },
+      countNewObjectsItem(record.companyId, 1),
+      ...newObjectItems(record),
+      ...appendEventItems(write.chain, write.event),
+    ],
+    write.onMissing,
+  );
+}
+
+/**
+ * Writes several new objects of a company in one transaction, each as {@link writeNewObject}
+ * writes one, with each statistic moved once by its sum: all or none. Any refusal alike throws
+ * `onRefused()` (the caller learns which by writing them one by one).
+ */
+export async function writeNewObjectsTogether(
+  companyId: string,
+  objects: readonly NewObjectWrite[],
+  onRefused: () => Error,
+): Promise<void> {
+  const bySubcategory = new Map<string, { categoryId: string; count: number; lastCreated: string }>();
+  const byCategory = new Map<string, number>();
+  for (const { record } of objects) {
+    const known = bySubcategory.get(record.subcategoryId);
+    bySubcategory.set(record.subcategoryId, {
+      categoryId: record.categoryId,
+      count: (known?.count ?? 0) + 1,
+      lastCreated: record.createdAt,
+    });
+    byCategory.set(record.categoryId, (byCategory.get(record.categoryId) ?? 0) + 1);
+  }
+  await writeTransaction(
+    [
+      ...[...bySubcategory].map(([subcategoryId, { categoryId, count, lastCreated }]) =>
+        countObjectCreatedItem(companyId, categoryId, subcategoryId, lastCreated, count),
+      ),
+      ...[...byCategory].map(([categoryId, count]) =>
+        adjustCategoryStatisticsItem(companyId, categoryId, { objectCount: count }),
+      ),
+      countNewObjectsItem(companyId, objects.length),
+      ...objects.flatMap((object) => [
+        ...newObjectItems(object.record),
+        ...appendEventItems(object.chain, object.event),
+        ...(object.claim ? [object.claim] : []),
+      ]),
+    ].map(plainItem),
+    onRefused,
+  );
 }
 
 /** A new version of an object and what its transaction writes besides (`writeObjectVersion`). */
@@ -131,7 +220,7 @@ export async function writeObjectVersion(write: ObjectVersionWrite): Promise<voi
 }
 
 /** Counts `count` new (active) objects in the company's totals. */
-export const countNewObjectsItem = (companyId: string, count: number): TransactItem =>
+const countNewObjectsItem = (companyId: string, count: number): TransactItem =>
   adjustCountersItem(companyId, { [counterName('active')]: count });
 
 /**

@@ -4,27 +4,20 @@
  * that concurrent changes can never lose or duplicate an event.
  */
 import { randomUUID } from 'node:crypto';
-import { adjustCategoryStatisticsItem } from '#repositories/category-repository.js';
-import { appendEventItems } from '#repositories/ledger-repository.js';
 import { type ChainRef, chainIdOf } from '#repositories/ledger-store.js';
 import {
-  countNewObjectsItem,
   findObjectByExternalId,
   findVisibleObject,
   listObjects as listObjectRecords,
   listSubcategoryObjects as listSubcategoryObjectRecords,
-  newObjectItems,
   type ObjectRecord,
   statusBucketOf,
   walkObjects,
+  writeNewObject,
+  writeNewObjectsTogether,
 } from '#repositories/object-repository.js';
 import { storedJournal } from '#repositories/stored-ledger.js';
-import {
-  countObjectCreatedItem,
-  findSubcategory,
-  refusedSubcategoryStatus,
-} from '#repositories/subcategory-repository.js';
-import { plainItem, type TransactionEntry, writeTransaction } from '#repositories/transactions.js';
+import { findSubcategory, refusedSubcategoryStatus } from '#repositories/subcategory-repository.js';
 import { nextTimestamp, nowIso } from '#shared/clock.js';
 import { ConflictError, subcategoryNotFound, ValidationError } from '#shared/errors.js';
 import { type CursorPage, type PageScope, pagePositionOf, toCursorPage } from '#shared/page-cursor.js';
@@ -32,7 +25,7 @@ import { actorOf, type Principal } from '#shared/principal.js';
 import { type Infer, METADATA_MAX_BYTES, type Metadata } from '#shared/schema.js';
 import { type ChainVerification, verifyChain } from '../ledger/chain-verification.js';
 import { type LedgerEventView, toEventView } from '../ledger/event-view.js';
-import { nextLink, sealEvent } from '../ledger/ledger-event.js';
+import { type LedgerEvent, nextLink, sealEvent } from '../ledger/ledger-event.js';
 import { statusAfter } from '../status-transitions.js';
 import {
   changeObject,
@@ -75,7 +68,7 @@ const subcategoryNotActive = (subcategoryId: string) =>
     `Subcategory ${subcategoryId} is delisted and accepts no new objects`,
   );
 
-/** A new object's record and the items only it writes (object, marker, first event; not the claim). */
+/** A new object's record and its first ledger event. */
 function objectCreation(
   principal: Principal,
   categoryId: string,
@@ -83,7 +76,7 @@ function objectCreation(
   input: CreateObjectInput,
   options: CreationOptions,
   createdAt = nowIso(),
-): { record: ObjectRecord; items: TransactionEntry[] } {
+): { record: ObjectRecord; event: LedgerEvent } {
   const draft: ObjectRecord = {
     id: randomUUID(),
     companyId: principal.tenantId,
@@ -114,10 +107,7 @@ function objectCreation(
     timestamp: createdAt,
   });
   const record: ObjectRecord = { ...draft, txId: event.hash, lastTxId: event.hash };
-  return {
-    record,
-    items: [...newObjectItems(record), ...appendEventItems(objectChain(record), event)],
-  };
+  return { record, event };
 }
 
 /**
@@ -137,31 +127,20 @@ export async function createObject(
   const companyId = principal.tenantId;
   // No read first: the subcategory's counter item in the transaction refuses a missing, removed
   // or delisted subcategory, and its cancellation reason tells which.
-  const { record, items: ownItems } = objectCreation(principal, categoryId, subcategoryId, input, options);
-  // The order is the precedence of the errors: a claim taken (the row was written already), then
-  // where the object would go before what it collides with (as a read first would), then the
-  // externalId marker among the object's own items.
-  await writeTransaction(
-    [
-      ...(options.claim ? [options.claim] : []),
-      {
-        item: countObjectCreatedItem(companyId, categoryId, subcategoryId, record.createdAt),
-        onConditionFailed: async (reason) => {
-          const status = await refusedSubcategoryStatus(reason, { companyId, categoryId, subcategoryId });
-          return status === undefined || status === 'removed'
-            ? subcategoryNotFound(subcategoryId)
-            : subcategoryNotActive(subcategoryId);
-        },
-      },
-      {
-        item: adjustCategoryStatisticsItem(companyId, categoryId, { objectCount: 1 }),
-        onConditionFailed: () => subcategoryNotFound(subcategoryId),
-      },
-      countNewObjectsItem(companyId, 1),
-      ...ownItems,
-    ],
-    () => subcategoryNotFound(subcategoryId),
-  );
+  const { record, event } = objectCreation(principal, categoryId, subcategoryId, input, options);
+  await writeNewObject({
+    record,
+    chain: objectChain(record),
+    event,
+    claim: options.claim,
+    onSubcategoryRefused: async (reason) => {
+      const status = await refusedSubcategoryStatus(reason, { companyId, categoryId, subcategoryId });
+      return status === undefined || status === 'removed'
+        ? subcategoryNotFound(subcategoryId)
+        : subcategoryNotActive(subcategoryId);
+    },
+    onMissing: () => subcategoryNotFound(subcategoryId),
+  });
   return toObjectView(record);
 }
 
@@ -207,32 +186,14 @@ export async function createObjectsTogether(
       createdAt,
     );
   });
-  const bySubcategory = new Map<string, { categoryId: string; count: number; lastCreated: string }>();
-  const byCategory = new Map<string, number>();
-  for (const { record } of created) {
-    const known = bySubcategory.get(record.subcategoryId);
-    bySubcategory.set(record.subcategoryId, {
-      categoryId: record.categoryId,
-      count: (known?.count ?? 0) + 1,
-      lastCreated: record.createdAt,
-    });
-    byCategory.set(record.categoryId, (byCategory.get(record.categoryId) ?? 0) + 1);
-  }
-  await writeTransaction(
-    [
-      ...[...bySubcategory].map(([subcategoryId, { categoryId, count, lastCreated }]) =>
-        countObjectCreatedItem(companyId, categoryId, subcategoryId, lastCreated, count),
-      ),
-      ...[...byCategory].map(([categoryId, count]) =>
-        adjustCategoryStatisticsItem(companyId, categoryId, { objectCount: count }),
-      ),
-      countNewObjectsItem(companyId, created.length),
-      ...created.flatMap(({ items }, index) => [
-        ...items,
-        ...(objects[index]?.options.claim ? [objects[index].options.claim] : []),
-      ]),
-      // Every refusal alike: the caller learns which one by creating the objects one by one.
-    ].map(plainItem),
+  await writeNewObjectsTogether(
+    companyId,
+    created.map(({ record, event }, index) => ({
+      record,
+      chain: objectChain(record),
+      event,
+      claim: objects[index]?.options.claim,
+    })),
     () => new CreatedTogetherRefusedError(),
   );
   return created.map(({ record }) => toObjectView(record));
