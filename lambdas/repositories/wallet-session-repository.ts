@@ -23,6 +23,11 @@ export interface WalletSessionRecord {
   sessionVersion: number;
   createdAt: string;
   expiresAt: string;
+  /**
+   * The App's own API Gateway usage key when the session began (AWS: see
+   * `app-usage-repository.ts`); absent, the session counts on the stack's shared key.
+   */
+  usageIdentifierKey?: string;
 }
 
 /** The name of the table's time-to-live attribute (epoch seconds). */
@@ -61,5 +66,6 @@ export async function findSession(tokenHash: string): Promise<WalletSessionRecor
     sessionVersion: Item.sessionVersion,
     createdAt: Item.createdAt,
     expiresAt: Item.expiresAt,
+    usageIdentifierKey: Item.usageIdentifierKey,
   };
 }

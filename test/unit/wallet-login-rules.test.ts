@@ -1,34 +1,34 @@
-/** The pure rules of wallet login: the lock schedule and reading `username@appId`. */
+/** The pure rules of wallet login: the throttle's delays and reading `username@appId`. */
 import {
-  FIRST_LOCK_SECONDS,
-  LOGIN_FAILURES_PER_LOCK,
-  lockSecondsAfter,
-  MAX_LOCK_SECONDS,
+  LOGIN_THROTTLE,
+  loginDelayMsAfter,
   parseFullUsername,
 } from '../../lambdas/domain/wallets/wallet-login';
 
 const APP_ID = '7f1c1e88-2f0e-4c55-9d0e-0a3b1c2d3e4f';
 
-describe('lockSecondsAfter', () => {
-  it('locks at every 5th failure in a row, and only then', () => {
+describe('loginDelayMsAfter', () => {
+  it('lets the first 5 attempts through, and waits 2 s after the 5th failure', () => {
     // Act
-    const locks = Array.from({ length: 16 }, (_, index) => lockSecondsAfter(index));
+    const delays = Array.from({ length: 7 }, (_, index) => loginDelayMsAfter(index));
     // Assess
-    expect(locks).toEqual([0, 0, 0, 0, 0, 60, 0, 0, 0, 0, 120, 0, 0, 0, 0, 240]);
-    expect([LOGIN_FAILURES_PER_LOCK, FIRST_LOCK_SECONDS, MAX_LOCK_SECONDS]).toEqual([5, 60, 3600]);
+    expect(delays).toEqual([0, 0, 0, 0, 0, 2000, 4000]);
+    expect(LOGIN_THROTTLE).toMatchObject({ freeFailures: 5, firstDelayMs: 2000, maxDelayMs: 60_000 });
   });
 
-  it('doubles each lock, up to one hour', () => {
+  it('doubles each wait, up to one minute', () => {
     // Act
-    const schedule = [5, 10, 15, 20, 25, 30, 35, 40, 5000, 5_000_000].map(lockSecondsAfter);
+    const schedule = [5, 6, 7, 8, 9, 10, 11, 12, 5000, 5_000_000].map((failures) =>
+      loginDelayMsAfter(failures),
+    );
     // Assess
-    expect(schedule).toEqual([60, 120, 240, 480, 960, 1920, 3600, 3600, 3600, 3600]);
+    expect(schedule).toEqual([2000, 4000, 8000, 16_000, 32_000, 60_000, 60_000, 60_000, 60_000, 60_000]);
   });
 
-  it('never locks for a count of zero or below', () => {
+  it('never waits for a count of zero or below', () => {
     // Assess
-    expect(lockSecondsAfter(0)).toBe(0);
-    expect(lockSecondsAfter(-5)).toBe(0);
+    expect(loginDelayMsAfter(0)).toBe(0);
+    expect(loginDelayMsAfter(-5)).toBe(0);
   });
 });
 

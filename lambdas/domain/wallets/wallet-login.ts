@@ -1,26 +1,37 @@
 /**
- * Wallet login: `username@appId` and password in, a session token out. Every refusal is the
- * same 401, whatever its reason (unknown App or username, wrong password, wallet not active,
- * deleted or locked), and every attempt does the same work: the same four table calls (two
- * reads, the attempt's count, then the login or the end of its check; more calls, and waits,
- * only when parallel attempts on one wallet race) and one scrypt verification, against a decoy
- * hash when there is no usable wallet.
+ * Wallet login: `username@appId` and password in, a session token out. Every refusal of the
+ * credentials is the same 401, whatever its reason (unknown App or username, wrong password,
+ * wallet not active or deleted), and every such attempt does the same work: one scrypt
+ * verification, against a decoy hash when there is no usable wallet.
  *
- * Throttling, per wallet: the 5th failed attempt in a row locks the wallet's logins for 60 s;
- * each further 5 failures (10th, 15th, ...) lock it again for twice as long as the last lock,
- * at most 1 hour. Attempts during a lock are refused without being counted (a correct password
- * too); a successful login or a new password set by the App resets the count. Each attempt is
- * counted before its password is checked, one at a time, so parallel guesses cannot outrun it.
+ * Throttling, per username and source address (see {@link LOGIN_THROTTLE}): the first 5
+ * attempts from one address on one username go through; after the 5th failure in a row, the
+ * next attempt from that address must wait 2 s, then 4 s, 8 s, ... at most 60 s after the
+ * failure before. An attempt made before its wait is over is answered 429 `TOO_MANY_REQUESTS` with
+ * `Retry-After`, without its password being checked and without being counted. A success
+ * clears the address's count; 15 minutes without an attempt forget it. Other addresses are
+ * never affected, so no one can keep a wallet's owner out. The count is kept by username, not
+ * by wallet id, so unknown usernames are throttled alike and a 429 tells nothing of existence.
+ * Each attempt is counted before its password is checked, one at a time (compare and set), so
+ * parallel guesses from one address cannot outrun the wait.
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { recordLogin, releaseLoginCheck, reserveLoginAttempt } from '#repositories/login-throttle.js';
+import {
+  clearLoginThrottle,
+  countLoginAttempt,
+  findLoginThrottle,
+  type LoginSource,
+  recordLogin,
+  restartLoginWait,
+} from '#repositories/login-throttle.js';
 import { findWallet, findWalletIdByUsername, type WalletRecord } from '#repositories/wallet-repository.js';
 import { insertSessionItem } from '#repositories/wallet-session-repository.js';
-import { UnauthorizedError } from '#shared/errors.js';
+import { ApiError, UnauthorizedError } from '#shared/errors.js';
 import { logger } from '#shared/observability.js';
 import type { Infer } from '#shared/schema.js';
 import { UUID_PATTERN } from '#shared/schema.js';
+import { findAppWalletUsageKey } from './app-wallet-usage.js';
 import { verifyAgainstDecoy, verifyPassword } from './password-hash.js';
 import { type walletLoginBody, walletUsername } from './wallet-schemas.js';
 import { generateSessionToken, hashSessionToken, SESSION_LIFETIME_SECONDS } from './wallet-sessions.js';
@@ -35,28 +46,64 @@ export interface WalletLoginResult {
 }
 
 const USERNAME = walletUsername();
-/** Failed attempts in a row that lock a wallet's logins. */
-export const LOGIN_FAILURES_PER_LOCK = 5;
-export const FIRST_LOCK_SECONDS = 60;
-export const MAX_LOCK_SECONDS = 60 * 60;
+
+/** The numbers of the login throttle (milliseconds). Tests may shorten the delays. */
+export interface LoginThrottleSettings {
+  /** Failures in a row from one address before the next attempt has to wait. */
+  freeFailures: number;
+  /** The wait after the `freeFailures`-th failure; each further failure doubles it. */
+  firstDelayMs: number;
+  /** The longest wait. */
+  maxDelayMs: number;
+  /** How long an address's count is kept after its last attempt. */
+  resetAfterMs: number;
+  /** How long an attempt keeps trying to be counted while parallel attempts race it. */
+  countingRaceMs: number;
+}
+
+export const LOGIN_THROTTLE: LoginThrottleSettings = {
+  freeFailures: 5,
+  firstDelayMs: 2000,
+  maxDelayMs: 60_000,
+  resetAfterMs: 15 * 60_000,
+  countingRaceMs: 2000,
+};
+
+/**
+ * How long the address must wait after its `failures`-th failure in a row before trying again:
+ * 0 below {@link LoginThrottleSettings.freeFailures}, then 2 s, 4 s, 8 s, ... at most 60 s.
+ *
+ * @example
+ * loginDelayMsAfter(5) // 2000
+ * loginDelayMsAfter(7) // 8000
+ * loginDelayMsAfter(50) // 60000
+ */
+export function loginDelayMsAfter(
+  failures: number,
+  settings: LoginThrottleSettings = LOGIN_THROTTLE,
+): number {
+  if (failures < settings.freeFailures) return 0;
+  // Past 2^16 the cap applies anyway; the bound keeps the power small.
+  const doublings = Math.min(failures - settings.freeFailures, 16);
+  return Math.min(settings.firstDelayMs * 2 ** doublings, settings.maxDelayMs);
+}
+
+/** 429 `TOO_MANY_REQUESTS` with the seconds to wait in `Retry-After`. */
+export class LoginThrottledError extends ApiError<'TOO_MANY_REQUESTS'> {
+  constructor(readonly retryAfterSeconds: number) {
+    super(
+      'TOO_MANY_REQUESTS',
+      `Too many failed logins for this username from this address; retry in ${retryAfterSeconds} s`,
+    );
+    this.headers['Retry-After'] = String(retryAfterSeconds);
+  }
+}
+
+const throttled = (blockedUntil: number, now: number) =>
+  new LoginThrottledError(Math.max(1, Math.ceil((blockedUntil - now) / 1000)));
 
 /** The one answer to every refused login. */
 const loginRefused = () => new UnauthorizedError('Invalid username or password');
-
-/**
- * How long the `failedAttempts`-th failure in a row locks the wallet: 0 unless it is a multiple
- * of {@link LOGIN_FAILURES_PER_LOCK}, then 60 s, 120 s, 240 s, ... at most 1 hour.
- *
- * @example
- * lockSecondsAfter(5) // 60
- * lockSecondsAfter(10) // 120
- */
-export function lockSecondsAfter(failedAttempts: number): number {
-  if (failedAttempts <= 0 || failedAttempts % LOGIN_FAILURES_PER_LOCK !== 0) return 0;
-  const lockNumber = failedAttempts / LOGIN_FAILURES_PER_LOCK;
-  // Past 2^6 minutes the cap applies anyway; the bound keeps the power small.
-  return Math.min(FIRST_LOCK_SECONDS * 2 ** Math.min(lockNumber - 1, 16), MAX_LOCK_SECONDS);
-}
 
 /**
  * `username@appId` split at its last `@` (usernames never hold one), or undefined when malformed.
@@ -74,121 +121,110 @@ export function parseFullUsername(fullUsername: string): { username: string; app
   return username !== undefined && UUID_PATTERN.test(appId) ? { username, appId } : undefined;
 }
 
-/**
- * How long an attempt may wait for parallel attempts on the same wallet (lost counting races,
- * or a lock that a password being checked may still lift) before it is refused.
- */
-const PARALLEL_WAIT_MS = 10_000;
-/**
- * A login function stops after 29 s (`FUNCTION_TIMEOUT` in lib/bundled-function.ts): a check
- * mark older than this was left by an attempt that died.
- */
-const CHECK_MARK_LIFETIME_MS = 30_000;
-
-/** `<ISO time>#<uuid>`: unique, and tells others how long the check has been running. */
-const newCheckMark = (now: number): string => `${new Date(now).toISOString()}#${randomUUID()}`;
-const isLiveMark = (mark: string, now: number): boolean =>
-  now - Date.parse(mark.slice(0, mark.indexOf('#'))) < CHECK_MARK_LIFETIME_MS;
-const staleMarksOf = (wallet: WalletRecord | undefined, now: number): string[] =>
-  (wallet?.loginChecksInFlight ?? []).filter((mark) => !isLiveMark(mark, now));
-
 /** A short random pause, so that parallel attempts do not collide again in the next round. */
-const jitter = (minMs: number, maxMs: number) => sleep(minMs + Math.random() * (maxMs - minMs));
+const jitter = (maxMs: number) => sleep(Math.random() * maxMs);
 
 /**
- * Counts the attempt on the wallet before its password is checked, so that every checked
- * password is counted and parallel guesses cannot outrun the lock: the attempt that makes the
- * count a multiple of 5 sets the lock in the same write, and leaves `checkMark` on the wallet
- * while its password is checked. Undefined when the attempt may not check a password: no such
- * wallet, not active, locked, or still held up by parallel attempts after
- * {@link PARALLEL_WAIT_MS}.
- *
- * Why it waits: attempts count as failures until they succeed, so 5 right passwords checked at
- * once have set the lock before one of them lifts it (more rounds alone cannot help). An attempt
- * that finds a lock waits only while a marked check may still lift it, so a lone guesser is
- * refused at once, as before. The count stays a compare-and-set, not an atomic ADD, because the
- * attempt that earns the lock must set it in the same write.
+ * Counts the attempt for its address and username before its password is checked; throws the
+ * 429 when the address must still wait. The attempt that reaches the free failures sets the
+ * wait in the same write, as if it had failed already: a success clears it again. Compare and
+ * set on the count, so that parallel attempts are counted one by one; an attempt still losing
+ * the race after {@link LoginThrottleSettings.countingRaceMs} is answered 429 too.
  */
-async function reserveAttempt(
-  appId: string,
-  walletId: string,
-  readWallet: WalletRecord | undefined,
-  checkMark: string,
-): Promise<{ wallet: WalletRecord; failedAttempts: number } | undefined> {
-  const giveUpAt = Date.now() + PARALLEL_WAIT_MS;
-  let wallet = readWallet;
-  for (let round = 1; ; round++) {
+async function countAttempt(source: LoginSource): Promise<number> {
+  const giveUpAt = Date.now() + LOGIN_THROTTLE.countingRaceMs;
+  for (;;) {
     const now = Date.now();
-    const nowIso = new Date(now).toISOString();
-    const active = wallet?.status === 'active';
-    const locked = wallet?.lockedUntil !== undefined && wallet.lockedUntil > nowIso;
-    // The first write is made even when the read shows it must fail: an unknown, inactive or
-    // locked wallet then costs the same table calls as a usable one.
-    if (round === 1 || (active && !locked)) {
-      const failedAttempts = (wallet?.failedLoginCount ?? 0) + 1;
-      const lockSeconds = lockSecondsAfter(failedAttempts);
-      const reserved = await reserveLoginAttempt(appId, walletId, {
-        expectedFailedCount: failedAttempts - 1,
-        nowIso,
-        lockedUntil: lockSeconds > 0 ? new Date(now + lockSeconds * 1000).toISOString() : undefined,
-        checkMark,
-      });
-      if (reserved && wallet) return { wallet, failedAttempts };
-    }
-    const liftable = wallet?.loginChecksInFlight?.some((mark) => isLiveMark(mark, now)) ?? false;
-    if (!active || (locked && !liftable) || now >= giveUpAt) return undefined;
-    // Racing parallel attempts on this wallet: read it again after a pause (longer while a
-    // check in flight may lift the lock: that takes about one scrypt).
-    await (locked ? jitter(20, 60) : jitter(0, 20));
-    wallet = await findWallet(appId, walletId);
+    const record = await findLoginThrottle(source, now);
+    if (record?.blockedUntil !== undefined && record.blockedUntil > now)
+      throw throttled(record.blockedUntil, now);
+    const attempts = (record?.attempts ?? 0) + 1;
+    const delayMs = loginDelayMsAfter(attempts);
+    const counted = await countLoginAttempt(source, {
+      expectedStored: record?.storedAttempts,
+      attempts,
+      blockedUntil: delayMs > 0 ? now + delayMs : undefined,
+      now,
+      expiresAt: now + LOGIN_THROTTLE.resetAfterMs,
+    });
+    if (counted) return attempts;
+    if (Date.now() >= giveUpAt) throw new LoginThrottledError(1);
+    await jitter(20);
   }
 }
 
 /**
- * Logs a wallet in and starts a session of {@link SESSION_LIFETIME_SECONDS}.
+ * Logs a wallet in and starts a session of {@link SESSION_LIFETIME_SECONDS}. `sourceAddress`
+ * is the caller's address (API Gateway's `sourceIp`), which the throttle counts attempts by.
  *
  * @example
- * const { token, expiresAt, wallet } = await loginWallet({ username: `scanner-01@${appId}`, password });
+ * const { token, expiresAt, wallet } = await loginWallet({ username: `scanner-01@${appId}`, password }, '203.0.113.7');
  */
-export async function loginWallet(input: WalletLoginInput): Promise<WalletLoginResult> {
+export async function loginWallet(
+  input: WalletLoginInput,
+  sourceAddress: string,
+): Promise<WalletLoginResult> {
   const name = parseFullUsername(input.username);
   if (!name) {
     await verifyAgainstDecoy(input.password);
     throw loginRefused();
   }
-  const now = Date.now();
-  const checkMark = newCheckMark(now);
-  // An unknown username reads and conditionally updates a wallet id that does not exist, so
-  // that it costs the same table calls as a known one.
-  const walletId = (await findWalletIdByUsername(name.appId, name.username)) ?? randomUUID();
-  const readWallet = await findWallet(name.appId, walletId);
-  // Marks left by attempts that died are cleared by the next refused or failed one.
-  const releasedMarks = [checkMark, ...staleMarksOf(readWallet, now)];
-  const reserved = await reserveAttempt(name.appId, walletId, readWallet, checkMark);
-  if (!reserved) {
-    await verifyAgainstDecoy(input.password);
-    // Holds no mark: made so that a refusal costs the same calls as a failed check.
-    await releaseMarks(name.appId, walletId, releasedMarks);
+  const source: LoginSource = { appId: name.appId, username: name.username, sourceAddress };
+  const attempts = await countAttempt(source);
+  let result: WalletLoginResult;
+  try {
+    result = await checkAndStartSession(name.appId, name.username, input.password);
+  } catch (error) {
+    if (error instanceof UnauthorizedError) await restartWait(source, attempts);
+    throw error;
+  }
+  await forgetAttempts(source);
+  return result;
+}
+
+/** Finds the wallet and checks the password (against a decoy when there is no usable wallet). */
+async function checkAndStartSession(
+  appId: string,
+  username: string,
+  password: string,
+): Promise<WalletLoginResult> {
+  // An unknown username reads a wallet id that does not exist, so that it costs the same table
+  // calls as a known one.
+  const walletId = (await findWalletIdByUsername(appId, username)) ?? randomUUID();
+  const [wallet, usageIdentifierKey] = await Promise.all([
+    findWallet(appId, walletId),
+    findAppWalletUsageKey(appId),
+  ]);
+  if (wallet?.status !== 'active') {
+    await verifyAgainstDecoy(password);
     throw loginRefused();
   }
+  return completeLogin(wallet, password, usageIdentifierKey);
+}
+
+/**
+ * After a failure that earns a wait, starts the wait again from now (it was set when the attempt
+ * was counted, before the password check). Best effort: the wait set then still holds.
+ */
+async function restartWait(source: LoginSource, attempts: number): Promise<void> {
+  const delayMs = loginDelayMsAfter(attempts);
+  if (delayMs === 0) return;
   try {
-    return await completeLogin(reserved.wallet, input.password, checkMark);
+    await restartLoginWait(source, attempts, Date.now() + delayMs);
   } catch (error) {
-    // Parallel attempts waiting for this check must learn at once that it did not lift the lock.
-    await releaseMarks(name.appId, walletId, releasedMarks);
-    throw error;
+    logger.warn('Could not restart the login wait of an address', { appId: source.appId, error });
   }
 }
 
 /**
- * Takes check marks off the wallet. Best effort: a mark left behind only makes parallel
- * attempts wait until it goes stale, so a failure here must not turn the 401 into a 500.
+ * Clears the address's count after a success. Best effort: a count left behind only makes the
+ * address wait sooner, so a failure here must not turn the 200 into a 500.
  */
-async function releaseMarks(appId: string, walletId: string, marks: string[]): Promise<void> {
+async function forgetAttempts(source: LoginSource): Promise<void> {
   try {
-    await releaseLoginCheck(appId, walletId, marks);
+    await clearLoginThrottle(source, Date.now());
   } catch (error) {
-    logger.warn('Could not take login check marks off a wallet', { appId, walletId, error });
+    logger.warn('Could not clear the login throttle of an address', { appId: source.appId, error });
   }
 }
 
@@ -196,7 +232,7 @@ async function releaseMarks(appId: string, walletId: string, marks: string[]): P
 async function completeLogin(
   wallet: WalletRecord,
   password: string,
-  checkMark: string,
+  usageIdentifierKey: string | undefined,
 ): Promise<WalletLoginResult> {
   if (!(await verifyPassword(password, wallet.passwordHash))) throw loginRefused();
 
@@ -213,8 +249,10 @@ async function completeLogin(
     sessionVersion: wallet.sessionVersion,
     createdAt: nowIso,
     expiresAt,
+    // The App's own usage key, so that the session's calls count against the App's plan.
+    ...(usageIdentifierKey ? { usageIdentifierKey } : {}),
   });
   // Refused when the wallet was suspended, deleted or given a new password meanwhile.
-  if (!(await recordLogin(wallet, nowIso, session, checkMark))) throw loginRefused();
+  if (!(await recordLogin(wallet, nowIso, session))) throw loginRefused();
   return { token, expiresAt, wallet: toWalletView({ ...wallet, lastLoginAt: nowIso }) };
 }

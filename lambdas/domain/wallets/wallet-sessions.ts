@@ -55,5 +55,7 @@ export async function resolveSessionToken(
     keyId: session.walletId,
     permissions: new Set(WALLET_PERMISSIONS),
     wallet: { id: session.walletId, fullUsername: session.fullUsername },
+    // The App's own usage key: each App's wallets count against the App's plan, not a shared one.
+    ...(session.usageIdentifierKey ? { usageIdentifierKey: session.usageIdentifierKey } : {}),
   };
 }
