@@ -2,7 +2,7 @@
  * The REST API: stage `prod`, binary media types, the API-key authorizer on every method,
  * the spec-shaped gateway responses, one route and function per row of the operation table,
  * per-key usage plans (API keys come from the authorizer), stage throttling, JSON access logs,
- * execution logs of errors, and X-Ray tracing.
+ * execution logs of errors, X-Ray tracing, and a WAF web ACL on the stage (`waf.ts`).
  */
 import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import {
@@ -29,6 +29,7 @@ import { addGatewayResponses } from './gateway-responses.js';
 import { retainedLogGroup } from './log-retention.js';
 import { OperationRoutes } from './operation-routes.js';
 import { sharedUsageKeyValue, UsagePlans } from './usage-plans.js';
+import { ApiWebAcl } from './waf.js';
 
 export const STAGE_NAME = 'prod';
 
@@ -164,6 +165,8 @@ export class AssetRegistryApi extends Construct {
       });
     }
     this.usagePlans = new UsagePlans(this, 'UsagePlans', { restApi: this.restApi });
+    // Per-IP rate rules and the AWS common rule set in front of the stage (`lib/waf.ts`).
+    new ApiWebAcl(this, 'WebAcl', { stage: this.restApi.deploymentStage });
 
     this.acknowledgeNagFindings(props.createCloudWatchRole ?? false);
   }
@@ -182,13 +185,6 @@ export class AssetRegistryApi extends Construct {
       reason:
         'Callers authenticate with the API keys (and wallet session tokens) of the spec, verified by the ' +
         'Lambda REQUEST authorizer against hashed keys; Cognito user pools do not issue such keys.',
-    });
-    Validations.of(this.restApi.deploymentStage).acknowledge({
-      id: 'AwsSolutions-APIG3',
-      reason:
-        'No WAF web ACL by default: usage plans throttle and cap every key, the stage throttles each ' +
-        'method and public routes harder, and AWS managed rule sets would refuse legitimate uploads ' +
-        '(bodies above 8 KB). Attach a web ACL to the stage where the API faces hostile traffic.',
     });
     if (createsCloudWatchRole) {
       Validations.of(this.restApi).acknowledge({
