@@ -105,6 +105,28 @@ interface OperationFields {
   successStatus: number;
 }
 
+/** The parts of a parsed request that a condition of `conditionalPermissions` may look at. */
+export interface RequestParts {
+  path: Readonly<Record<string, unknown>>;
+  query: Readonly<Record<string, unknown>>;
+  body: Readonly<Record<string, unknown>>;
+  /** The text fields of a form body (rows with `form`). */
+  fields: Readonly<Record<string, unknown>>;
+}
+
+/** Permissions a request needs too when it meets a condition (`KeyedOperation.conditionalPermissions`). */
+export interface ConditionalPermissions {
+  /** The condition in words, as the 403 message and the OpenAPI description say it. */
+  when: string;
+  permissions: readonly Permission[];
+  /**
+   * Whether a parsed request meets the condition: the shared handler checks it once the request
+   * is parsed, before any work. Absent when the condition lies in stored data (an import job's
+   * `createMissing`): then the handler calls `requireConditionalPermissions` once it knows.
+   */
+  appliesTo?: (request: RequestParts) => boolean;
+}
+
 /** A row whose callers present an API key (or a wallet session): the API-key authorizer runs first. */
 export interface KeyedOperation extends OperationFields {
   /** The default: the API-key authorizer. */
@@ -112,6 +134,12 @@ export interface KeyedOperation extends OperationFields {
   /** Which kind of key may call it: a company's or an App's. */
   principal: PrincipalType;
   permission: Permission;
+  /**
+   * What a request needs beyond `permission` when it changes more kinds of data than the
+   * operation's own (docs/api-decisions.md, "API keys and authorization"): by condition name.
+   * A key without them gets 403 `deniedCode`, naming the permissions and the condition.
+   */
+  conditionalPermissions?: Readonly<Record<string, ConditionalPermissions>>;
   /** The 403 code when the key lacks the permission or is of the other kind. */
   deniedCode: CodeAnswering<403>;
   /**
@@ -155,6 +183,24 @@ export function withIds<const Rows extends Record<string, Operation>>(
 ): { [Id in keyof Rows]: Rows[Id] & { readonly id: Id } } {
   return Object.fromEntries(Object.entries(rows).map(([id, row]) => [id, { ...row, id }])) as never;
 }
+
+/**
+ * Every permission a request of the row needs when it meets the named conditions: the row's own
+ * permission and those of each condition (the permission matrix test derives its table from it).
+ */
+export const permissionsNeeded = (
+  operation: KeyedOperation,
+  conditions: readonly string[] = [],
+): Permission[] => [
+  ...new Set([
+    operation.permission,
+    ...conditions.flatMap((name) => {
+      const condition = operation.conditionalPermissions?.[name];
+      if (!condition) throw new Error(`${operation.handler} declares no condition ${name}`);
+      return condition.permissions;
+    }),
+  ]),
+];
 
 /** The id `withIds` stamped on a row; undefined for a row that is not in the table (tests). */
 export const operationIdOf = (operation: Operation): string | undefined =>

@@ -1,7 +1,8 @@
 /**
  * The shared handler stack. A handler file is one call:
  * `export const handler = httpHandler(operations.x, async (request) => ({ body: await domain(...) }))`.
- * This module checks the caller against the operation's row (principal kind and permission),
+ * This module checks the caller against the operation's row (principal kind, permission, and the
+ * permissions of each of the row's conditions that the request meets),
  * parses path, query and body with the row's schemas, runs creating POSTs idempotently, and
  * shapes the answer; errors become the spec's bodies in {@link errorResponder}. Every call is
  * logged (with the caller's ids), counted and traced (`#shared/observability.js`, `xray-tracing.js`).
@@ -15,7 +16,13 @@ import { countAnswer, logger, metrics, observedServiceName, startInvocation } fr
 import { type Principal, principalFromEvent } from '#shared/principal.js';
 import type { Infer, ObjectSchema } from '#shared/schema.js';
 import { traceInvocation } from '#shared/xray-tracing.js';
-import { type KeyedOperation, keyedOperation, type Operation, operationIdOf } from '../operation-row.js';
+import {
+  type KeyedOperation,
+  keyedOperation,
+  type Operation,
+  operationIdOf,
+  type RequestParts,
+} from '../operation-row.js';
 import { corsMiddleware } from './cors.js';
 import { errorResponder } from './error-responder.js';
 import type { readFormBody } from './form-body.js';
@@ -71,6 +78,35 @@ export function authorizeOperation(operation: KeyedOperation, principal: Princip
       operation.deniedCode,
       `The API key lacks the permission ${operation.permission}`,
     );
+  }
+}
+
+/**
+ * Refuses a request that meets one of the row's conditions (`conditionalPermissions`) with a key
+ * that lacks the permissions the condition adds. Called by the shared handler for conditions
+ * it can read in the request, and by a handler for a condition that lies in stored data.
+ */
+export function requireConditionalPermissions(
+  operation: KeyedOperation,
+  principal: Principal,
+  conditionName: string,
+): void {
+  const condition = operation.conditionalPermissions?.[conditionName];
+  if (!condition) throw new Error(`${operationIdOf(operation)} declares no condition ${conditionName}`);
+  if (operation.anyKey) return;
+  const missing = condition.permissions.filter((permission) => !principal.permissions.has(permission));
+  if (missing.length === 0) return;
+  throw new ForbiddenError(
+    operation.deniedCode,
+    `The API key lacks the permission${missing.length > 1 ? 's' : ''} ${missing.join(', ')}, ` +
+      `which ${condition.when} needs`,
+  );
+}
+
+/** Checks every condition of the row that the parsed request meets. */
+function authorizeConditions(operation: KeyedOperation, principal: Principal, request: RequestParts): void {
+  for (const [name, condition] of Object.entries(operation.conditionalPermissions ?? {})) {
+    if (condition.appliesTo?.(request)) requireConditionalPermissions(operation, principal, name);
   }
 }
 
@@ -184,6 +220,15 @@ export function httpHandler<Op extends Operation>(
               ? await parseForm(operation.form, event, readFormBody)
               : { fields: {} },
         } as OperationRequest<Op>;
+        // What the request does beyond the row's own permission, before any work is done.
+        if (keyed && principal) {
+          authorizeConditions(keyed, principal, {
+            path: request.path as RequestParts['path'],
+            query: request.query as RequestParts['query'],
+            body: request.body as RequestParts['body'],
+            fields: request.form.fields as RequestParts['fields'],
+          });
+        }
         const result =
           runIdempotently && principal
             ? await runIdempotently(

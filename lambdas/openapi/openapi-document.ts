@@ -168,6 +168,10 @@ function descriptionOf(row: Row): string {
           ? "an App key or one of the App's wallet sessions"
           : 'an App key';
     lines.push(`Needs ${kind} with \`${row.permission}\`; otherwise 403 \`${row.deniedCode}\`.`);
+    for (const condition of Object.values(row.conditionalPermissions ?? {})) {
+      const named = condition.permissions.map((permission) => `\`${permission}\``).join(' and ');
+      lines.push(`Also needs ${named} for ${condition.when}; otherwise the same 403.`);
+    }
     if (row.companyInPath) lines.push("Another company's id in the path is refused with the same 403.");
   }
   if (row.head) lines.push("`HEAD` is answered too: GET's status and headers, with no body.");

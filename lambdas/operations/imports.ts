@@ -5,10 +5,21 @@ import {
   IMPORT_BODY_TYPES,
   IMPORT_INLINE_MAX_BYTES,
   importIdPath,
+  importOptionsOf,
   listImportErrorsQuery,
   listImportsQuery,
 } from '#domain/imports/import-schemas.js';
-import { companyOperation, type Operation, withIds } from '../operation-row.js';
+import { type ConditionalPermissions, companyOperation, type Operation, withIds } from '../operation-row.js';
+
+/**
+ * An import with `createMissing` creates the categories and subcategories its rows name: it
+ * needs `categories:write` beside `objects:write`, when it is created and when it is started.
+ * (Upsert mode updates objects only: `objects:write` covers it.)
+ */
+const createsCategories = {
+  when: 'an import with createMissing=true (it creates categories and subcategories)',
+  permissions: ['categories:write'],
+} as const satisfies ConditionalPermissions;
 
 export const importOperations = withIds({
   createImport: {
@@ -20,6 +31,12 @@ export const importOperations = withIds({
     summary:
       'Import objects from a CSV or JSON Lines file: in the request, or by presigned upload up to 50 MB (extension)',
     permission: 'objects:write',
+    conditionalPermissions: {
+      createMissing: {
+        ...createsCategories,
+        appliesTo: ({ query, fields }) => importOptionsOf(query as never, fields as never).createMissing,
+      },
+    },
     query: createImportQuery,
     form: {
       fields: createImportFields,
@@ -38,6 +55,8 @@ export const importOperations = withIds({
     access: { table: ['GetItem', 'UpdateItem'], uploads: ['GetObject', 'ListBucket'] },
     summary: 'Start an import whose file was sent to its presigned upload (extension)',
     permission: 'objects:write',
+    // The condition lies in the stored job: `start-import.ts` checks it.
+    conditionalPermissions: { createMissing: createsCategories },
     pathParameters: importIdPath,
     backgroundJobs: ['importObjects'],
     successStatus: 202,

@@ -45,6 +45,15 @@ export const subcategoryOperations = withIds({
     },
     summary: 'Update a subcategory with an action, multipart/form-data (spec 4.10)',
     permission: 'categories:write',
+    conditionalPermissions: {
+      // REMOVE deletes the subcategory's objects and their files (spec 3: "all its data removed"),
+      // so it needs their write permissions too, whether or not it has objects right now.
+      remove: {
+        when: "action REMOVE (it deletes the subcategory's objects and their files)",
+        permissions: ['objects:write', 'files:write'],
+        appliesTo: ({ fields }) => String(fields.action ?? '').toUpperCase() === 'REMOVE',
+      },
+    },
     pathParameters: subcategoryDetailPath,
     form: { fields: updateSubcategoryFields, fileField: 'file', maxFileBytes: SUBCATEGORY_IMAGE_MAX_BYTES },
     backgroundJobs: ['removeSubcategoryData'],

@@ -22,6 +22,7 @@ import { writeTransaction } from '#repositories/transactions.js';
 import { nowIso } from '#shared/clock.js';
 import { ApiError, type FieldIssue, ValidationError } from '#shared/errors.js';
 import type { Principal } from '#shared/principal.js';
+import { importOperations } from '../../operations/imports.js';
 import { changeObject, fieldChanges } from '../objects/object-change.js';
 import {
   CreatedTogetherRefusedError,
@@ -66,6 +67,17 @@ const principalOf = (job: ImportJobRecord): Principal => ({
   keyId: job.principal.keyId,
   permissions: new Set(job.principal.permissions),
 });
+
+/**
+ * Whether the job may create missing categories: it asks for it and the key that created it held
+ * what the import row's `createMissing` condition adds (checked at creation and start too; a job
+ * recorded without it reports rows of unknown categories instead of creating them).
+ */
+const mayCreateMissing = (job: ImportJobRecord): boolean =>
+  job.createMissing &&
+  importOperations.createImport.conditionalPermissions.createMissing.permissions.every((permission) =>
+    job.principal.permissions.includes(permission),
+  );
 
 interface FileSurvey {
   total: number;
@@ -342,7 +354,7 @@ export async function runImport(
   const run = new JobRun(
     job,
     await ImportTargets.load(principalOf(job), {
-      createMissing: job.createMissing,
+      createMissing: mayCreateMissing(job),
       defaults: {
         categoryId: job.defaultCategoryId ?? undefined,
         subcategoryId: job.defaultSubcategoryId ?? undefined,
