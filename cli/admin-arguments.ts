@@ -34,6 +34,7 @@ export type AdminCommand =
   | { command: 'create-key'; tenantType: 'company' | 'app'; tenantId: string; permissions: Permission[] }
   | { command: 'revoke-key'; keyId: string }
   | { command: 'set-plan'; keyId: string; plan: UsagePlanName }
+  | { command: 'set-wallet-plan'; appId: string; plan: UsagePlanName }
   | ImportCommand
   | ExportCommand;
 
@@ -71,6 +72,7 @@ const COMMAND_OPTIONS = {
   'create-key': ['company', 'app', 'permissions'],
   'revoke-key': ['key-id'],
   'set-plan': ['key-id', 'plan'],
+  'set-wallet-plan': ['app', 'plan'],
   import: ['company', 'mode', 'format', 'category-id', 'subcategory-id'],
   export: [
     'company',
@@ -114,12 +116,15 @@ export const ADMIN_USAGE = `Usage: npm run --silent admin -- <command> [options]
   create-key (--company <companyId> | --app <appId>) --permissions <p1,p2,...>
   revoke-key --key-id <keyId>
   set-plan --key-id <keyId> --plan <${USAGE_PLAN_NAMES.join('|')}>
+  set-wallet-plan --app <appId> --plan <${USAGE_PLAN_NAMES.join('|')}>
   import <file> --company <companyId> [--mode <${IMPORT_MODES.join('|')}>] [--format <${IMPORT_FORMATS.join('|')}>]
          [--subcategory-id <id> [--category-id <id>]] [--create-missing]
   export --company <companyId> [--format <${EXPORT_FORMATS.join('|')}>] [--out <file>] [--status <active|inactive|all>]
          [--name <text>] [--owner <text>] [--category-id <id>] [--subcategory-id <id>] [--external-id <id>]
          [--sort <createdAt:desc|createdAt:asc|name:asc|name:desc>]
 Options without brackets are required. --permissions '' gives a key without permissions.
+Every new key starts on the default plan, and so do the wallets of a new App: their calls count
+on a usage key of the App's own; set-wallet-plan moves them (or gives an older App that key).
 Permissions: ${PERMISSIONS.join(', ')}
 import writes the file's rows as POST /v2/imports does (each with its ledger event; the actor is
 apiKey:admin-cli), runs the job to its end in this process, and prints its counts and up to 1000
@@ -267,19 +272,24 @@ export function parseAdminArguments(argv: readonly string[]): AdminCommand {
     }
     case 'revoke-key':
       return { command, keyId: requiredValue(options, 'key-id') };
-    case 'set-plan': {
-      const keyId = requiredValue(options, 'key-id');
-      const plan = requiredValue(options, 'plan');
-      if (!(USAGE_PLAN_NAMES as string[]).includes(plan)) {
-        throw new UsageError(`--plan must be one of: ${USAGE_PLAN_NAMES.join(', ')}`);
-      }
-      return { command, keyId, plan: plan as UsagePlanName };
-    }
+    case 'set-plan':
+      return { command, keyId: requiredValue(options, 'key-id'), plan: usagePlan(options) };
+    case 'set-wallet-plan':
+      return { command, appId: requiredValue(options, 'app'), plan: usagePlan(options) };
     case 'import':
       return importCommand(options, positionals);
     case 'export':
       return exportCommand(options);
   }
+}
+
+/** `--plan`, one of the usage plans. */
+function usagePlan(options: Map<string, string>): UsagePlanName {
+  const plan = requiredValue(options, 'plan');
+  if (!(USAGE_PLAN_NAMES as string[]).includes(plan)) {
+    throw new UsageError(`--plan must be one of: ${USAGE_PLAN_NAMES.join(', ')}`);
+  }
+  return plan as UsagePlanName;
 }
 
 function oneOfValue<const V extends string>(

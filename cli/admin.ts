@@ -29,6 +29,9 @@ async function run(
   const { createApp, createCompany, tenantExists } = await import('../lambdas/domain/identity/tenants.js');
   const { issueApiKey, revokeApiKey } = await import('../lambdas/domain/identity/api-keys.js');
   const { findApiKey, setApiKeyUsage } = await import('../lambdas/repositories/identity-repository.js');
+  const { findAppWalletUsage, setAppWalletUsage } = await import(
+    '../lambdas/repositories/app-usage-repository.js'
+  );
 
   /** Puts a key on a usage plan: in AWS through its own API Gateway key, locally by name only. */
   const assignPlan = async (keyId: string, plan: UsagePlanName) => {
@@ -43,6 +46,29 @@ async function run(
     return setApiKeyUsage(keyId, { usagePlan: plan, ...(await plans.createUsageKey(keyId, plan)) });
   };
 
+  /**
+   * Puts an App's wallets on a usage plan, through a usage key of the App's own that every
+   * session of its wallets names (created on first use); locally by name only.
+   */
+  const assignWalletPlan = async (appId: string, plan: UsagePlanName) => {
+    if (!(await tenantExists('app', appId))) throw new Error(`No App ${appId}`);
+    const current = await findAppWalletUsage(appId);
+    const plans = connection.usagePlans;
+    if (plans && current?.walletUsageKeyId) {
+      await plans.movePlan(current.walletUsageKeyId, current.walletUsagePlan as UsagePlanName, plan);
+    }
+    const created =
+      plans && !current?.walletUsageKeyId ? await plans.createUsageKey(`wallets-${appId}`, plan) : undefined;
+    const usage = created
+      ? {
+          walletUsagePlan: plan,
+          walletUsageIdentifierKey: created.usageIdentifierKey,
+          walletUsageKeyId: created.usageKeyId,
+        }
+      : { walletUsagePlan: plan };
+    if (!(await setAppWalletUsage(appId, usage))) throw new Error(`No App ${appId}`);
+  };
+
   switch (request.command) {
     case 'create-company': {
       const { tenantId, keyId, apiKey } = await createCompany(request.name);
@@ -52,11 +78,15 @@ async function run(
     case 'create-app': {
       const { tenantId, keyId, apiKey } = await createApp(request.name);
       await assignPlan(keyId, DEFAULT_USAGE_PLAN);
+      await assignWalletPlan(tenantId, DEFAULT_USAGE_PLAN);
       return { appId: tenantId, apiKey };
     }
     case 'set-plan':
       await assignPlan(request.keyId, request.plan);
       return { keyId: request.keyId, plan: request.plan };
+    case 'set-wallet-plan':
+      await assignWalletPlan(request.appId, request.plan);
+      return { appId: request.appId, walletPlan: request.plan };
     case 'create-key': {
       const { tenantType, tenantId, permissions } = request;
       if (!(await tenantExists(tenantType, tenantId)))

@@ -11,7 +11,11 @@ jest.setTimeout(180_000);
 describe('admin CLI usage plans (local mode)', () => {
   let server: LocalServer;
   let dataDirectory: string;
-  let table: { read(keyId: string): Promise<Record<string, unknown> | undefined>; close(): void };
+  let table: {
+    read(keyId: string): Promise<Record<string, unknown> | undefined>;
+    readApp(appId: string): Promise<Record<string, unknown> | undefined>;
+    close(): void;
+  };
 
   beforeAll(async () => {
     dataDirectory = mkdtempSync(join(tmpdir(), 'asset-registry-plans-'));
@@ -31,6 +35,12 @@ describe('admin CLI usage plans (local mode)', () => {
               TableName: environment.TABLE_NAME,
               Key: { pk: `APIKEY#${keyId}`, sk: 'APIKEY' },
             }),
+          )
+        ).Item,
+      readApp: async (appId) =>
+        (
+          await documents.send(
+            new GetCommand({ TableName: environment.TABLE_NAME, Key: { pk: `T#${appId}`, sk: 'APP' } }),
           )
         ).Item,
       close: () => client.destroy(),
@@ -64,6 +74,25 @@ describe('admin CLI usage plans (local mode)', () => {
     expect((await table.read(key.keyId))?.usagePlan).toBe('high');
     const firstKeyId = company.apiKey.split('_')[1];
     expect((await table.read(firstKeyId))?.usagePlan).toBe('default');
+  });
+
+  it("puts a new App's wallets on the default plan and moves them with set-wallet-plan", async () => {
+    // Prepare
+    const app = JSON.parse((await runAdmin(['create-app', '--name', 'Wallet plans'], settings())).stdout);
+    const before = (await table.readApp(app.appId))?.walletUsagePlan;
+    // Act
+    const moved = await runAdmin(['set-wallet-plan', '--app', app.appId, '--plan', 'high'], settings());
+    const unknownApp = await runAdmin(
+      ['set-wallet-plan', '--app', '0f0e0d0c-0b0a-4909-8807-060504030201', '--plan', 'high'],
+      settings(),
+    );
+    // Assess
+    expect(before).toBe('default');
+    expect(moved.exitCode).toBe(0);
+    expect(JSON.parse(moved.stdout)).toEqual({ appId: app.appId, walletPlan: 'high' });
+    expect((await table.readApp(app.appId))?.walletUsagePlan).toBe('high');
+    expect(unknownApp.exitCode).toBe(1);
+    expect(unknownApp.stdout).toBe('');
   });
 
   it('refuses an unknown plan (exit 2) and an unknown key (exit 1), printing nothing on stdout', async () => {

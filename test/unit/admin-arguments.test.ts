@@ -38,6 +38,10 @@ describe('parseAdminArguments', () => {
     [['revoke-key', '--key-id', 'f'.repeat(24)], { command: 'revoke-key', keyId: 'f'.repeat(24) }],
     [['set-plan', '--key-id', 'abc', '--plan', 'high'], { command: 'set-plan', keyId: 'abc', plan: 'high' }],
     [
+      ['set-wallet-plan', '--app', APP_ID, '--plan', 'high'],
+      { command: 'set-wallet-plan', appId: APP_ID, plan: 'high' },
+    ],
+    [
       ['import', 'objects.csv', '--company', APP_ID],
       { command: 'import', file: 'objects.csv', companyId: APP_ID, mode: 'create', createMissing: false },
     ],
@@ -196,6 +200,12 @@ describe('parseAdminArguments', () => {
       '--plan must be one of: default, high',
     ],
     [
+      'set-wallet-plan with an unknown plan',
+      ['set-wallet-plan', '--app', APP_ID, '--plan', 'gold'],
+      '--plan must be one of: default, high',
+    ],
+    ['set-wallet-plan without --app', ['set-wallet-plan', '--plan', 'high'], '--app is required'],
+    [
       'import without a file',
       ['import', '--company', APP_ID],
       'import needs a file: import <file> --company <companyId>',
@@ -293,6 +303,7 @@ describe('parseAdminArguments', () => {
         'create-key',
         'revoke-key',
         'set-plan',
+        'set-wallet-plan',
         'import',
         'export',
         '--',
