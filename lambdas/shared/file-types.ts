@@ -97,15 +97,24 @@ const GENERIC_MIME_TYPES = new Set(['', 'application/octet-stream', 'binary/octe
 
 export type TypeCheck = { supported: true; type: SupportedType } | { supported: false; reason: string };
 
+const WHITESPACE = /\s/u;
+const LETTER = /\p{L}/u;
+
 /**
  * The extension, with its dot, in lower case; '' when there is none. A last dot-part without a
  * letter or with a space (`scan 2024.01.05`, `v 1. final`) is part of the name, not an
- * extension.
+ * extension. Two single-character searches, not one pattern with two runs around a letter:
+ * that one backtracked quadratically on a long dot-part that ends in a space.
+ *
+ * @example
+ * extensionOf('Scan.PDF') // '.pdf'
+ * extensionOf('scan 2024.01.05') // ''
  */
-const extensionOf = (fileName: string) => {
+export const extensionOf = (fileName: string): string => {
   const dot = fileName.lastIndexOf('.');
-  const extension = dot >= 0 ? fileName.slice(dot).toLowerCase() : '';
-  return /^\.[^\s]*\p{L}[^\s]*$/u.test(extension) ? extension : '';
+  if (dot < 0) return '';
+  const extension = fileName.slice(dot).toLowerCase();
+  return LETTER.test(extension) && !WHITESPACE.test(extension) ? extension : '';
 };
 
 /**

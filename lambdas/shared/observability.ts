@@ -37,7 +37,9 @@ function loggedError(error: Error): Record<string, unknown> {
   return {
     name: error.name,
     location:
-      /\((.*):(\d+):(\d+)\)/
+      // No parenthesis inside: each try stops at the next one, so the search stays linear on a
+      // message (the stack's first line) made of parentheses.
+      /\(([^()\n]*):(\d+):(\d+)\)/
         .exec(error.stack ?? '')
         ?.slice(1, 3)
         .join(':') ?? '',
