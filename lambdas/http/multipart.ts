@@ -7,6 +7,7 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { fileTooLarge } from '#shared/errors.js';
 import { type FilePartHandler, parseMultipartStream, type UploadedFile } from '#shared/multipart-stream.js';
+import { checkUploadFileName } from '#shared/name-text.js';
 import { requestBodyStream } from './body-stream.js';
 import { headerValue } from './http-request.js';
 
@@ -52,10 +53,21 @@ export async function parseMultipart(
   limits: MultipartLimits,
 ): Promise<MultipartBody> {
   const parts: Array<ReturnType<typeof readWholePart>> = [];
+  // A file name is refused before anything reads it (a type check, storage): its bytes are dropped.
+  let refusedName: unknown;
   const fieldsRead = parseMultipartStream(
     requestBodyStream(event),
     headerValue(event.headers, 'content-type') ?? '',
-    (part) => parts.push(readWholePart(part)),
+    (part) => {
+      try {
+        checkUploadFileName(part.fileName, part.fieldName);
+      } catch (error) {
+        refusedName ??= error;
+        part.stream.resume();
+        return;
+      }
+      parts.push(readWholePart(part));
+    },
     { maxFileBytes: limits.maxFileBytes, maxFiles: limits.maxFiles ?? 1 },
   );
   const tooLarge = () => fileTooLarge(limits.maxFileBytes);
@@ -63,10 +75,12 @@ export async function parseMultipart(
   try {
     fields = await fieldsRead;
   } catch (error) {
+    if (refusedName) throw refusedName;
     // An oversize file is the answer even when the body is also malformed after it.
     if ((await Promise.all(parts)).some((part) => part.truncated)) throw tooLarge();
     throw error;
   }
+  if (refusedName) throw refusedName;
   const files = await Promise.all(parts);
   if (files.some((file) => file.truncated)) throw tooLarge();
   return { fields, files: files.map(({ truncated: _truncated, ...file }) => file) };

@@ -7,8 +7,8 @@
  * U+200E, U+200F and U+061C stay allowed: they only set the direction of their neighbours and
  * are how mixed right-to-left names are written correctly.
  */
-import type { FieldIssue } from './errors.js';
-import type { Schema } from './schema.js';
+import { type FieldIssue, ValidationError } from './errors.js';
+import { type Schema, string } from './schema.js';
 
 /** The characters a name may not hold, as a regular-expression class body. */
 export const NAME_FORBIDDEN_CHARACTERS = String.raw`\p{Cc}\u202A-\u202E\u2066-\u2069`;
@@ -47,4 +47,31 @@ export function nameText(schema: Schema<string>): Schema<string> {
       ...schema.jsonSchema,
     },
   };
+}
+
+/** The longest file name an upload keeps (what common file systems allow). */
+export const FILE_NAME_MAX_LENGTH = 255;
+
+/**
+ * An uploaded file's name: 1 to {@link FILE_NAME_MAX_LENGTH} characters, under the rule of names.
+ * Its length is checked before any pattern sees it.
+ */
+export const fileNameText = (): Schema<string> => nameText(string({ min: 1, max: FILE_NAME_MAX_LENGTH }));
+
+const uploadFileName = fileNameText();
+
+/**
+ * Refuses the name a multipart file part carries, before anything else reads it: 400
+ * `VALIDATION_ERROR` naming `field` (the part's field). A part without a name passes; what a
+ * nameless file means is the reader's to decide.
+ *
+ * @example
+ * checkUploadFileName('a'.repeat(300), 'file') // throws ValidationError [{ field: 'file', code: 'LENGTH_INVALID', ... }]
+ */
+export function checkUploadFileName(fileName: string, field: string): void {
+  if (fileName === '') return;
+  const issues: FieldIssue[] = [];
+  // Read as "file name", so that the messages say which part of the field is wrong.
+  uploadFileName.read(fileName, 'file name', issues);
+  if (issues.length > 0) throw new ValidationError(issues.map((issue) => ({ ...issue, field })));
 }

@@ -1,5 +1,6 @@
 /** Request shapes of the file operations (spec 4.16-4.18, 2.6) and the upload-session extension. */
 import { fileEntity } from '#repositories/file-entity.js';
+import { fileNameText } from '#shared/name-text.js';
 import { pageQueryFields } from '#shared/pagination.js';
 import { boolean, defaulted, integer, object, optional, required, string } from '#shared/schema.js';
 
@@ -39,8 +40,8 @@ export const listFilesQuery = object({ ...pageQueryFields() });
 
 export const createUploadSessionBody = object({
   fileName: required(
-    string({ min: 1, max: 255 }),
-    'the name the file is uploaded under (its extension decides the type)',
+    fileNameText(),
+    'the name the file is uploaded under (its extension decides the type); no control or bidirectional formatting characters',
   ),
   mimeType: required(string({ min: 1, max: 255 })),
   size: required(integer({ min: 1, max: FILE_MAX_BYTES }), 'exact size in bytes'),

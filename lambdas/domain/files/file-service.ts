@@ -23,6 +23,7 @@ import type { TransactItem } from '#repositories/transactions.js';
 import { nowIso } from '#shared/clock.js';
 import { BadRequestError, NotFoundError, PayloadTooLargeError, ValidationError } from '#shared/errors.js';
 import { parseMultipartStream } from '#shared/multipart-stream.js';
+import { checkUploadFileName } from '#shared/name-text.js';
 import { type CursorPage, type PageScope, pagePositionOf, toCursorPage } from '#shared/page-cursor.js';
 import { actorOf, type Principal } from '#shared/principal.js';
 import type { Infer } from '#shared/schema.js';
@@ -186,6 +187,7 @@ export async function uploadFile(
   const id = randomUUID();
   const storageKey = fileStorageKey(object.companyId, id);
   let filePart: { originalFileName: string; intake: Promise<FileIntake> } | undefined;
+  let nameRefused = false;
   // Rejects as soon as the file is refused, without waiting for the end of the body.
   let rejectEarly: (error: unknown) => void = () => undefined;
   const refused = new Promise<never>((_, reject) => {
@@ -195,8 +197,17 @@ export async function uploadFile(
     request.body,
     request.contentType,
     (part) => {
-      if (part.fieldName !== request.form.fileField || filePart) {
+      if (part.fieldName !== request.form.fileField || filePart || nameRefused) {
         part.stream.resume(); // only the first `file` part counts
+        return;
+      }
+      try {
+        // Bounded and checked before the type check or storage reads it.
+        checkUploadFileName(part.fileName, part.fieldName);
+      } catch (error) {
+        nameRefused = true;
+        part.stream.resume();
+        rejectEarly(error);
         return;
       }
       filePart = {

@@ -14,7 +14,9 @@
 import type { Readable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import type { FieldIssue } from '#shared/errors.js';
+import { characterCount } from '#shared/text.js';
 import type { ImportFormat } from './import-job.js';
+import { IMPORT_COLUMN_NAME_MAX_LENGTH, IMPORT_COLUMNS_MAX } from './import-schemas.js';
 
 /** No valid record comes near this (metadata stops at 16 KiB): an open quote past it is broken. */
 const RECORD_MAX_BYTES = 256 * 1024;
@@ -89,9 +91,30 @@ function utf8(bytes: Buffer): string | undefined {
   }
 }
 
-type CsvCells = { cells: Buffer[] } | { error: string };
+/** A record's cells; why it is not CSV; or how many fields it has when that is too many to read. */
+type CsvCells = { cells: Buffer[] } | { error: string } | { fieldCount: number };
+
+const COMMA = 0x2c;
+
+/**
+ * The fields of a CSV record, counted by its commas outside quotes (a doubled quote inside a
+ * quoted field flips the state twice): a record too wide to read is known without parsing it.
+ */
+function csvFieldCount(bytes: Buffer): number {
+  let count = 1;
+  let quoted = false;
+  for (let at = 0; at < bytes.length; at += 1) {
+    const byte = bytes[at];
+    if (byte === QUOTE) quoted = !quoted;
+    else if (byte === COMMA && !quoted) count += 1;
+  }
+  return count;
+}
 
 function csvCells(bytes: Buffer): CsvCells {
+  // csv-parse takes about a second for 40,000 fields: a record over the bound is not parsed.
+  const fieldCount = csvFieldCount(bytes);
+  if (fieldCount > IMPORT_COLUMNS_MAX) return { fieldCount };
   try {
     const records = parse(bytes, {
       encoding: null as unknown as BufferEncoding,
@@ -156,10 +179,40 @@ const encodingIssue = (field: string): FieldIssue => ({
   message: `${field} is not valid UTF-8`,
 });
 
+/** A column name as a message quotes it: a long one cut short. */
+const quotedColumn = (name: string) =>
+  `"${[...name].slice(0, 40).join('')}${characterCount(name) > 40 ? '…' : ''}"`;
+
+const columnCountIssue = (count: number) => ({
+  code: 'COLUMN_COUNT_INVALID',
+  message: `has ${count} columns; an import reads at most ${IMPORT_COLUMNS_MAX}`,
+});
+
+/**
+ * What breaks the bounds of a file's columns ({@link IMPORT_COLUMNS_MAX} of them, names of at
+ * most {@link IMPORT_COLUMN_NAME_MAX_LENGTH} characters), its message said after "The header
+ * row" or "line N"; undefined when they hold.
+ */
+function columnBoundIssue(names: string[]): { code: string; message: string } | undefined {
+  if (names.length > IMPORT_COLUMNS_MAX) return columnCountIssue(names.length);
+  const long = names.find((name) => characterCount(name) > IMPORT_COLUMN_NAME_MAX_LENGTH);
+  if (long !== undefined)
+    return {
+      code: 'LENGTH_INVALID',
+      message: `names the column ${quotedColumn(long)}, longer than ${IMPORT_COLUMN_NAME_MAX_LENGTH} characters`,
+    };
+  return undefined;
+}
+
 async function* csvImportRecords(stream: Readable): AsyncGenerator<ImportRecord> {
   const records = csvRecordsOf(linesOf(stream));
   const header = await records.next();
   if (header.done) throw new ImportFileError({ code: 'FILE_EMPTY', message: 'The file has no header row' });
+  if ('fieldCount' in header.value)
+    throw new ImportFileError({
+      code: 'HEADER_INVALID',
+      message: `The header row ${columnCountIssue(header.value.fieldCount).message}`,
+    });
   if ('error' in header.value)
     throw new ImportFileError({
       code: 'HEADER_INVALID',
@@ -172,6 +225,10 @@ async function* csvImportRecords(stream: Readable): AsyncGenerator<ImportRecord>
     throw new ImportFileError({ code: 'HEADER_INVALID', message: 'The header row is not valid UTF-8' });
   }
   const names = columns as string[];
+  // Bounded before anything compares the names (the check for repeats is quadratic in them).
+  const headerIssue = columnBoundIssue(names);
+  if (headerIssue)
+    throw new ImportFileError({ code: 'HEADER_INVALID', message: `The header row ${headerIssue.message}` });
   const duplicate = names.find((name, at) => name !== '' && names.indexOf(name) !== at);
   if (duplicate !== undefined)
     throw new ImportFileError({ code: 'HEADER_INVALID', message: `The column "${duplicate}" appears twice` });
@@ -182,13 +239,14 @@ async function* csvImportRecords(stream: Readable): AsyncGenerator<ImportRecord>
       yield { ...base, issue: syntaxIssue(`row ${record.row} is not valid CSV: ${record.error}`) };
       continue;
     }
-    if (record.cells.length !== names.length) {
+    const fieldCount = 'fieldCount' in record ? record.fieldCount : record.cells.length;
+    if ('fieldCount' in record || fieldCount !== names.length) {
       yield {
         ...base,
         issue: {
           field: 'row',
           code: 'COLUMN_COUNT_INVALID',
-          message: `row ${record.row} has ${record.cells.length} fields; the header has ${names.length}`,
+          message: `row ${record.row} has ${fieldCount} fields; the header has ${names.length}`,
         },
       };
       continue;
@@ -206,6 +264,8 @@ async function* csvImportRecords(stream: Readable): AsyncGenerator<ImportRecord>
 
 async function* jsonLinesImportRecords(stream: Readable): AsyncGenerator<ImportRecord> {
   let index = 0;
+  // The fields seen so far: a JSON Lines file meets the CSV header's bound across all its rows.
+  const fieldsSeen = new Set<string>();
   for await (const line of linesOf(stream)) {
     if (isBlank(line.bytes)) continue;
     const base = { index: index++, row: line.number };
@@ -229,6 +289,23 @@ async function* jsonLinesImportRecords(stream: Readable): AsyncGenerator<ImportR
       };
       continue;
     }
+    const fields = Object.keys(value);
+    const boundIssue =
+      columnBoundIssue(fields) ??
+      (fieldsSeen.size + fields.filter((field) => !fieldsSeen.has(field)).length > IMPORT_COLUMNS_MAX
+        ? {
+            code: 'COLUMN_COUNT_INVALID',
+            message: `brings the file's distinct fields to more than ${IMPORT_COLUMNS_MAX}`,
+          }
+        : undefined);
+    if (boundIssue) {
+      yield {
+        ...base,
+        issue: { field: 'row', code: boundIssue.code, message: `line ${line.number} ${boundIssue.message}` },
+      };
+      continue;
+    }
+    for (const field of fields) fieldsSeen.add(field);
     yield { ...base, values: value as Record<string, unknown> };
   }
 }

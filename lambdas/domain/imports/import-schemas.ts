@@ -1,4 +1,5 @@
 /** Request shapes of the import operations (extension: bulk import of objects). */
+import { fileNameText } from '#shared/name-text.js';
 import { pageQueryFields } from '#shared/pagination.js';
 import {
   boolean,
@@ -18,6 +19,15 @@ import { IMPORT_FORMATS, IMPORT_MODES, type ImportMode } from './import-job.js';
 export const IMPORT_INLINE_MAX_BYTES = 4 * 1024 * 1024;
 /** Files sent with a presigned upload, as large files are. */
 export const IMPORT_UPLOAD_MAX_BYTES = 50 * 1024 * 1024;
+/**
+ * The most columns a CSV header (or distinct fields a JSON Lines file) may have. An import reads
+ * 18 named columns plus `metadata.<key>` ones; the rest are listed in the job's
+ * `ignoredColumns`, so this bound (with the next) keeps the job record far below DynamoDB's
+ * 400 KB item limit.
+ */
+export const IMPORT_COLUMNS_MAX = 500;
+/** The longest column (or JSON field) name, in characters. */
+export const IMPORT_COLUMN_NAME_MAX_LENGTH = 128;
 /** Content types of a file sent as the whole request body. */
 export const IMPORT_BODY_TYPES = {
   'text/csv': 'csv',
@@ -49,7 +59,10 @@ export const importOptionFields = {
     'true: categories and subcategories named by rows (category, subcategory) are created where missing (default false)',
   ),
   performedBy: optional(string({ max: PERFORMED_BY_MAX }), "recorded in each row's ledger event"),
-  fileName: optional(string({ min: 1, max: 255 }), 'the file name to keep with the job'),
+  fileName: optional(
+    fileNameText(),
+    'the file name to keep with the job; no control or bidirectional formatting characters',
+  ),
 };
 
 export const createImportQuery = object(importOptionFields);
