@@ -86,7 +86,7 @@ export interface paths {
         get: operations["getSubcategory"];
         /**
          * Update a subcategory with an action, multipart/form-data (spec 4.10)
-         * @description Needs a company key with `categories:write`; otherwise 403 `COMPANY_ACCESS_DENIED`. Another company's id in the path is refused with the same 403.
+         * @description Needs a company key with `categories:write`; otherwise 403 `COMPANY_ACCESS_DENIED`. Also needs `objects:write` and `files:write` for action REMOVE (it deletes the subcategory's objects and their files); otherwise the same 403. Another company's id in the path is refused with the same 403.
          */
         put: operations["updateSubcategory"];
         post?: never;
@@ -651,7 +651,7 @@ export interface paths {
         put?: never;
         /**
          * Import objects from a CSV or JSON Lines file: in the request, or by presigned upload up to 50 MB (extension)
-         * @description Needs a company key with `objects:write`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
+         * @description Needs a company key with `objects:write`; otherwise 403 `COMPANY_ACCESS_DENIED`. Also needs `categories:write` for an import with createMissing=true (it creates categories and subcategories); otherwise the same 403. Extension: not in the interface specification.
          */
         post: operations["createImport"];
         delete?: never;
@@ -671,7 +671,7 @@ export interface paths {
         put?: never;
         /**
          * Start an import whose file was sent to its presigned upload (extension)
-         * @description Needs a company key with `objects:write`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
+         * @description Needs a company key with `objects:write`; otherwise 403 `COMPANY_ACCESS_DENIED`. Also needs `categories:write` for an import with createMissing=true (it creates categories and subcategories); otherwise the same 403. Extension: not in the interface specification.
          */
         post: operations["startImport"];
         delete?: never;
@@ -5498,7 +5498,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description the name the file is uploaded under (its extension decides the type) */
+                    /** @description the name the file is uploaded under (its extension decides the type); no control or bidirectional formatting characters */
                     fileName: string;
                     mimeType: string;
                     /** @description exact size in bytes */
@@ -8126,7 +8126,7 @@ export interface operations {
                 createMissing?: boolean;
                 /** @description recorded in each row's ledger event */
                 performedBy?: string;
-                /** @description the file name to keep with the job */
+                /** @description the file name to keep with the job; no control or bidirectional formatting characters */
                 fileName?: string;
             };
             header?: never;
@@ -8161,7 +8161,7 @@ export interface operations {
                     createMissing?: boolean;
                     /** @description recorded in each row's ledger event */
                     performedBy?: string;
-                    /** @description the file name to keep with the job */
+                    /** @description the file name to keep with the job; no control or bidirectional formatting characters */
                     fileName?: string;
                     /** @description JSON only: the size in bytes of a file to send with a presigned upload (then POST .../start) */
                     size?: number;
@@ -8196,7 +8196,7 @@ export interface operations {
                     createMissing?: boolean | null;
                     /** @description recorded in each row's ledger event */
                     performedBy?: string | null;
-                    /** @description the file name to keep with the job */
+                    /** @description the file name to keep with the job; no control or bidirectional formatting characters */
                     fileName?: string | null;
                     /** @description JSON only: the size in bytes of a file to send with a presigned upload (then POST .../start) */
                     size?: number | null;
@@ -8271,6 +8271,25 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "COMPANY_ACCESS_DENIED";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Conflict with the current state: TOO_MANY_JOBS (extension) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "TOO_MANY_JOBS";
                         /**
                          * Format: date-time
                          * @description ISO 8601 UTC, milliseconds
@@ -8430,7 +8449,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict with the current state: IMPORT_ALREADY_STARTED (extension), UPLOAD_NOT_RECEIVED (extension) */
+            /** @description Conflict with the current state: IMPORT_ALREADY_STARTED (extension), UPLOAD_NOT_RECEIVED (extension), TOO_MANY_JOBS (extension) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8440,7 +8459,7 @@ export interface operations {
                         /** @description human-readable message */
                         error: string;
                         /** @enum {string} */
-                        code: "IMPORT_ALREADY_STARTED" | "UPLOAD_NOT_RECEIVED";
+                        code: "IMPORT_ALREADY_STARTED" | "UPLOAD_NOT_RECEIVED" | "TOO_MANY_JOBS";
                         /**
                          * Format: date-time
                          * @description ISO 8601 UTC, milliseconds
@@ -8863,6 +8882,25 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "COMPANY_ACCESS_DENIED";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Conflict with the current state: TOO_MANY_JOBS (extension) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "TOO_MANY_JOBS";
                         /**
                          * Format: date-time
                          * @description ISO 8601 UTC, milliseconds
