@@ -338,6 +338,19 @@ export const DATA_MODEL: readonly ItemModel[] = [
       { name: 'find a wallet by username', index: 'table', description: 'Login: one GetItem of the marker.' },
     ],
   }),
+  item(keys.loginThrottleKeys, {
+    description:
+      'The login attempts made on a username from one source address since the last success, and until when that address may not try again; expires some minutes after its last attempt.',
+    parts: { usernameKey: `the username, ${COMPARABLE}`, addressHash: 'SHA-256 of the source address' },
+    patterns: [
+      {
+        name: 'throttle a login',
+        index: 'table',
+        description:
+          'Login reads the item of its username and address, counts each attempt with a conditional update, and clears it after a success.',
+      },
+    ],
+  }),
   item(keys.walletSessionKeys, {
     description: 'A wallet session, found by the hash of its token.',
     parts: { tokenHash: 'SHA-256 of the session token' },

@@ -12,19 +12,10 @@ import { createHash } from 'node:crypto';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '#shared/clients.js';
 import { conditionHeld } from './conditional-write.js';
-import { defineKeys } from './entity-keys.js';
 import { TIME_TO_LIVE_ATTRIBUTE } from './table-definition.js';
+import { loginThrottleKeys } from './table-keys.js';
 import { type TransactItem, writeTransaction } from './transactions.js';
 import { StaleWalletError, usernameKeyOf, type WalletRecord, walletKey } from './wallet-repository.js';
-
-/**
- * The throttle item's keys. Declared here while `table-keys.ts` is being reworked; it belongs
- * there (and in `data-model.ts`) with the other wallet items.
- */
-export const loginThrottleKeys = /* @__PURE__ */ defineKeys({
-  entity: 'loginThrottle',
-  table: { pk: 'T#{appId}#LOGIN_THROTTLE#{usernameKey}', sk: 'ADDRESS#{addressHash}' },
-});
 
 /** SHA-256 of a source address, hex: the item names the address without storing it. */
 export const hashAddress = (sourceAddress: string): string =>

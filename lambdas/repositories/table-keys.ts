@@ -159,6 +159,11 @@ export const walletUsernameMarkerKeys = /* @__PURE__ */ defineKeys({
   table: { pk: 'T#{appId}#WALLET_USERNAME#{usernameKey}', sk: 'MARKER' },
 });
 
+export const loginThrottleKeys = /* @__PURE__ */ defineKeys({
+  entity: 'loginThrottle',
+  table: { pk: 'T#{appId}#LOGIN_THROTTLE#{usernameKey}', sk: 'ADDRESS#{addressHash}' },
+});
+
 export const walletSessionKeys = /* @__PURE__ */ defineKeys({
   entity: 'walletSession',
   table: { pk: 'WALLET_SESSION#{tokenHash}', sk: 'SESSION' },

@@ -76,6 +76,11 @@ describe('table keys', () => {
       { pk: 'T#a0#WALLET_USERNAME#ann', sk: 'MARKER' },
     ],
     [
+      'loginThrottle',
+      keys.loginThrottleKeys.key({ appId: 'a0', usernameKey: 'ann', addressHash: 'h' }),
+      { pk: 'T#a0#LOGIN_THROTTLE#ann', sk: 'ADDRESS#h' },
+    ],
+    [
       'walletSession',
       keys.walletSessionKeys.key({ tokenHash: 'h' }),
       { pk: 'WALLET_SESSION#h', sk: 'SESSION' },
