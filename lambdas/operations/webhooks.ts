@@ -1,5 +1,6 @@
 /** Rows of the operation table (`lambdas/operations.ts`): webhook subscriptions and deliveries (extension). */
 import {
+  ALL_EVENTS,
   createWebhookBody,
   listDeliveriesQuery,
   listWebhooksQuery,
@@ -7,7 +8,45 @@ import {
   webhookDeliveryPath,
   webhookIdPath,
 } from '#domain/webhooks/webhook-schemas.js';
-import { companyOperation, type Operation, withIds } from '../operation-row.js';
+import {
+  type ConditionalPermissions,
+  companyOperation,
+  type Operation,
+  type RequestParts,
+  withIds,
+} from '../operation-row.js';
+
+/**
+ * A delivery carries the event's data (ids, changed fields): a subscription reads what its
+ * events are about, so it needs the read permission of each kind of event it receives, as the
+ * lists of that data do. `events` of the request (create: `["*"]` by default); an update that
+ * sends a new `url` without `events` sends every kind (the stored list is not read here).
+ */
+const receives =
+  (prefix: string) =>
+  ({ body }: RequestParts): boolean => {
+    const events =
+      (body.events as readonly string[] | undefined) ?? (body.url === undefined ? [] : [ALL_EVENTS]);
+    return events.some((type) => type === ALL_EVENTS || type.startsWith(prefix));
+  };
+
+const eventReads = {
+  objectEvents: {
+    when: 'a subscription to object events (object.*, or "*")',
+    permissions: ['objects:read'],
+    appliesTo: receives('object.'),
+  },
+  fileEvents: {
+    when: 'a subscription to file events (file.*, or "*")',
+    permissions: ['files:read'],
+    appliesTo: receives('file.'),
+  },
+  subcategoryEvents: {
+    when: 'a subscription to subcategory events (subcategory.*, or "*")',
+    permissions: ['categories:read'],
+    appliesTo: receives('subcategory.'),
+  },
+} as const satisfies Record<string, ConditionalPermissions>;
 
 export const webhookOperations = withIds({
   listWebhooks: {
@@ -29,6 +68,7 @@ export const webhookOperations = withIds({
     access: { table: ['PutItem'], secrets: ['Encrypt'] },
     summary: 'Subscribe a URL to ledger events; the answer shows the signing secret, once (extension)',
     permission: 'webhooks:write',
+    conditionalPermissions: eventReads,
     body: createWebhookBody,
     // Not idempotent: the idempotency record would keep the answer, and so the secret, in clear.
     answersCredential: true,
@@ -53,6 +93,7 @@ export const webhookOperations = withIds({
     access: { table: ['GetItem', 'PutItem'] },
     summary: 'Change a webhook subscription: url, events, description, status (extension)',
     permission: 'webhooks:write',
+    conditionalPermissions: eventReads,
     pathParameters: webhookIdPath,
     body: updateWebhookBody,
     successStatus: 200,

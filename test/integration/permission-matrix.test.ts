@@ -134,6 +134,9 @@ async function givenFilledSubcategory() {
   return { place, objectId: object.id as string, fileId: file.id };
 }
 
+/** The conditions of a webhook that receives every kind of event. */
+const EVERY_KIND_OF_EVENT = ['objectEvents', 'fileEvents', 'subcategoryEvents'] as const;
+
 const CASES: readonly MatrixCase[] = [
   // Categories
   { name: 'list categories', operation: 'listCategories', send: (key) => call('listCategories', key) },
@@ -311,20 +314,49 @@ const CASES: readonly MatrixCase[] = [
   // Webhooks
   { name: 'list webhooks', operation: 'listWebhooks', send: (key) => call('listWebhooks', key) },
   {
-    name: 'create a webhook',
+    name: 'create a webhook for every event (the default)',
     operation: 'createWebhook',
+    conditions: EVERY_KIND_OF_EVENT,
     send: (key) => call('createWebhook', key, { body: { url: WEBHOOK_URL } }),
   },
+  ...(
+    [
+      ['object.transferred', 'objectEvents'],
+      ['file.uploaded', 'fileEvents'],
+      ['subcategory.removed', 'subcategoryEvents'],
+    ] as const
+  ).map(
+    ([type, condition]): MatrixCase => ({
+      name: `create a webhook for ${type}`,
+      operation: 'createWebhook',
+      conditions: [condition],
+      send: (key) => call('createWebhook', key, { body: { url: WEBHOOK_URL, events: [type] } }),
+    }),
+  ),
   {
     name: 'get a webhook',
     operation: 'getWebhook',
     send: (key, fx) => call('getWebhook', key, { path: { webhookId: fx.webhookId } }),
   },
   {
-    name: 'update a webhook',
+    name: "update a webhook's description",
     operation: 'updateWebhook',
     send: (key, fx) =>
       call('updateWebhook', key, { path: { webhookId: fx.webhookId }, body: { description: 'Changed' } }),
+  },
+  {
+    name: "update a webhook's url (its events are every kind, for all the request shows)",
+    operation: 'updateWebhook',
+    conditions: EVERY_KIND_OF_EVENT,
+    send: (key, fx) =>
+      call('updateWebhook', key, { path: { webhookId: fx.webhookId }, body: { url: WEBHOOK_URL } }),
+  },
+  {
+    name: "update a webhook's events to file events",
+    operation: 'updateWebhook',
+    conditions: ['fileEvents'],
+    send: (key, fx) =>
+      call('updateWebhook', key, { path: { webhookId: fx.webhookId }, body: { events: ['file.deleted'] } }),
   },
   {
     name: 'delete a webhook',
