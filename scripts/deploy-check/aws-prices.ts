@@ -37,6 +37,7 @@ const CLOUDWATCH_PAGE = 'https://aws.amazon.com/cloudwatch/pricing/';
 const SECRETS_MANAGER_PAGE = 'https://aws.amazon.com/secrets-manager/pricing/';
 const EVENTBRIDGE_PAGE = 'https://aws.amazon.com/eventbridge/pricing/';
 const SQS_PAGE = 'https://aws.amazon.com/sqs/pricing/';
+const WAF_PAGE = 'https://aws.amazon.com/waf/pricing/';
 
 /** A month as AWS bills hourly resources: 730 hours. */
 export const HOURS_PER_MONTH = 730;
@@ -124,6 +125,13 @@ export const SQS_STANDARD_REQUEST = price(0.4 / 1e6, 'request', SQS_PAGE, 'known
 /** FIFO queue requests (per 64 KB chunk). */
 export const SQS_FIFO_REQUEST = price(0.5 / 1e6, 'request', SQS_PAGE, 'known, not checked');
 
+/** A WAFv2 web ACL. */
+export const WAF_WEB_ACL_MONTH = price(5, 'web ACL-month', WAF_PAGE, 'known, not checked');
+/** A rule of a web ACL (a managed rule group counts as one rule). */
+export const WAF_RULE_MONTH = price(1, 'rule-month', WAF_PAGE, 'known, not checked');
+/** Requests a web ACL inspects (up to 1,500 WCUs and the default body size). */
+export const WAF_REQUEST = price(0.6 / 1e6, 'request', WAF_PAGE, 'known, not checked');
+
 /** Lambda's duration price of a function architecture (`Architectures` in the template; x86_64 when absent). */
 export const lambdaGbSecondPrice = (architecture: string): Price =>
   architecture === 'arm64' ? LAMBDA_ARM64_GB_SECOND : LAMBDA_X86_GB_SECOND;
@@ -153,4 +161,7 @@ export const ALL_PRICES: Readonly<Record<string, Price>> = {
   EVENTBRIDGE_CUSTOM_EVENT,
   SQS_STANDARD_REQUEST,
   SQS_FIFO_REQUEST,
+  WAF_WEB_ACL_MONTH,
+  WAF_RULE_MONTH,
+  WAF_REQUEST,
 };

@@ -1,7 +1,7 @@
 /**
  * What the stack costs in a month in which nobody calls it, read from its synthesized
  * templates: the resources billed by the month (customer managed KMS keys, alarms, dashboards
- * beyond the free ones, secrets), everything that runs on a schedule (EventBridge schedule
+ * beyond the free ones, secrets, WAF web ACLs and their rules), everything that runs on a schedule (EventBridge schedule
  * rules → the Lambda requests and GB-seconds of the functions they start) and the pollers
  * Lambda keeps on SQS queues; and, apart, the price of each GB stored (table, PITR, buckets,
  * logs), since what is stored depends on use.
@@ -25,6 +25,8 @@ import {
   SECRETS_MANAGER_SECRET_MONTH,
   SQS_FIFO_REQUEST,
   SQS_STANDARD_REQUEST,
+  WAF_RULE_MONTH,
+  WAF_WEB_ACL_MONTH,
 } from './aws-prices.js';
 import type { BenchFigures } from './bench-figures.js';
 import { triggersPerMonth } from './schedules.js';
@@ -154,6 +156,20 @@ export function idleCost(templates: readonly StackTemplate[], figures: BenchFigu
     SECRETS_MANAGER_SECRET_MONTH,
     `${secrets.length} AWS::SecretsManager::Secret`,
     secrets,
+  );
+
+  const webAcls = resourcesOfType('AWS::WAFv2::WebACL');
+  line('WAF web ACLs', webAcls.length, WAF_WEB_ACL_MONTH, `${webAcls.length} AWS::WAFv2::WebACL`, webAcls);
+  const webAclRules = webAcls.reduce(
+    (sum, acl) => sum + ((propertiesOf(acl) as { Rules?: unknown[] }).Rules ?? []).length,
+    0,
+  );
+  line(
+    'WAF web ACL rules',
+    webAclRules,
+    WAF_RULE_MONTH,
+    `the Rules of ${webAcls.length} AWS::WAFv2::WebACL (a managed rule group is one rule)`,
+    webAcls,
   );
 
   for (const rule of resourcesOfType('AWS::Events::Rule')) {

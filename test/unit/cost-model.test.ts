@@ -77,6 +77,24 @@ describe('idle cost', () => {
     expect(idle.usdPerMonth).toBeCloseTo(2.3, 10);
   });
 
+  it('adds $5 per web ACL and $1 per rule of it', () => {
+    // Prepare: one web ACL with four rules.
+    const webAcl: TemplateResource = {
+      Type: 'AWS::WAFv2::WebACL',
+      Properties: { Rules: [{ Name: 'a' }, { Name: 'b' }, { Name: 'c' }, { Name: 'd' }] },
+    };
+
+    // Act
+    const idle = idleCost([stackOf({ WebAcl: webAcl })], noFigures);
+
+    // Assess
+    expect(idle.lines.map((line) => [line.item, line.quantity])).toEqual([
+      ['WAF web ACLs', 1],
+      ['WAF web ACL rules', 4],
+    ]);
+    expect(idle.usdPerMonth).toBeCloseTo(9, 10);
+  });
+
   it('counts each metric a metric-math alarm reads, not its expressions', () => {
     const mathAlarm: TemplateResource = {
       Type: 'AWS::CloudWatch::Alarm',
