@@ -130,6 +130,25 @@ describe('wallets over HTTP: App key, login, Bearer token', () => {
     expect(unknownBody).toEqual(wrongBody);
   });
 
+  it('throttles a guessing address: 5 failures answer 401, the next 429 with Retry-After', async () => {
+    // Act: a username of its own, so that the other tests' logins from this address go on
+    const answers: ApiAnswer[] = [];
+    for (let attempt = 1; attempt <= 6; attempt++)
+      answers.push(
+        await call('/v2/wallets/login', {
+          method: 'POST',
+          body: { username: `guessed@${appId}`, password: 'a guess' },
+        }),
+      );
+    // Assess
+    expect(answers.map((answer) => answer.status)).toEqual([401, 401, 401, 401, 401, 429]);
+    expect(answers[5]?.body).toMatchObject({
+      code: 'TOO_MANY_REQUESTS',
+      timestamp: expect.stringMatching(ISO_UTC),
+    });
+    expect(answers[5]?.headers.get('retry-after')).toBe('2');
+  });
+
   it('reads GET /v2/wallets/{id} with the Bearer token, the call counted in its stats', async () => {
     // Act
     const answer = await call(`/v2/wallets/${walletId}`, { bearer: token });
