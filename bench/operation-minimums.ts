@@ -130,9 +130,9 @@ export const operationMinimums: Record<CaseKey, StatedMinimum> = {
   },
   createWallet: { calls: 1, reason: 'one TransactWriteItems: wallet, username marker, counter' },
   walletLogin: {
-    calls: 4,
+    calls: 7,
     reason:
-      'GetItem of the username marker (username → wallet id), GetItem of the wallet (hash, failed count), conditional UpdateItem that counts the attempt before the password is checked (parallel guesses cannot outrun the lock), TransactWriteItems of session + login record',
+      "GetItem of the throttle record of this username and address + its conditional UpdateItem that counts the attempt before the password is checked (parallel guesses cannot outrun the wait), GetItem of the username marker (username → wallet id), GetItem of the wallet (hash) and of the App (its wallet usage key) side by side, TransactWriteItems of session + login record, UpdateItem that clears the address's count after the success",
   },
   getWallet: { calls: 1, reason: 'one GetItem' },
   updateWallet: {
