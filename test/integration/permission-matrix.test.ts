@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { type KeyedOperation, keyedOperation, permissionsNeeded } from '../../lambdas/operation-row';
 import { type OperationId, operationList, operations } from '../../lambdas/operations';
+import { findImportJob, insertImportJob } from '../../lambdas/repositories/import-repository';
 import {
   APP_PERMISSIONS,
   COMPANY_PERMISSIONS,
@@ -764,6 +765,48 @@ describe('what a refused import or removal leaves', () => {
     expect(removed.statusCode).toBe(200);
     expect(left).toEqual([]);
     expect(bytesAfter.statusCode).toBe(404);
+  });
+
+  it('creates no category in a createMissing job whose recorded key lacks categories:write (a job from before the check)', async () => {
+    // Prepare
+    const categoryName = `Recorded ${randomUUID()}`;
+    const file = csv([
+      ['externalId', 'name', 'category', 'subcategory'],
+      [`J-${randomUUID()}`, 'Row', categoryName, 'Sub'],
+    ]);
+    const created = await postImportJson(companyAdmin, {
+      size: Buffer.byteLength(file),
+      fileName: 'rows.csv',
+      createMissing: true,
+    });
+    const form = new FormData();
+    for (const [name, value] of Object.entries(created.body.upload.fields as Record<string, string>))
+      form.append(name, value);
+    form.append('file', new Blob([file], { type: 'text/csv' }), 'rows.csv');
+    await fetch(created.body.upload.url, { method: 'POST', body: form });
+    // The same file, in a job recorded as an objects:write key's.
+    const job = await findImportJob(COMPANY_ID, created.body.id);
+    if (!job) throw new Error('no job');
+    const recorded = {
+      ...job,
+      id: randomUUID(),
+      principal: { ...job.principal, permissions: ['objects:write'] as Permission[] },
+    };
+    await insertImportJob(recorded);
+    // Act
+    const started = await startImport(companyAdmin, recorded.id);
+    await settleBackgroundJobs();
+    const finished = await getImport(companyAdmin, recorded.id);
+    const categories = await call('listCategories', companyAdmin, {
+      query: { name: categoryName, status: 'all' },
+    });
+    // Assess
+    expect(started.statusCode).toBe(202);
+    expect(finished.body).toMatchObject({
+      status: 'completed',
+      counts: expect.objectContaining({ created: 0, failed: 1 }),
+    });
+    expect((categories.body as unknown as { data: unknown[] }).data).toEqual([]);
   });
 
   it('refuses to start a createMissing import for a key without categories:write', async () => {
