@@ -399,7 +399,7 @@ export interface paths {
         put?: never;
         /**
          * Subscribe a URL to ledger events; the answer shows the signing secret, once (extension)
-         * @description Needs a company key with `webhooks:write`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
+         * @description Needs a company key with `webhooks:write`; otherwise 403 `COMPANY_ACCESS_DENIED`. Also needs `objects:read` for a subscription to object events (object.*, or "*"); otherwise the same 403. Also needs `files:read` for a subscription to file events (file.*, or "*"); otherwise the same 403. Also needs `categories:read` for a subscription to subcategory events (subcategory.*, or "*"); otherwise the same 403. Extension: not in the interface specification.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -422,7 +422,7 @@ export interface paths {
         get: operations["getWebhook"];
         /**
          * Change a webhook subscription: url, events, description, status (extension)
-         * @description Needs a company key with `webhooks:write`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
+         * @description Needs a company key with `webhooks:write`; otherwise 403 `COMPANY_ACCESS_DENIED`. Also needs `objects:read` for a subscription to object events (object.*, or "*"); otherwise the same 403. Also needs `files:read` for a subscription to file events (file.*, or "*"); otherwise the same 403. Also needs `categories:read` for a subscription to subcategory events (subcategory.*, or "*"); otherwise the same 403. Extension: not in the interface specification.
          */
         put: operations["updateWebhook"];
         post?: never;
