@@ -3,11 +3,12 @@
  * unknown, revoked and valid keys (DynamoDB mocked with aws-sdk-client-mock).
  */
 
-import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { clearAuthorizerCache, handler, wholeApiArn } from '../../lambdas/authorizer/api-key-authorizer';
 import { generateApiKey, hashApiKey } from '../../lambdas/domain/identity/api-keys';
+import { generateSessionToken, hashSessionToken } from '../../lambdas/domain/wallets/wallet-sessions';
 import { refusedFor } from '../support/authorizer-refusals';
 
 const METHOD_ARN = 'arn:aws:execute-api:eu-west-1:123456789012:a1b2c3d4e5/prod/GET/v2/categories';
@@ -102,6 +103,38 @@ describe('authorizer handler', () => {
     delete process.env.DEFAULT_USAGE_IDENTIFIER_KEY;
     // Assess
     expect(withOwn.usageIdentifierKey).toBe('ark-usage-own');
+    expect(withShared.usageIdentifierKey).toBe('ark-usage-shared');
+    expect(JSON.stringify(withOwn.context)).not.toContain('ark-usage');
+  });
+
+  it("names a wallet session's App usage key (copied at login), else the stack's shared one", async () => {
+    // Prepare: two sessions, one of an App with its own wallet usage key
+    const session = (tokenHash: string, extra: Record<string, unknown>) =>
+      documentClient.on(GetCommand, { Key: { pk: `WALLET_SESSION#${tokenHash}`, sk: 'SESSION' } }).resolves({
+        Item: {
+          tokenHash,
+          appId: tenantId,
+          walletId: '0f0e0d0c-0b0a-4909-8807-060504030201',
+          fullUsername: `scanner@${tenantId}`,
+          sessionVersion: 1,
+          createdAt: new Date().toISOString(),
+          expiresAt: new Date(Date.now() + 3600_000).toISOString(),
+          ...extra,
+        },
+      });
+    const ownToken = generateSessionToken();
+    const plainToken = generateSessionToken();
+    session(hashSessionToken(ownToken), { usageIdentifierKey: 'ark-usage-app' });
+    session(hashSessionToken(plainToken), {});
+    documentClient.on(UpdateCommand).resolves({});
+    process.env.DEFAULT_USAGE_IDENTIFIER_KEY = 'ark-usage-shared';
+    // Act
+    const withOwn = await handler(authorizerEvent({ Authorization: `Bearer ${ownToken}` }));
+    const withShared = await handler(authorizerEvent({ Authorization: `Bearer ${plainToken}` }));
+    delete process.env.DEFAULT_USAGE_IDENTIFIER_KEY;
+    // Assess
+    expect(withOwn.policyDocument.Statement[0]).toMatchObject({ Effect: 'Allow' });
+    expect(withOwn.usageIdentifierKey).toBe('ark-usage-app');
     expect(withShared.usageIdentifierKey).toBe('ark-usage-shared');
     expect(JSON.stringify(withOwn.context)).not.toContain('ark-usage');
   });
