@@ -13,7 +13,13 @@ import type { Principal } from '../../lambdas/shared/principal';
 import { runBackgroundJobsInProcess } from '../../local/in-process-jobs';
 import { settleBackgroundJobs } from '../support/background-jobs';
 import { givenObject, givenSubcategoryPath } from '../support/fixtures';
-import { exportObjects, getImport, postImportFile } from '../support/import-requests';
+import {
+  exportObjects,
+  getImport,
+  postImportFile,
+  postImportJson,
+  startImport,
+} from '../support/import-requests';
 import { companyPrincipal } from '../support/principals';
 
 jest.setTimeout(60_000);
@@ -98,6 +104,33 @@ describe('the cap on running imports', () => {
     expect(refused.statusCode).toBe(409);
     expect(ended.map((answer) => answer.body.status)).toEqual(Array(JOB_SLOTS_PER_KIND).fill('completed'));
     expect(admitted.statusCode).toBe(202);
+  });
+
+  it('refuses to start an uploaded import past the cap and leaves it pending, to start once a slot frees', async () => {
+    // Prepare: a job whose file came by presigned upload, then the cap reached
+    const principal = companyPrincipal();
+    const created = await postImportJson(principal, {
+      size: Buffer.byteLength(FILE),
+      fileName: 'objects.csv',
+    });
+    const form = new FormData();
+    for (const [name, value] of Object.entries(created.body.upload.fields as Record<string, string>))
+      form.append(name, value);
+    form.append('file', new Blob([FILE], { type: 'text/csv' }), 'objects.csv');
+    await fetch(created.body.upload.url, { method: 'POST', body: form });
+    for (let n = 0; n < JOB_SLOTS_PER_KIND; n++) await importOf(principal);
+    // Act
+    const refused = await startImport(principal, created.body.id);
+    const meanwhile = await getImport(principal, created.body.id);
+    openGate();
+    await settleBackgroundJobs();
+    const started = await startImport(principal, created.body.id);
+    // Assess
+    expect(refused.statusCode).toBe(409);
+    expect(refused.body.code).toBe('TOO_MANY_JOBS');
+    expect(refused.headers['Retry-After']).toBe(String(JOB_RETRY_AFTER_SECONDS));
+    expect(meanwhile.body.status).toBe('pending');
+    expect(started.statusCode).toBe(202);
   });
 
   it('frees the slots of jobs that ended without giving theirs back', async () => {
