@@ -2,6 +2,8 @@
  * API Gateway usage plans for API keys (AWS only; local mode has no usage plans and only
  * records the plan's name). Each of our keys gets an API Gateway API key of its own, which the
  * authorizer names as `usageIdentifierKey`; that API Gateway key's plan throttles the caller.
+ * So does each App's wallets: one API Gateway key per App (`asset-registry-wallets-<appId>`),
+ * named by every session of its wallets (see `lambdas/repositories/app-usage-repository.ts`).
  */
 import { randomBytes } from 'node:crypto';
 import {
