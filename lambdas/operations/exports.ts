@@ -9,7 +9,8 @@ export const exportOperations = withIds({
     path: '/v2/objects/export',
     handler: 'objects/export-objects',
     access: {
-      table: ['GetItem', 'Query', 'PutItem'],
+      // UpdateItem: the company's job slots (`lambdas/domain/job-slots.ts`).
+      table: ['GetItem', 'Query', 'PutItem', 'UpdateItem'],
       indexes: ['gsi1', 'gsi2', 'gsi3', 'gsi4', 'gsi5', 'gsi6'],
     },
     summary:

@@ -27,7 +27,8 @@ export const importOperations = withIds({
     method: 'POST',
     path: '/v2/imports',
     handler: 'imports/create-import',
-    access: { table: ['PutItem'], uploads: ['PutObject'] },
+    // GetItem and UpdateItem: the company's job slots (`lambdas/domain/job-slots.ts`).
+    access: { table: ['GetItem', 'PutItem', 'UpdateItem'], uploads: ['PutObject'] },
     summary:
       'Import objects from a CSV or JSON Lines file: in the request, or by presigned upload up to 50 MB (extension)',
     permission: 'objects:write',

@@ -108,8 +108,11 @@ const FILE_OPERATIONS: OperationId[] = [
   'getExport',
 ];
 
-/** A GET that may start a background job (a large export) records the job's item, and writes nothing else. */
-const JOB_RECORD_WRITES = ['dynamodb:PutItem'];
+/**
+ * A GET that may start a background job (a large export) records the job's item and takes one
+ * of the company's job slots (`lambdas/domain/job-slots.ts`), and writes nothing else.
+ */
+const JOB_RECORD_WRITES = ['dynamodb:PutItem', 'dynamodb:UpdateItem'];
 
 const json = (value: unknown): string => JSON.stringify(value);
 /** `{"Fn::Join":["",[<bucket arn>,"/companies/*"]]}`, as synthesized for an ARN under a bucket. */
