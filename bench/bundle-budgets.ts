@@ -20,7 +20,8 @@ export type FunctionName =
   | `${BackgroundJobName}Job`
   | 'sequenceLedger'
   | 'publishLedgerEvents'
-  | 'deliverWebhooks';
+  | 'deliverWebhooks'
+  | 'recordFailedJobs';
 
 /** `api`: behind the API (each operation's and the authorizer), whose cold start a caller waits for. */
 export type FunctionKind = 'api' | 'worker';
@@ -180,4 +181,5 @@ export const BUNDLE_BUDGETS_KB: Record<FunctionName, number> = {
   sequenceLedger: 399,
   publishLedgerEvents: 389,
   deliverWebhooks: 374,
+  recordFailedJobs: 361,
 };

@@ -8,6 +8,7 @@ import type { UsagePlanName } from './api-gateway-settings.js';
 import { BackgroundJobFunctions } from './background-job-functions.js';
 import { DataStore } from './data-store.js';
 import { EventsOut } from './events-out.js';
+import { FailedWork } from './failed-work.js';
 import { LedgerLog } from './ledger-log.js';
 import { LedgerProtection } from './ledger-protection.js';
 import { Monitoring } from './monitoring.js';
@@ -25,17 +26,24 @@ export class AssetRegistryStack extends Stack {
   readonly monitoring: Monitoring;
   readonly eventsOut: EventsOut;
   readonly webConsole: WebConsole;
+  readonly failedWork: FailedWork;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
 
     this.dataStore = new DataStore(this, 'DataStore');
-    this.backgroundJobs = new BackgroundJobFunctions(this, 'BackgroundJobs', {
+    this.failedWork = new FailedWork(this, 'FailedWork', {
       table: this.dataStore.table,
       filesBucket: this.dataStore.filesBucket,
     });
+    this.backgroundJobs = new BackgroundJobFunctions(this, 'BackgroundJobs', {
+      table: this.dataStore.table,
+      filesBucket: this.dataStore.filesBucket,
+      failedWork: this.failedWork,
+    });
     this.ledgerLog = new LedgerLog(this, 'LedgerDigests', {
       table: this.dataStore.table,
+      failedWork: this.failedWork,
       accessLogsBucket: this.dataStore.accessLogsBucket,
       retentionDays: numberContext(this, 'digestRetentionDays'),
       origin: this.node.tryGetContext('ledgerLogOrigin') ?? `asset-registry/${this.stackName}`,
@@ -58,6 +66,7 @@ export class AssetRegistryStack extends Stack {
     this.eventsOut = new EventsOut(this, 'EventsOut', {
       table: this.dataStore.table,
       filesBucket: this.dataStore.filesBucket,
+      failedWork: this.failedWork,
     });
     this.eventsOut.grantOperations(this.api.operationFunctions);
     Aspects.of(this).add(new LedgerProtection(this.dataStore.table));
@@ -72,6 +81,7 @@ export class AssetRegistryStack extends Stack {
       ['sequenceLedger', this.ledgerLog.sequencerFunction],
       ['publishLedgerEvents', this.eventsOut.publisherFunction],
       ['deliverWebhooks', this.eventsOut.deliveryFunction],
+      ['recordFailedJobs', this.failedWork.recorderFunction],
     ]);
     this.monitoring = new Monitoring(this, 'Monitoring', {
       restApi: this.api.restApi,
@@ -114,6 +124,7 @@ export class AssetRegistryStack extends Stack {
     });
     new CfnOutput(this, 'DashboardName', { value: this.monitoring.dashboard.dashboardName });
     this.eventsOut.addAlarms(this.monitoring.alarmTopic);
+    this.failedWork.addAlarms(this.monitoring.alarmTopic);
     new CfnOutput(this, 'EventBusName', {
       description: 'EventBridge bus with every committed ledger event (source asset-registry)',
       value: this.eventsOut.eventBus.eventBusName,

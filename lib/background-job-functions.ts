@@ -6,15 +6,17 @@
 import { ArnFormat, Duration, Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { CfnFunction, IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { type BackgroundJobName, JOB_FUNCTION_ENVIRONMENT } from '../lambdas/shared/background-jobs.js';
 import { FILES_BUCKET_NAME_ENVIRONMENT, TABLE_NAME_ENVIRONMENT } from '../lambdas/shared/clients.js';
 import { bundledFunction } from './bundled-function.js';
+import type { FailedWork } from './failed-work.js';
 import { type DataAccess, grantDataAccess } from './operation-access.js';
 import { jobEntry } from './project-paths.js';
+import { isTrial } from './stateful-resources.js';
 
 /**
  * What the removal job calls (`lambdas/jobs/remove-subcategory-data.ts`): the subcategory's
@@ -63,9 +65,23 @@ export const IMPORT_OBJECTS_TIMEOUT = Duration.minutes(15);
 /** An export streams the whole list in one run. */
 export const EXPORT_OBJECTS_TIMEOUT = Duration.minutes(15);
 
+/**
+ * Each job function's reserved concurrency: its most runs at once over all companies, kept
+ * apart from the account's pool, so that jobs never take the concurrency the authorizer and
+ * the API functions need (and a job storm is queued by Lambda, not refused). A trial stack
+ * reserves none: a new account's concurrency limit (as low as 10) leaves no room to reserve.
+ * Context `jobConcurrency=<n>` sets another bound for every job.
+ */
+export const JOB_RESERVED_CONCURRENCY: Record<BackgroundJobName, number> = {
+  removeSubcategoryData: 2,
+  importObjects: 5,
+  exportObjects: 5,
+};
+
 export interface BackgroundJobFunctionsProps {
   table: ITable;
   filesBucket: IBucket;
+  failedWork: FailedWork;
 }
 
 export class BackgroundJobFunctions extends Construct {
@@ -117,6 +133,14 @@ export class BackgroundJobFunctions extends Construct {
       ['importObjects', importObjects],
       ['exportObjects', exportObjects],
     ]);
+    const concurrency = jobConcurrencyOf(this);
+    for (const [name, job] of this.functions) {
+      props.failedWork.guardJob(name, job);
+      const reserved = concurrency ?? JOB_RESERVED_CONCURRENCY[name];
+      if (!isTrial(this) && reserved !== undefined) {
+        (job.node.defaultChild as CfnFunction).reservedConcurrentExecutions = reserved;
+      }
+    }
   }
 
   /**
@@ -157,4 +181,15 @@ export class BackgroundJobFunctions extends Construct {
       caller.addEnvironment(JOB_FUNCTION_ENVIRONMENT[job], jobFunction.functionName);
     }
   }
+}
+
+/** The `jobConcurrency` context value: a whole number of at least 1, or nothing. */
+function jobConcurrencyOf(scope: Construct): number | undefined {
+  const given: unknown = scope.node.tryGetContext('jobConcurrency');
+  if (given === undefined) return undefined;
+  const value = Number(given);
+  if (!Number.isInteger(value) || value < 1) {
+    throw new Error(`jobConcurrency must be a whole number of at least 1 (got ${String(given)})`);
+  }
+  return value;
 }

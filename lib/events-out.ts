@@ -30,6 +30,7 @@ import { TABLE_NAME_ENVIRONMENT } from '../lambdas/shared/clients.js';
 import { EVENT_BUS_NAME_ENVIRONMENT } from '../lambdas/shared/event-bus.js';
 import { SECRETS_KEY_ID_ENVIRONMENT } from '../lambdas/shared/secret-box.js';
 import { bundledFunction, METRICS_NAMESPACE } from './bundled-function.js';
+import type { FailedWork } from './failed-work.js';
 import { allowKeyUse, guardedKeyPolicy } from './key-policy.js';
 import { ALARM_PERIOD } from './monitoring.js';
 import { type DataAccess, grantDataAccess } from './operation-access.js';
@@ -52,6 +53,7 @@ export const PUBLISHER_ITERATOR_AGE_ALARM = { thresholdMs: 5 * 60 * 1000, evalua
 export interface EventsOutProps {
   table: Table;
   filesBucket: IBucket;
+  failedWork: FailedWork;
 }
 
 export class EventsOut extends Construct {
@@ -122,6 +124,9 @@ export class EventsOut extends Construct {
         batchSize: 100,
         maxBatchingWindow: Duration.seconds(0),
         reportBatchItemFailures: true,
+        // A bad record is isolated, retried, then handed to the failed-work queue: it holds its
+        // shard back for a bounded time and the events after it flow.
+        ...props.failedWork.streamFailureHandling(),
         // One batch per shard at a time keeps each object's events in order.
         parallelizationFactor: 1,
         filters: [

@@ -35,6 +35,7 @@ import {
 } from '../lambdas/repositories/log-state-repository.js';
 import { DIGEST_BUCKET_NAME_ENVIRONMENT, TABLE_NAME_ENVIRONMENT } from '../lambdas/shared/clients.js';
 import { bundledFunction } from './bundled-function.js';
+import type { FailedWork } from './failed-work.js';
 import { allowKeyUse, guardedKeyPolicy } from './key-policy.js';
 import { acknowledgeLogKeys, LOG_KEY_PATTERN, logReadStatements } from './operation-access.js';
 import { jobEntry } from './project-paths.js';
@@ -65,6 +66,8 @@ export interface LedgerLogProps {
   /** The log's origin (the key name in checkpoints); default: the stack's name. */
   origin: string;
   checkpointSeconds?: number;
+  /** Where the sequencer's trigger records the batches it gives up on. */
+  failedWork: FailedWork;
 }
 
 export class LedgerLog extends Construct {
@@ -158,6 +161,8 @@ export class LedgerLog extends Construct {
       reportBatchItemFailures: true,
       retryAttempts: SEQUENCER_RETRY_ATTEMPTS,
       maxRecordAge: Duration.seconds(SEQUENCER_MAX_RECORD_AGE_SECONDS),
+      // What it drops is integrated by a later run; recorded all the same, with the alarm.
+      onFailure: props.failedWork.streamFailureDestination(),
       filters: [FilterCriteria.filter(OUTBOX_INSERT_FILTER)],
     });
     this.sequencerFunction.addEventSource(this.sequencerTrigger);

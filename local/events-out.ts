@@ -24,6 +24,8 @@ export async function startLocalEventsOut(
     startingPosition?: TableStreamOptions['startingPosition'];
     /** Runs the publisher (its handler in this process when not given). */
     publisher?: TableStreamOptions['handler'];
+    /** How the publisher's mapping gives up on a batch (the template's; retries for ever if not given). */
+    publisherFailureHandling?: TableStreamOptions['failureHandling'];
   } = {},
 ): Promise<LocalEventsOut> {
   const worker = await startDeliveryWorker({ pollIntervalMs: options.pollIntervalMs, ...options.worker });
@@ -33,6 +35,7 @@ export async function startLocalEventsOut(
     pollIntervalMs: options.pollIntervalMs,
     startingPosition: options.startingPosition,
     handler: options.publisher,
+    failureHandling: options.publisherFailureHandling,
     // The deliveries of a batch are queued: the worker need not wait for its next look.
     onBatch: () => worker.wake(),
   });

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { OUTBOX_INSERT_FILTER } from '../lambdas/repositories/log-outbox.js';
 import type { StackEnvironment } from './embedded-stack.js';
-import { startTableStream } from './table-stream.js';
+import { type StreamFailureHandling, startTableStream } from './table-stream.js';
 
 /** The sequencer's position in the table stream, beside the publisher's (`events-out.ts`). */
 export const SEQUENCER_STREAM_CHECKPOINT_FILE = 'sequencer-stream-checkpoint.json';
@@ -36,6 +36,8 @@ export async function startLocalSequencer(
   options: {
     /** Runs the sequencer function (its handler in this process when not given). */
     handler?: (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
+    /** How the mapping gives up on a batch (the template's; retries for ever if not given). */
+    failureHandling?: StreamFailureHandling;
   } = {},
 ): Promise<LocalSequencer> {
   const environment = process.env as StackEnvironment;
@@ -44,5 +46,6 @@ export async function startLocalSequencer(
     checkpointFile: join(environment.LOCAL_EVENTS_DIRECTORY as string, SEQUENCER_STREAM_CHECKPOINT_FILE),
     filter: OUTBOX_INSERT_FILTER,
     handler: options.handler ?? runSequencer,
+    failureHandling: options.failureHandling,
   });
 }

@@ -91,10 +91,12 @@ async function main(): Promise<void> {
     const { startLocalSequencer } = await import('./local-sequencer.js');
     sequencer = await startLocalSequencer({
       handler: (event) => functions.invoke(workers.sequenceLedger, event) as never,
+      failureHandling: stackFunctions.streamFailureHandlingOf(workers.sequenceLedger),
     });
     gateway = await startLocalGateway({ port, apiFunctions: stackFunctions.apiFunctions });
     eventsOut = await startLocalEventsOut(stack.environment, {
       publisher: (event) => functions.invoke(workers.publishLedgerEvents, event) as never,
+      publisherFailureHandling: stackFunctions.streamFailureHandlingOf(workers.publishLedgerEvents),
       worker: { handler: (event) => functions.invoke(workers.deliverWebhooks, event) as never },
     });
   } catch (error) {

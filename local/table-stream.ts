@@ -44,6 +44,40 @@ export interface TableStreamOptions {
    * handler, which is not called for a batch without one. Every record by default.
    */
   filter?: EventFilterPattern;
+  /** How the mapping gives up on a failing batch; by default it retries for ever. */
+  failureHandling?: StreamFailureHandling;
+  /** The pause before a failed batch is read again. */
+  failedBatchPauseMs?: number;
+}
+
+/** A stream mapping's bounds on a failing batch (`lib/failed-work.ts`), as Lambda applies them. */
+export interface StreamFailureHandling {
+  /** Retries of a batch that starts with the same record; -1: until the record expires. */
+  retryAttempts: number;
+  /** A record older than this is given up on; -1: until the stream drops it. */
+  maxRecordAgeSeconds: number;
+  /** Splits a failing batch in two and retries each half (a split is no retry). */
+  bisectBatchOnError: boolean;
+  /** The on-failure destination: gets what Lambda sends, where the records given up on are. */
+  onFailure?: (record: StreamFailureRecord) => Promise<void>;
+}
+
+/** What Lambda sends to a stream mapping's on-failure destination (the records stay in the stream). */
+export interface StreamFailureRecord {
+  requestContext: {
+    condition: 'RetryAttemptsExhausted' | 'RecordAgeExceeded';
+    approximateInvokeCount: number;
+  };
+  timestamp: string;
+  DDBStreamBatchInfo: {
+    shardId: string;
+    startSequenceNumber: string;
+    endSequenceNumber: string;
+    approximateArrivalOfFirstRecord: string;
+    approximateArrivalOfLastRecord: string;
+    batchSize: number;
+    streamArn: string;
+  };
 }
 
 /** The part of Lambda's event filter syntax local mode applies: exact values and `prefix`. */
@@ -158,38 +192,111 @@ export async function startTableStream(options: TableStreamOptions): Promise<Tab
     return ShardIterator ?? null;
   }
 
+  /** Per shard: the size the next batch is cut to (a bisected batch) and the tries of its first record. */
+  const failing = new Map<string, { limit: number; firstRecord: string; tries: number }>();
+  const batchSize = options.batchSize ?? 100;
+
   /** Reads and handles one batch of a shard; the number of records handled. */
   async function readShard(shardId: string): Promise<number> {
     const iterator = await iteratorOf(shardId);
     if (!iterator) return 0; // a closed shard, read to its end
-    const { Records = [], NextShardIterator } = await streams.send(
-      new GetRecordsCommand({ ShardIterator: iterator, Limit: options.batchSize ?? 100 }),
+    const { Records: read = [], NextShardIterator } = await streams.send(
+      new GetRecordsCommand({ ShardIterator: iterator, Limit: batchSize }),
     );
-    if (Records.length === 0) {
+    if (read.length === 0) {
       iterators.set(shardId, NextShardIterator ?? null);
       return 0;
     }
+    const Records = read.slice(0, failing.get(shardId)?.limit ?? batchSize);
+    const cut = Records.length < read.length;
     const matching = Records.map((record) => toLambdaRecord(record, streamArn)).filter(
       (record) => !options.filter || matchesFilter(record, options.filter),
     );
-    const result = matching.length > 0 ? await handler({ Records: matching }) : { batchItemFailures: [] };
-    const failedAt = result.batchItemFailures[0]?.itemIdentifier;
+    let failedAt: string | undefined;
+    try {
+      const result = matching.length > 0 ? await handler({ Records: matching }) : { batchItemFailures: [] };
+      failedAt = result?.batchItemFailures?.[0]?.itemIdentifier;
+    } catch (error) {
+      // A handler that throws fails the whole batch, as the function's error does in AWS.
+      if (!options.failureHandling) throw error;
+      failedAt = matching[0]?.dynamodb?.SequenceNumber;
+    }
     const failedIndex = Records.findIndex((record) => record.dynamodb?.SequenceNumber === failedAt);
-    const handled = failedAt === undefined ? Records : Records.slice(0, Math.max(failedIndex, 0));
+    let handled = failedAt === undefined ? Records : Records.slice(0, Math.max(failedIndex, 0));
+    if (failedAt !== undefined && options.failureHandling) {
+      const failed = Records.slice(Math.max(failedIndex, 0));
+      if (await giveUpOn(shardId, failed, options.failureHandling)) handled = Records;
+    } else if (failedAt === undefined) {
+      failing.delete(shardId);
+    }
     const last = handled.at(-1)?.dynamodb?.SequenceNumber;
     if (last) {
       checkpoint.shards[shardId] = last;
       writeCheckpoint(options.checkpointFile, checkpoint);
     }
     options.onBatch?.();
-    if (failedAt !== undefined) {
+    if (handled.length < Records.length || cut) {
       // Read again from after the last handled record.
       iterators.delete(shardId);
-      await delay(FAILED_BATCH_PAUSE_MS);
+      if (handled.length < Records.length) await delay(options.failedBatchPauseMs ?? FAILED_BATCH_PAUSE_MS);
     } else {
       iterators.set(shardId, NextShardIterator ?? null);
     }
     return handled.length;
+  }
+
+  /**
+   * After a failed batch (from its first failed record): halves it when the mapping bisects, or
+   * counts a try of its first record; gives it up (to the destination) past the tries or the
+   * age. Whether it was given up on (the shard then moves past it).
+   */
+  async function giveUpOn(
+    shardId: string,
+    failed: StreamRecord[],
+    handling: StreamFailureHandling,
+  ): Promise<boolean> {
+    const first = failed[0]?.dynamodb;
+    const state = failing.get(shardId);
+    const tries = state && state.firstRecord === first?.SequenceNumber ? state.tries + 1 : 1;
+    const ageSeconds = (Date.now() - (first?.ApproximateCreationDateTime?.getTime() ?? Date.now())) / 1000;
+    const tooOld = handling.maxRecordAgeSeconds >= 0 && ageSeconds > handling.maxRecordAgeSeconds;
+    if (handling.bisectBatchOnError && failed.length > 1 && !tooOld) {
+      failing.set(shardId, { limit: Math.ceil(failed.length / 2), firstRecord: '', tries: 0 });
+      return false;
+    }
+    if (!tooOld && (handling.retryAttempts < 0 || tries <= handling.retryAttempts)) {
+      failing.set(shardId, { limit: failed.length, firstRecord: first?.SequenceNumber ?? '', tries });
+      return false;
+    }
+    failing.delete(shardId);
+    const arrival = (record: StreamRecord | undefined) =>
+      (record?.dynamodb?.ApproximateCreationDateTime ?? new Date()).toISOString();
+    await handling.onFailure?.({
+      requestContext: {
+        condition: tooOld ? 'RecordAgeExceeded' : 'RetryAttemptsExhausted',
+        approximateInvokeCount: tries,
+      },
+      timestamp: new Date().toISOString(),
+      DDBStreamBatchInfo: {
+        shardId,
+        startSequenceNumber: first?.SequenceNumber ?? '',
+        endSequenceNumber: failed.at(-1)?.dynamodb?.SequenceNumber ?? '',
+        approximateArrivalOfFirstRecord: arrival(failed[0]),
+        approximateArrivalOfLastRecord: arrival(failed.at(-1)),
+        batchSize: failed.length,
+        streamArn,
+      },
+    });
+    console.error(
+      JSON.stringify({
+        level: 'ERROR',
+        message: `Table stream records given up on (${tooOld ? 'too old' : 'retries exhausted'})`,
+        shardId,
+        startSequenceNumber: first?.SequenceNumber,
+        records: failed.length,
+      }),
+    );
+    return true;
   }
 
   let shards: Shard[] = [];

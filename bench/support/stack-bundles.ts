@@ -23,7 +23,8 @@ export interface StackFunction {
 
 /**
  * The stack's functions, from a synthesis: the authorizer and each operation's function (kind
- * `api`), the background jobs (`<job>Job`), the sequencer and the events-out functions (`worker`).
+ * `api`), the background jobs (`<job>Job`), the sequencer, the events-out functions and the
+ * recorder of failed jobs (`worker`).
  * Throws on a function of the stack that is none of these, so that no function goes unchecked.
  */
 export function stackFunctions(): StackFunction[] {
@@ -41,6 +42,7 @@ export function stackFunctions(): StackFunction[] {
     ['sequenceLedger', 'worker', stack.ledgerLog.sequencerFunction],
     ['publishLedgerEvents', 'worker', stack.eventsOut.publisherFunction],
     ['deliverWebhooks', 'worker', stack.eventsOut.deliveryFunction],
+    ['recordFailedJobs', 'worker', stack.failedWork.recorderFunction],
   ];
   const known = new Set(named.map(([, , construct]) => construct));
   const unnamed = nodejsFunctionsUnder(stack).filter((construct) => !known.has(construct));

@@ -48,7 +48,39 @@ export interface LocalFunctionsOptions {
   /** Where each function's log file goes. */
   logDirectory: string;
   maxEnvironmentsPerFunction?: number;
+  /**
+   * How a function's asynchronous invocations are retried and where the ones given up on go (its
+   * `AWS::Lambda::EventInvokeConfig`); without one, Lambda's defaults: two retries, no destination.
+   */
+  asyncInvocationHandling?: (functionName: string) => AsyncInvocationHandling | undefined;
+  /** The pause before the n-th retry of an asynchronous invocation is n times this. */
+  asyncRetryPauseMs?: number;
 }
+
+export interface AsyncInvocationHandling {
+  retryAttempts: number;
+  maxEventAgeSeconds: number;
+  /** The on-failure destination: gets Lambda's record of the invocation given up on. */
+  onFailure?: (record: AsyncInvocationRecord) => Promise<void>;
+}
+
+/** The record Lambda sends to an on-failure destination. */
+export interface AsyncInvocationRecord {
+  version: '1.0';
+  timestamp: string;
+  requestContext: {
+    requestId: string;
+    functionArn: string;
+    condition: 'RetriesExhausted' | 'EventAgeExceeded';
+    approximateInvokeCount: number;
+  };
+  requestPayload: unknown;
+  responseContext: { statusCode: number; executedVersion: string; functionError: string };
+  responsePayload: { errorType: string; errorMessage: string };
+}
+
+/** Lambda's defaults for asynchronous invocations. */
+const DEFAULT_ASYNC_HANDLING: AsyncInvocationHandling = { retryAttempts: 2, maxEventAgeSeconds: 6 * 3600 };
 
 interface Pending {
   resolve(result: unknown): void;
@@ -210,23 +242,70 @@ export class LocalFunctions {
   }
 
   /**
-   * Invokes a function asynchronously (`Event`), as Lambda's Invoke with that type or an event
-   * source does: returns at once; a failure is logged (Lambda's two retries are not made here).
+   * Invokes a function asynchronously (`Event`), as Lambda's Invoke with that type does: returns
+   * at once; a failed run is retried (after a pause that grows with each retry) as the function's
+   * handling says, and one given up on goes to its on-failure destination, or is logged.
    */
   invokeAsync(nameOrArn: string, event: unknown): void {
-    const invocation: Promise<unknown> = this.invoke(nameOrArn, event)
-      .catch((error: unknown) => {
+    const invocation: Promise<unknown> = this.runAsync(nameOrArn, event).finally(() =>
+      this.asyncInvocations.delete(invocation),
+    );
+    this.asyncInvocations.add(invocation);
+  }
+
+  private async runAsync(nameOrArn: string, event: unknown): Promise<void> {
+    const localFunction = this.find(nameOrArn);
+    const handling =
+      (localFunction && this.options.asyncInvocationHandling?.(localFunction.name)) ?? DEFAULT_ASYNC_HANDLING;
+    const queuedAt = Date.now();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.invoke(nameOrArn, event);
+        return;
+      } catch (error) {
+        const failure =
+          error instanceof FunctionError ? error : new FunctionError(nameOrArn, 'Error', String(error));
+        const pauseMs = attempt * (this.options.asyncRetryPauseMs ?? 1000);
+        const expired = Date.now() + pauseMs - queuedAt > handling.maxEventAgeSeconds * 1000;
+        if (attempt <= handling.retryAttempts && !expired) {
+          await new Promise((resolve) => setTimeout(resolve, pauseMs));
+          continue;
+        }
+        const record: AsyncInvocationRecord = {
+          version: '1.0',
+          timestamp: new Date().toISOString(),
+          requestContext: {
+            requestId: randomUUID(),
+            functionArn: `${localFunction?.arn ?? nameOrArn}:$LATEST`,
+            condition: expired ? 'EventAgeExceeded' : 'RetriesExhausted',
+            approximateInvokeCount: attempt,
+          },
+          requestPayload: event,
+          responseContext: { statusCode: 200, executedVersion: '$LATEST', functionError: 'Unhandled' },
+          responsePayload: { errorType: failure.errorType, errorMessage: failure.message },
+        };
         console.error(
           JSON.stringify({
             level: 'ERROR',
-            message: 'Asynchronous invocation failed',
+            message: `Asynchronous invocation given up on after ${attempt} attempt(s)`,
             function: nameOrArn,
-            errorMessage: String(error instanceof Error ? error.message : error),
+            errorMessage: failure.message,
+            destination: handling.onFailure ? 'on-failure destination' : 'none',
           }),
         );
-      })
-      .finally(() => this.asyncInvocations.delete(invocation));
-    this.asyncInvocations.add(invocation);
+        await handling.onFailure?.(record).catch((destinationError: unknown) => {
+          console.error(
+            JSON.stringify({
+              level: 'ERROR',
+              message: 'The on-failure destination refused the record',
+              function: nameOrArn,
+              errorMessage: String(destinationError),
+            }),
+          );
+        });
+        return;
+      }
+    }
   }
 
   /**

@@ -23,9 +23,11 @@ import type { ApiFunctions } from '../local-gateway.js';
 import { cachedLocalStack } from '../synthesized/cached-local-stack.js';
 import type { LocalStack } from '../synthesized/local-stack.js';
 import { LOCAL_ACCOUNT_ID } from '../synthesized/template-values.js';
+import type { StreamFailureHandling } from '../table-stream.js';
 import { bundledApiFunctions } from './api-functions.js';
+import { LocalFailureQueues } from './failure-queues.js';
 import { functionBundles } from './function-bundles.js';
-import { LocalFunctions } from './local-functions.js';
+import { type AsyncInvocationHandling, LocalFunctions } from './local-functions.js';
 
 /**
  * The variables local mode adds to every function's environment besides the endpoint and
@@ -54,9 +56,48 @@ function queueUrlsOnEndpoint(
   );
 }
 
+/** A function's asynchronous invocation handling, from its `AWS::Lambda::EventInvokeConfig`. */
+export function asyncHandlingOf(
+  stack: LocalStack,
+  functionName: string,
+  failureQueues: LocalFailureQueues,
+): AsyncInvocationHandling | undefined {
+  const config = stack.eventInvokeConfigs.find((each) => each.FunctionName === functionName);
+  if (!config) return undefined;
+  const destination = (config.DestinationConfig as { OnFailure?: { Destination?: string } } | undefined)
+    ?.OnFailure?.Destination;
+  return {
+    retryAttempts: Number(config.MaximumRetryAttempts ?? 2),
+    maxEventAgeSeconds: Number(config.MaximumEventAgeInSeconds ?? 6 * 3600),
+    onFailure: destination ? (record) => failureQueues.send(destination, record) : undefined,
+  };
+}
+
+/** A stream mapping's failure handling, from its `AWS::Lambda::EventSourceMapping`. */
+export function streamFailureHandlingOf(
+  stack: LocalStack,
+  functionName: string,
+  failureQueues: LocalFailureQueues,
+): StreamFailureHandling | undefined {
+  const mapping = stack.eventSourceMappings.find(
+    (each) => each.FunctionName === functionName && String(each.EventSourceArn ?? '').includes(':dynamodb:'),
+  );
+  if (!mapping) return undefined;
+  const destination = (mapping.DestinationConfig as { OnFailure?: { Destination?: string } } | undefined)
+    ?.OnFailure?.Destination;
+  return {
+    retryAttempts: Number(mapping.MaximumRetryAttempts ?? -1),
+    maxRecordAgeSeconds: Number(mapping.MaximumRecordAgeInSeconds ?? -1),
+    bisectBatchOnError: mapping.BisectBatchOnFunctionError === true,
+    onFailure: destination ? (record) => failureQueues.send(destination, record) : undefined,
+  };
+}
+
 export interface StackFunctions {
   stack: LocalStack;
   functions: LocalFunctions;
+  /** How the table stream mapping of this function gives up on a batch, from the template. */
+  streamFailureHandlingOf(functionName: string): StreamFailureHandling | undefined;
   apiFunctions: ApiFunctions;
   endpoint: LocalAwsEndpoint;
   stop(): Promise<void>;
@@ -131,11 +172,17 @@ export async function startStackFunctions(options: StackFunctionsOptions): Promi
       options.environment[name] === undefined ? [] : [[name, options.environment[name] as string]],
     ),
   );
+  const failureQueues = new LocalFailureQueues({
+    stack,
+    invoke: (functionName, event) => (functions as LocalFunctions).invoke(functionName, event),
+    directory: join(options.dataDirectory, 'failed-work'),
+  });
   functions = new LocalFunctions({
     functions: stack.functions,
     bundles,
     region,
     logDirectory: join(options.dataDirectory, 'logs'),
+    asyncInvocationHandling: (functionName) => asyncHandlingOf(stack, functionName, failureQueues),
     platformEnvironment: (localFunction) => ({
       ...queueUrlsOnEndpoint(localFunction.environment, region, endpoint.url),
       ...credentialEnvironmentOf(localFunction.name),
@@ -148,6 +195,7 @@ export async function startStackFunctions(options: StackFunctionsOptions): Promi
     stack,
     functions: running,
     apiFunctions: bundledApiFunctions(running, stack.api),
+    streamFailureHandlingOf: (functionName) => streamFailureHandlingOf(stack, functionName, failureQueues),
     endpoint,
     async stop() {
       await running.close();

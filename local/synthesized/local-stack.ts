@@ -47,6 +47,10 @@ export interface LocalStack {
   resourcePolicies: ResourcePolicy[];
   /** Each `AWS::Lambda::EventSourceMapping`'s properties, references resolved. */
   eventSourceMappings: Array<Record<string, unknown>>;
+  /** Each `AWS::Lambda::EventInvokeConfig`'s properties (asynchronous invocations), references resolved. */
+  eventInvokeConfigs: Array<Record<string, unknown>>;
+  /** Each SQS queue's ARN with its properties (its redrive policy), references resolved. */
+  queues: Array<{ arn: string; properties: Record<string, unknown> }>;
   /** The functions behind the API: its authorizer's, and each operation's by operation id. */
   api: { authorizer: string; operations: Record<string, string> };
   /** The names of the functions that are not behind the API, by what they do. */
@@ -152,6 +156,13 @@ export function synthesizeLocalStack(options: LocalStackOptions): LocalStack {
     eventSourceMappings: ofType('AWS::Lambda::EventSourceMapping').map(([, mapping]) =>
       resolved<Record<string, unknown>>(mapping.Properties),
     ),
+    eventInvokeConfigs: ofType('AWS::Lambda::EventInvokeConfig').map(([, config]) =>
+      resolved<Record<string, unknown>>(config.Properties),
+    ),
+    queues: ofType('AWS::SQS::Queue').map(([logicalId, queue]) => ({
+      arn: values.arn(logicalId),
+      properties: resolved<Record<string, unknown>>(queue.Properties ?? {}),
+    })),
     ledgerSigningKeyArn: values.arn(logicalIdOf(stack.ledgerLog.signingKey)),
     workers: {
       ...(Object.fromEntries(

@@ -73,7 +73,7 @@ const REVIEWED = [
   { id: /^AwsSolutions-S1$/, where: /\/DataStore\/AccessLogsBucket$/ },
   { id: /^AwsSolutions-CFR[1-4]$/, where: /\/WebConsole\/Distribution$/ },
   { id: /^AwsSolutions-SMG4$/, where: /\/PageCursorKey\/Secret$/ },
-  { id: /^AwsSolutions-SQS3$/, where: /\/EventsOut\/DeliveryDeadLetterQueue$/ },
+  { id: /^AwsSolutions-SQS3$/, where: /\/(EventsOut\/DeliveryDeadLetterQueue|FailedWork\/FailedWorkQueue)$/ },
   { id: /^AwsSolutions-APIG2$/, where: /\/Api\/RestApi$/ },
   { id: /^AwsSolutions-COG4$/, where: /\/Api\/RestApi$/ },
   { id: /^AwsSolutions-APIG3$/, where: /\/Api\/RestApi\/DeploymentStage\.prod$/ },

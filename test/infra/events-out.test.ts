@@ -1,6 +1,7 @@
 /** Events out on AWS: table stream → publisher → EventBridge bus and SQS FIFO → delivery function. */
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { LEDGER_EVENT_ENTITY } from '../../lambdas/repositories/ledger-repository';
+import { STREAM_FAILURE_HANDLING } from '../../lib/failed-work';
 import { policyActionsOfRole, type SynthesizedStack, synthesizeStack } from './synthesized-stack';
 
 let synthesized: SynthesizedStack;
@@ -21,7 +22,7 @@ describe('events out', () => {
     });
   });
 
-  it('feeds the publisher from the stream: ledger event INSERTs only, in order, failures reported per record', () => {
+  it('feeds the publisher from the stream: ledger event INSERTs only, in order, failures reported per record and bounded', () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionName: { Ref: idOf(synthesized.stack.eventsOut.publisherFunction) },
       EventSourceArn: { 'Fn::GetAtt': [idOf(synthesized.stack.dataStore.table), 'StreamArn'] },
@@ -38,7 +39,8 @@ describe('events out', () => {
           },
         ],
       },
-      MaximumRetryAttempts: Match.absent(),
+      // A bad record is retried a bounded number of times, then handed on (test/infra/failed-work.test.ts).
+      MaximumRetryAttempts: STREAM_FAILURE_HANDLING.retryAttempts,
     });
   });
 

@@ -434,6 +434,11 @@ describe('the authorizer', () => {
   });
 });
 
+/** The ARN of a queue of lib/failed-work.ts, as the template references it. */
+const failedWorkQueueArn = (queue: 'queue' | 'jobFailureQueue') => ({
+  'Fn::GetAtt': [synthesized.logicalIdOf(synthesized.stack.failedWork[queue]), 'Arn'],
+});
+
 describe('the job functions', () => {
   it('lets the sequencer move its state, the outbox and positions, write log files and sign, nothing else', () => {
     // Prepare
@@ -478,6 +483,8 @@ describe('the job functions', () => {
           Resource: JSON.parse(arnUnder(digestBucketArn, LOG_KEY_PATTERN)),
         },
         { Effect: 'Allow', Action: ['kms:Sign', 'kms:GetPublicKey'], Resource: JSON.parse(keyArn) },
+        // Where its trigger puts the batches it gives up on (lib/failed-work.ts).
+        { Effect: 'Allow', Action: 'sqs:SendMessage', Resource: failedWorkQueueArn('queue') },
         // The table stream's outbox inserts start it (test/infra/ledger-stack.test.ts).
         { Effect: 'Allow', Action: 'dynamodb:ListStreams', Resource: '*' },
         {
@@ -516,7 +523,12 @@ describe('the job functions', () => {
       expect(observed.listBucket).toBe(false);
       expect([...observed.secrets, ...observed.deliveryQueue, ...observed.log]).toEqual([]);
       expect(observed.conditioned).toEqual([]);
-      expect(observed.other).toEqual([]);
+      // Lambda hands its invocations given up on to the job-failure queue (lib/failed-work.ts).
+      expect(grantsOf(observed.other)).toEqual(
+        grantsOf([
+          { Effect: 'Allow', Action: 'sqs:SendMessage', Resource: failedWorkQueueArn('jobFailureQueue') },
+        ]),
+      );
       expect(invoke).toHaveLength(startsItself ? 1 : 0);
       if (startsItself) {
         // Its own name, in its environment and in the ARN it may invoke (no `*`, no other function).

@@ -66,6 +66,13 @@ describe('ledger infrastructure', () => {
           FunctionResponseTypes: ['ReportBatchItemFailures'],
           MaximumRetryAttempts: SEQUENCER_RETRY_ATTEMPTS,
           MaximumRecordAgeInSeconds: SEQUENCER_MAX_RECORD_AGE_SECONDS,
+          DestinationConfig: {
+            OnFailure: {
+              Destination: {
+                'Fn::GetAtt': [synthesized.logicalIdOf(synthesized.stack.failedWork.queue), 'Arn'],
+              },
+            },
+          },
           FilterCriteria: {
             Filters: [
               {

@@ -45,9 +45,9 @@ describe('a new row of the operation table', () => {
   it('adds its function', () => {
     // Assess
     // The real rows, the added row, the authorizer, the ledger sequencer, the three background
-    // jobs (subcategory removal, import, export), and the publisher and delivery functions of
-    // events out.
-    template.resourceCountIs('AWS::Lambda::Function', Object.keys(operations).length + 1 + 7);
+    // jobs (subcategory removal, import, export), the publisher and delivery functions of
+    // events out, and the recorder of failed jobs.
+    template.resourceCountIs('AWS::Lambda::Function', Object.keys(operations).length + 1 + 8);
     expect(operationList).toHaveLength(Object.keys(operations).length + 1);
     template.hasResourceProperties('AWS::Lambda::Function', {
       Description: 'DELETE /v2/probes/{probeId}/items/{itemId}: A row that exists only in this test',

@@ -81,8 +81,9 @@ describe.each([
       expect(stack.node.id).toBe(functionStackId(functionGroupOf(operation)));
       expect(rootFunctions).not.toContain(synthesized.logicalIdOf(operationFunction));
     }
-    // The root keeps the authorizer, the sequencer, the three jobs and the events-out functions.
-    expect(rootFunctions).toHaveLength(7);
+    // The root keeps the authorizer, the sequencer, the three jobs, the events-out functions and
+    // the recorder of failed jobs.
+    expect(rootFunctions).toHaveLength(8);
   });
 
   it("keeps each function's role, policy, log group and errors alarm in the function's stack", () => {

@@ -70,8 +70,9 @@ describe('Lambda functions', () => {
 
     // Assess
     // The authorizer, the ledger sequencer, the three background jobs (subcategory removal,
-    // import, export), the ledger event publisher and the webhook delivery function.
-    template.resourceCountIs('AWS::Lambda::Function', operationList.length + 7);
+    // import, export), the ledger event publisher, the webhook delivery function and the
+    // recorder of failed jobs.
+    template.resourceCountIs('AWS::Lambda::Function', operationList.length + 8);
     expect(synthesized.stack.api.operationFunctions.size).toBe(operationList.length);
     expect(resourceTypes.filter((type) => type.startsWith('Custom::'))).toEqual([]);
     expect(resourceTypes).not.toContain('AWS::CloudFormation::CustomResource');
@@ -92,6 +93,7 @@ describe('Lambda functions', () => {
       // Events out: the publisher takes a batch of 100 events; a delivery waits 10 s at most.
       [synthesized.logicalIdOf(synthesized.stack.eventsOut.publisherFunction), 60],
       [synthesized.logicalIdOf(synthesized.stack.eventsOut.deliveryFunction), 30],
+      [synthesized.logicalIdOf(synthesized.stack.failedWork.recorderFunction), 60],
     ]);
 
     // Assess

@@ -55,7 +55,8 @@ describe('retention', () => {
     expect(byType('AWS::DynamoDB::Table')).toBe(1);
     expect(byType('AWS::S3::Bucket')).toBe(4);
     expect(byType('AWS::KMS::Key')).toBe(3);
-    expect(byType('AWS::SQS::Queue')).toBe(2);
+    // Webhook deliveries and their dead letters; failed work and job failures (lib/failed-work.ts).
+    expect(byType('AWS::SQS::Queue')).toBe(4);
     const stacksWithLogGroups = new Set(
       resources
         .filter((resource) => resource.type === 'AWS::Logs::LogGroup')
@@ -276,7 +277,7 @@ describe('what the deploy check prints', () => {
       stackName: 'AssetRegistryStack',
       tables: 1,
       buckets: 4,
-      queues: 2,
+      queues: 4,
       restApis: 1,
     });
     expect(root!.keys).toBe(3);

@@ -73,7 +73,7 @@ it('empties every bucket on delete (CDK auto-delete custom resource)', () => {
   expect(emptied).toEqual(buckets);
 });
 
-it('deletes the keys after the shortest pending window, and lets the table be deleted', () => {
+it('deletes the keys after the shortest pending window, lets the table be deleted, reserves no concurrency', () => {
   // Assess
   for (const key of resourcesOfType(trial, 'AWS::KMS::Key')) {
     expect(key.Properties!.PendingWindowInDays).toBe(SHORTEST_KEY_PENDING_WINDOW_DAYS);
@@ -86,6 +86,10 @@ it('deletes the keys after the shortest pending window, and lets the table be de
   );
   expect(deleters).toHaveLength(2);
   for (const statement of deleters) expect(JSON.stringify(statement.Principal)).toContain(':root');
+  // A new account's concurrency limit leaves no room to reserve (lib/background-job-functions.ts).
+  for (const lambdaFunction of resourcesOfType(trial, 'AWS::Lambda::Function')) {
+    expect(lambdaFunction.Properties!.ReservedConcurrentExecutions).toBeUndefined();
+  }
   const [table] = resourcesOfType(trial, 'AWS::DynamoDB::Table');
   expect(table!.Properties!.DeletionProtectionEnabled).toBe(false);
 });
