@@ -174,7 +174,7 @@ export const BUNDLE_BUDGETS_KB: Record<FunctionName, number> = {
   listImportErrors: 407,
   exportObjects: 401,
   getExport: 376,
-  openapi: 87,
+  openapi: 90,
   removeSubcategoryDataJob: 371,
   importObjectsJob: 444,
   exportObjectsJob: 384,

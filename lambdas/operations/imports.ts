@@ -1,5 +1,6 @@
 /** Rows of the operation table (`lambdas/operations.ts`): bulk import (extension). */
 import {
+  CREATE_MISSING_PERMISSIONS,
   createImportFields,
   createImportQuery,
   IMPORT_BODY_TYPES,
@@ -18,7 +19,7 @@ import { type ConditionalPermissions, companyOperation, type Operation, withIds 
  */
 const createsCategories = {
   when: 'an import with createMissing=true (it creates categories and subcategories)',
-  permissions: ['categories:write'],
+  permissions: CREATE_MISSING_PERMISSIONS,
 } as const satisfies ConditionalPermissions;
 
 export const importOperations = withIds({

@@ -22,7 +22,6 @@ import { writeTransaction } from '#repositories/transactions.js';
 import { nowIso } from '#shared/clock.js';
 import { ApiError, type FieldIssue, ValidationError } from '#shared/errors.js';
 import type { Principal } from '#shared/principal.js';
-import { importOperations } from '../../operations/imports.js';
 import { changeObject, fieldChanges } from '../objects/object-change.js';
 import {
   CreatedTogetherRefusedError,
@@ -34,6 +33,7 @@ import {
 import type { RowOutcome } from './import-job.js';
 import { ImportFileError, type ImportRecord, importRecords } from './import-records.js';
 import { externalIdOf, isKnownColumn, type ObjectInput, toImportRow } from './import-row.js';
+import { CREATE_MISSING_PERMISSIONS } from './import-schemas.js';
 import { ImportTargets, type ResolvedTarget } from './import-targets.js';
 
 /** Rows counted together: the unit of progress. */
@@ -75,9 +75,7 @@ const principalOf = (job: ImportJobRecord): Principal => ({
  */
 const mayCreateMissing = (job: ImportJobRecord): boolean =>
   job.createMissing &&
-  importOperations.createImport.conditionalPermissions.createMissing.permissions.every((permission) =>
-    job.principal.permissions.includes(permission),
-  );
+  CREATE_MISSING_PERMISSIONS.every((permission) => job.principal.permissions.includes(permission));
 
 interface FileSurvey {
   total: number;

@@ -17,6 +17,12 @@ import { IMPORT_FORMATS, IMPORT_MODES, type ImportMode } from './import-job.js';
 
 /** Files sent in the request itself: Lambda takes 6 MB of request, base64 makes it larger. */
 export const IMPORT_INLINE_MAX_BYTES = 4 * 1024 * 1024;
+
+/**
+ * What an import with `createMissing` needs beside `objects:write`: it creates categories and
+ * subcategories. The import row's condition and the runner (for a job's recorded key) both read it.
+ */
+export const CREATE_MISSING_PERMISSIONS = ['categories:write'] as const;
 /** Files sent with a presigned upload, as large files are. */
 export const IMPORT_UPLOAD_MAX_BYTES = 50 * 1024 * 1024;
 /**
