@@ -53,7 +53,7 @@ export interface ImportCommand {
 }
 
 /** The filters and sort of spec 4.1, as `GET /v2/objects/export` takes them. */
-export type ExportFilters = Omit<ReturnType<typeof exportObjectsQuery.parse>, 'format'>;
+type ExportFilters = Omit<ReturnType<typeof exportObjectsQuery.parse>, 'format'>;
 
 /** `export`: the company's objects into a file (or stdout). */
 export interface ExportCommand {

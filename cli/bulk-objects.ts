@@ -17,9 +17,9 @@ import type { ExportCommand, ImportCommand } from './admin-arguments.js';
 import { pollWhile, progressReporter } from './progress.js';
 
 /** The key id recorded as the actor (`apiKey:admin-cli`) of the events an import writes. */
-export const CLI_KEY_ID = 'admin-cli';
+const CLI_KEY_ID = 'admin-cli';
 /** Error entries printed with an import's counts; the rest are read with `GET <errorsPath>`. */
-export const ERRORS_PRINTED_MAX = 1000;
+const ERRORS_PRINTED_MAX = 1000;
 
 async function ensureCompany(companyId: string): Promise<void> {
   const { tenantExists } = await import('../lambdas/domain/identity/tenants.js');

@@ -781,7 +781,7 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /** @description Spec 2.1, plus nextCursor (extension) */
@@ -1569,7 +1569,7 @@ export interface components {
     headers: never;
     pathItems: never;
 }
-export type $defs = Record<string, never>;
+type $defs = Record<string, never>;
 export interface operations {
     listCategories: {
         parameters: {

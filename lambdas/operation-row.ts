@@ -8,7 +8,7 @@ import type { CodeAnswering } from '#shared/error-catalogue.js';
 import type { Permission, PrincipalType } from '#shared/principal.js';
 import type { ObjectSchema } from '#shared/schema.js';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 /** A route's methods: the row's, and HEAD beside a document's GET (`methodsOfRow`). */
 export type RouteMethod = HttpMethod | 'HEAD';
 
@@ -155,7 +155,7 @@ export interface KeyedOperation extends OperationFields {
  * A row that takes no key and runs no authorizer: wallet login (the App comes from the
  * username) and the OpenAPI document. It has no caller, so no permission or 403 applies.
  */
-export interface PublicOperation extends OperationFields {
+interface PublicOperation extends OperationFields {
   authorization: 'none';
 }
 

@@ -61,9 +61,9 @@ export const EXPORT_OBJECTS_ACCESS: DataAccess = {
 };
 
 /** The import's runs hand over after 10 minutes; 15 (Lambda's most) covers the last chunk. */
-export const IMPORT_OBJECTS_TIMEOUT = Duration.minutes(15);
+const IMPORT_OBJECTS_TIMEOUT = Duration.minutes(15);
 /** An export streams the whole list in one run. */
-export const EXPORT_OBJECTS_TIMEOUT = Duration.minutes(15);
+const EXPORT_OBJECTS_TIMEOUT = Duration.minutes(15);
 
 /**
  * Each job function's reserved concurrency: its most runs at once over all companies, kept

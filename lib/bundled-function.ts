@@ -9,7 +9,6 @@ import { Duration, Validations } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import type { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Construct, IConstruct } from 'constructs';
 import { API_TIMEOUT_SECONDS } from '../lambdas/http/api-timeout.js';
 import { METRICS_NAMESPACE_ENVIRONMENT, SERVICE_NAME_ENVIRONMENT } from '../lambdas/shared/observability.js';
@@ -30,9 +29,9 @@ export interface BundledFunctionProps {
 }
 
 /** API Gateway gives up on an integration after 29 s, so a longer Lambda timeout buys nothing. */
-export const FUNCTION_TIMEOUT = Duration.seconds(API_TIMEOUT_SECONDS);
+const FUNCTION_TIMEOUT = Duration.seconds(API_TIMEOUT_SECONDS);
 /** Lambda allots CPU in proportion to memory; 1024 MB keeps cold starts and scrypt short. */
-export const FUNCTION_MEMORY_MB = 1024;
+const FUNCTION_MEMORY_MB = 1024;
 /**
  * The newest Node.js runtime (cdk-nag AwsSolutions-L1). Node.js 24 refuses callback-style
  * handlers (three parameters); every handler here is async (middy's has two).
@@ -41,8 +40,6 @@ export const FUNCTION_RUNTIME = Runtime.NODEJS_24_X;
 /** Metric namespace of the Powertools metrics (EMF) the handlers write. */
 export const METRICS_NAMESPACE = 'AssetRegistry';
 
-/** The log group of each function this module built. */
-const logGroups = new WeakMap<NodejsFunction, LogGroup>();
 /** The entry file of each function this module built. */
 const entries = new WeakMap<NodejsFunction, string>();
 
@@ -56,13 +53,6 @@ export function entryOf(lambdaFunction: NodejsFunction): string {
 /** Every NodejsFunction under a construct (nested stacks included), in the construct tree's order. */
 export function nodejsFunctionsUnder(root: IConstruct): NodejsFunction[] {
   return root.node.findAll().filter((construct) => construct instanceof NodejsFunction);
-}
-
-/** The log group a function built by {@link bundledFunction} writes to. */
-export function logGroupOf(lambdaFunction: NodejsFunction): LogGroup {
-  const logGroup = logGroups.get(lambdaFunction);
-  if (!logGroup) throw new Error(`${lambdaFunction.node.path} was not built by bundledFunction`);
-  return logGroup;
 }
 
 /**
@@ -121,7 +111,6 @@ export function bundledFunction(scope: Construct, id: string, props: BundledFunc
       bundleAwsSDK: true,
     },
   });
-  logGroups.set(lambdaFunction, logGroup);
   entries.set(lambdaFunction, props.entry);
   return lambdaFunction;
 }

@@ -37,18 +37,18 @@ import { type DataAccess, grantDataAccess } from './operation-access.js';
 import { jobEntry } from './project-paths.js';
 
 /** The publisher: reads the company's subscriptions, records deliveries. */
-export const PUBLISHER_ACCESS: DataAccess = { table: ['Query', 'PutItem'] };
+const PUBLISHER_ACCESS: DataAccess = { table: ['Query', 'PutItem'] };
 /** The delivery function: reads deliveries, subscriptions and ledger events; records attempts; marks subscriptions failing. */
-export const DELIVERY_ACCESS: DataAccess = { table: ['GetItem', 'PutItem', 'UpdateItem'] };
+const DELIVERY_ACCESS: DataAccess = { table: ['GetItem', 'PutItem', 'UpdateItem'] };
 
 /** Alarm thresholds (docs/events.md). */
-export const DELIVERY_DLQ_ALARM = { threshold: 1, evaluationPeriods: 1 } as const;
-export const DELIVERY_ERROR_RATE_ALARM = {
+const DELIVERY_DLQ_ALARM = { threshold: 1, evaluationPeriods: 1 } as const;
+const DELIVERY_ERROR_RATE_ALARM = {
   thresholdPercent: 50,
   minimumAttempts: 20,
   evaluationPeriods: 3,
 } as const;
-export const PUBLISHER_ITERATOR_AGE_ALARM = { thresholdMs: 5 * 60 * 1000, evaluationPeriods: 2 } as const;
+const PUBLISHER_ITERATOR_AGE_ALARM = { thresholdMs: 5 * 60 * 1000, evaluationPeriods: 2 } as const;
 
 export interface EventsOutProps {
   table: Table;

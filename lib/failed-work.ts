@@ -42,7 +42,7 @@ export const STREAM_FAILURE_HANDLING = {
 export const JOB_INVOCATION_HANDLING = { retryAttempts: 2, maxEventAgeSeconds: 6 * 3600 } as const;
 
 /** The job-failure consumer reads and marks a job (GetItem, UpdateItem of the job item). */
-export const RECORD_FAILED_JOBS_ACCESS: DataAccess = { table: ['GetItem', 'UpdateItem'] };
+const RECORD_FAILED_JOBS_ACCESS: DataAccess = { table: ['GetItem', 'UpdateItem'] };
 
 /**
  * A queue as an on-failure destination (of an asynchronous invocation or of an event source

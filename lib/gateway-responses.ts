@@ -18,7 +18,7 @@ interface GatewayResponseSetting {
 }
 
 /** Every gateway response the stack defines, by API Gateway response type. */
-export const ALL_GATEWAY_RESPONSES: Readonly<Record<string, GatewayResponseSetting>> = {
+const ALL_GATEWAY_RESPONSES: Readonly<Record<string, GatewayResponseSetting>> = {
   ...GATEWAY_RESPONSES,
   ...USAGE_PLAN_GATEWAY_RESPONSES,
 };
@@ -27,7 +27,7 @@ export const ALL_GATEWAY_RESPONSES: Readonly<Record<string, GatewayResponseSetti
  * The body template of one gateway response. `$context.requestTime` is substituted by API
  * Gateway; JSON.stringify escapes the fixed texts.
  */
-export function gatewayResponseTemplate(
+function gatewayResponseTemplate(
   type: GatewayResponseType | keyof typeof USAGE_PLAN_GATEWAY_RESPONSES,
 ): string {
   const { error, code, errorFromAuthorizerContext } = ALL_GATEWAY_RESPONSES[type] as GatewayResponseSetting;
@@ -43,7 +43,7 @@ export function gatewayResponseTemplate(
  * the one allowed origin, or `*` when several are (a gateway response cannot pick one; its
  * bodies are errors only, and the API takes no cookies); none without CORS.
  */
-export function gatewayResponseAllowOrigin(corsOrigins: readonly string[]): string | undefined {
+function gatewayResponseAllowOrigin(corsOrigins: readonly string[]): string | undefined {
   if (corsOrigins.length === 0) return undefined;
   return corsOrigins.length === 1 ? (corsOrigins[0] as string) : '*';
 }

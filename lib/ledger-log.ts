@@ -42,9 +42,8 @@ import { jobEntry } from './project-paths.js';
 import { bucketRemovalOf, isTrial, TRIAL_OBJECT_LOCK_DAYS } from './stateful-resources.js';
 
 /** How long a log file cannot be changed or deleted (context `digestRetentionDays` overrides). */
-export const DEFAULT_LOG_RETENTION_DAYS = 365;
+const DEFAULT_LOG_RETENTION_DAYS = 365;
 /** The longest wait from commit to checkpoint, in seconds (context `ledgerCheckpointSeconds`). */
-export { DEFAULT_CHECKPOINT_SECONDS };
 
 /** Partition keys the sequencer writes: its state, the outbox and the position items. */
 export const OUTBOX_PARTITIONS = outboxPartition('*');

@@ -55,7 +55,7 @@ export const DYNAMODB_SYSTEM_ERRORS_ALARM = { threshold: 5, evaluationPeriods: 2
  * The table operations the functions call, whose system errors are summed (a CloudWatch alarm
  * takes at most 10 metrics).
  */
-export const TABLE_OPERATIONS = [
+const TABLE_OPERATIONS = [
   TableOperation.GET_ITEM,
   TableOperation.BATCH_GET_ITEM,
   TableOperation.QUERY,

@@ -62,7 +62,7 @@ export function logReadStatements(logBucket: IBucket): PolicyStatement[] {
 }
 
 /** The ARN of one global secondary index (never `index/*`). */
-export const indexArn = (table: ITable, indexName: string): string => `${table.tableArn}/index/${indexName}`;
+const indexArn = (table: ITable, indexName: string): string => `${table.tableArn}/index/${indexName}`;
 
 /**
  * The IAM statements of a declaration: table actions on the table, `Query` on each named index,
@@ -73,7 +73,7 @@ export const indexArn = (table: ITable, indexName: string): string => `${table.t
  * dataAccessStatements({ table: ['GetItem'], indexes: ['gsi5'] }, stores);
  * // [{ dynamodb:GetItem on the table }, { dynamodb:Query on .../index/gsi5 }]
  */
-export function dataAccessStatements(access: DataAccess, stores: DataStores): PolicyStatement[] {
+function dataAccessStatements(access: DataAccess, stores: DataStores): PolicyStatement[] {
   const statements: PolicyStatement[] = [];
   const tableActions = [...new Set(access.table ?? [])];
   if (tableActions.length > 0) {
@@ -116,7 +116,7 @@ export function dataAccessStatements(access: DataAccess, stores: DataStores): Po
 }
 
 /** The statement that lets an idempotent operation keep its idempotency records, and only those. */
-export function idempotencyStatement(table: ITable): PolicyStatement {
+function idempotencyStatement(table: ITable): PolicyStatement {
   return new PolicyStatement({
     actions: IDEMPOTENCY_ACTIONS.map((action) => `dynamodb:${action}`),
     resources: [table.tableArn],
@@ -129,7 +129,7 @@ export function idempotencyStatement(table: ITable): PolicyStatement {
  * stack that has the bucket's ARN as a parameter, `<ParameterName>/suffix`; the finding id of
  * such a resource, for a resource-level acknowledgement.
  */
-export function wildcardResourceFinding(bucket: IBucket, suffix: string): string {
+function wildcardResourceFinding(bucket: IBucket, suffix: string): string {
   const resolved = Stack.of(bucket).resolve(bucket.bucketArn) as {
     'Fn::GetAtt'?: [string, string];
     Ref?: string;

@@ -16,7 +16,7 @@ import { CfnKey } from 'aws-cdk-lib/aws-kms';
 import type { IConstruct } from 'constructs';
 
 /** The context value of trial mode: `cdk deploy -c trial=true`. */
-export const TRIAL_CONTEXT = 'trial';
+const TRIAL_CONTEXT = 'trial';
 
 /** Days the ledger log's objects stay locked (GOVERNANCE mode) in trial mode. */
 export const TRIAL_OBJECT_LOCK_DAYS = 1;

@@ -28,7 +28,7 @@ export const routesOfRows = (rows: readonly Operation[]): string[] =>
   rows.flatMap((row) => methodsOfRow(row).map((method) => `${method} ${row.path}`));
 
 /** One stack's own template, as synthesized. */
-export interface StackTemplate {
+interface StackTemplate {
   stack: Stack;
   template: Template;
 }
@@ -74,7 +74,7 @@ export function synthesizeStack(
 }
 
 /** The stack and every stack nested in it, parents before their nested stacks. */
-export function stacksUnder(root: Stack): Stack[] {
+function stacksUnder(root: Stack): Stack[] {
   const stacks: Stack[] = [];
   const visit = (construct: IConstruct) => {
     if (construct instanceof Stack) stacks.push(construct);

@@ -7,7 +7,7 @@ import type { ServerResponse } from 'node:http';
 import { extname, join } from 'node:path';
 import { CONSOLE_BUILD_FILES, CONSOLE_CONFIG_FILE, consoleDistDirectory } from '../console/build.js';
 
-export const CONSOLE_PATH = '/console/';
+const CONSOLE_PATH = '/console/';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -17,7 +17,7 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 /** What the page may load and call: its own origin only (the CDK stack sets the same policy with the API's origin). */
-export const consoleSecurityHeaders = (apiOrigin: string): Record<string, string> => ({
+const consoleSecurityHeaders = (apiOrigin: string): Record<string, string> => ({
   'Content-Security-Policy': `default-src 'self'; connect-src 'self' ${apiOrigin}; img-src 'self' data: blob:; frame-ancestors 'none'; base-uri 'none'; object-src 'none'; form-action 'self'`,
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',

@@ -27,7 +27,7 @@ export class JavaMissingError extends Error {
 }
 
 /** Throws {@link JavaMissingError} when no Java runtime is on the PATH. */
-export function assertJavaInstalled(): void {
+function assertJavaInstalled(): void {
   const probe = spawnSync('java', ['-version'], { stdio: 'ignore' });
   if (probe.error || probe.status !== 0) throw new JavaMissingError();
 }
@@ -55,7 +55,7 @@ function launchArguments(): string[] {
 }
 
 /** Makes sure the DynamoDB Local jar is in the project's cache; returns its folder. */
-export function ensureDynamoDbLocal(): string {
+function ensureDynamoDbLocal(): string {
   if (existsSync(join(installDirectory, 'DynamoDBLocal.jar'))) return installDirectory;
   const workDirectory = mkdtempSync(join(tmpdir(), 'dynamodb-local-'));
   try {

@@ -9,7 +9,7 @@ import { startTableStream, type TableStreamOptions } from './table-stream.js';
 import { type DeliveryWorkerOptions, startDeliveryWorker } from './webhook-delivery-worker.js';
 
 /** The stream reader's checkpoint, beside the other local files of events out. */
-export const STREAM_CHECKPOINT_FILE = 'table-stream-checkpoint.json';
+const STREAM_CHECKPOINT_FILE = 'table-stream-checkpoint.json';
 
 export interface LocalEventsOut {
   stop(): Promise<void>;

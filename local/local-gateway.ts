@@ -217,7 +217,7 @@ function arnMatches(pattern: string, arn: string): boolean {
 }
 
 /** As API Gateway evaluates the authorizer's policy: an explicit Deny wins, then an Allow must cover the method. */
-export function policyAllows(result: APIGatewayAuthorizerResult, methodArn: string): boolean {
+function policyAllows(result: APIGatewayAuthorizerResult, methodArn: string): boolean {
   const covering = result.policyDocument.Statement.filter((statement) => {
     const resources = 'Resource' in statement ? statement.Resource : [];
     return (Array.isArray(resources) ? resources : [resources]).some((resource) =>

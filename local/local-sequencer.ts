@@ -13,7 +13,7 @@ import type { StackEnvironment } from './embedded-stack.js';
 import { type StreamFailureHandling, startTableStream } from './table-stream.js';
 
 /** The sequencer's position in the table stream, beside the publisher's (`events-out.ts`). */
-export const SEQUENCER_STREAM_CHECKPOINT_FILE = 'sequencer-stream-checkpoint.json';
+const SEQUENCER_STREAM_CHECKPOINT_FILE = 'sequencer-stream-checkpoint.json';
 
 export interface LocalSequencer {
   stop(): Promise<void>;
@@ -23,7 +23,7 @@ export interface LocalSequencer {
  * One run of the sequencer for a batch of outbox records, as the event source mapping starts
  * it: the function's handler, loaded on first use (after the environment names the stack).
  */
-export async function runSequencer(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
+async function runSequencer(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
   const { handler } = await import('../lambdas/jobs/sequence-ledger.js');
   return handler(event);
 }

@@ -36,7 +36,7 @@ function decodeSegment(segment: string): string {
 }
 
 /** The method of the routes that also answer `HEAD` (the stack adds a HEAD method beside a document's GET). */
-export const methodOfRoute = (method: string): string => (method === 'HEAD' ? 'GET' : method);
+const methodOfRoute = (method: string): string => (method === 'HEAD' ? 'GET' : method);
 
 /**
  * The operation for a method and path, or undefined (API Gateway's "missing authentication

@@ -81,12 +81,12 @@ export interface StreamFailureRecord {
 }
 
 /** The part of Lambda's event filter syntax local mode applies: exact values and `prefix`. */
-export interface EventFilterPattern {
+interface EventFilterPattern {
   readonly [field: string]: EventFilterPattern | ReadonlyArray<string | number | { readonly prefix: string }>;
 }
 
 /** Whether `value` (a record, or a field of it) matches `pattern`, as Lambda's filtering decides. */
-export function matchesFilter(value: unknown, pattern: EventFilterPattern): boolean {
+function matchesFilter(value: unknown, pattern: EventFilterPattern): boolean {
   return Object.entries(pattern).every(([field, rule]) => {
     const actual = (value as Record<string, unknown> | undefined)?.[field];
     if (!Array.isArray(rule)) return matchesFilter(actual, rule as EventFilterPattern);

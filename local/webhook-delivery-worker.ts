@@ -32,7 +32,7 @@ export interface DeliveryWorker {
 const IDLE_PAUSE_MAX_MS = 500;
 
 /** As the queue's visibility timeout in AWS: a delivery that crashed comes back after it. */
-export const LOCAL_VISIBILITY_TIMEOUT_SECONDS = 30;
+const LOCAL_VISIBILITY_TIMEOUT_SECONDS = 30;
 
 const toSqsRecord = (message: LocalQueueMessage): SQSRecord =>
   ({

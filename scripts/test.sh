@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# `npm test`: type check, lint, OpenAPI lint, then every jest tier (unit, integration, infra, end
-# to end, browser), then the IAM coverage of the AWS calls the functions made under local mode.
+# `npm test`: type check, lint, dead code, OpenAPI lint, then every jest tier (unit, integration,
+# infra, end to end, browser), then the IAM coverage of the AWS calls the functions made under
+# local mode.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 echo "== Node.js $(node --version)"
@@ -9,6 +10,8 @@ npx tsc --noEmit -p .
 npx tsc --noEmit -p console
 echo "== lint"
 npx biome check .
+echo "== dead code (knip: unused files, exports and dependencies; knip.jsonc lists the entries)"
+npx knip --no-progress
 echo "== OpenAPI lint (Spectral, Redocly)"
 npm run --silent lint:openapi
 # Every `npm start` of the tests records each AWS call local mode's IAM check allowed here.

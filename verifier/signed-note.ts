@@ -8,7 +8,7 @@
 import { concatBytes, equalBytes, fromBase64, fromHex, sha256, toBase64, toHex, utf8 } from './bytes.js';
 
 /** The signature type of Ed25519 in signed notes. */
-export const ED25519_SIGNATURE_TYPE = 0x01;
+const ED25519_SIGNATURE_TYPE = 0x01;
 const EM_DASH_PREFIX = '\u2014 ';
 
 export interface VerifierKey {

@@ -65,7 +65,7 @@ function importsOf(metafile: Metafile): Map<string, string[]> {
  * A module's name for the rules and messages: within a package, the path from its last
  * `node_modules/` (`@aws-sdk/client-s3/dist-es/S3Client.js`); in the project, its path.
  */
-export const moduleName = (path: string): string => path.split('node_modules/').at(-1)!;
+const moduleName = (path: string): string => path.split('node_modules/').at(-1)!;
 
 /** The npm package of a metafile input path (`@aws-sdk/client-s3`), or undefined in the project. */
 export function packageOf(path: string): string | undefined {

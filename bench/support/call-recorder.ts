@@ -53,4 +53,4 @@ export class CallRecorder {
   }
 }
 
-export const nowMs = (): number => Number(process.hrtime.bigint()) / 1e6;
+const nowMs = (): number => Number(process.hrtime.bigint()) / 1e6;

@@ -140,7 +140,7 @@ function passing(request: Writable | undefined): void {
 }
 
 /** Makes every condition of a write pass while keeping it in the request. */
-export function withPassingConditions<T>(input: T): T {
+function withPassingConditions<T>(input: T): T {
   const request = input as Writable & { TransactItems?: Array<Record<string, Writable | undefined>> };
   passing(request);
   for (const item of request.TransactItems ?? []) {

@@ -8,7 +8,7 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { CallRecorder } from './call-recorder';
 
-export interface MeterReading {
+interface MeterReading {
   calls: number;
   /** Calls that ended in an error (e.g. a transaction cancelled by a condition or a conflict). */
   failedCalls: number;

@@ -10,7 +10,7 @@ import type { Operation } from '../../lambdas/operation-row';
 import { type Principal, toAuthorizerContext } from '../../lambdas/shared/principal';
 import { handlersDirectory } from '../../local/project-paths';
 
-export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
 /** One request to an operation. */
 export interface OperationRequest {
@@ -34,11 +34,11 @@ export interface HandlerAnswer {
 const lambdaContext = { awsRequestId: 'bench-request', functionName: 'bench' } as Context;
 
 /** `/v2/objects/{objectId}` with `{ objectId: 'x' }` → `/v2/objects/x`. */
-export function fillPath(template: string, parameters: Record<string, string> = {}): string {
+function fillPath(template: string, parameters: Record<string, string> = {}): string {
   return template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(parameters[name] ?? ''));
 }
 
-export function proxyEvent(operation: Operation, request: OperationRequest): APIGatewayProxyEvent {
+function proxyEvent(operation: Operation, request: OperationRequest): APIGatewayProxyEvent {
   const path = fillPath(operation.path, request.pathParameters);
   const binary = request.binaryBody;
   const headers: Record<string, string> = {
@@ -80,7 +80,7 @@ export function proxyEvent(operation: Operation, request: OperationRequest): API
 const loaded = new Map<string, Promise<ProxyHandler>>();
 
 /** The handler module of an operation row (loaded once, as in a warm Lambda container). */
-export function loadHandler(operation: Operation): Promise<ProxyHandler> {
+function loadHandler(operation: Operation): Promise<ProxyHandler> {
   let handler = loaded.get(operation.handler);
   if (!handler) {
     handler = import(join(handlersDirectory, `${operation.handler}.ts`)).then(

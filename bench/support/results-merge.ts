@@ -39,7 +39,7 @@ interface MarkdownSection {
 }
 
 /** The `## ` sections of a RESULTS.md, each with its measured line. */
-export function previousSections(markdown: string): MarkdownSection[] {
+function previousSections(markdown: string): MarkdownSection[] {
   // Files written before sections carried their own line: the run of the whole file.
   const header = /Written by `npm run bench` \(([^,]+), commit ([^)]+)\)/.exec(markdown);
   const loadAtStart = /at the start (\[[^\]]*\])/.exec(markdown)?.[1];

@@ -290,7 +290,7 @@ export function uploadSection(rows: UploadMemoryResult[]): Section {
 }
 
 /** The line under a section's title that says when it was measured. */
-export function measuredLine(run: SectionRun): string {
+function measuredLine(run: SectionRun): string {
   return (
     `_Measured ${run.measuredAt}, commit ${run.commit}, in ${run.seconds} s (${run.machine}); one-minute ` +
     `load average ${run.loadAverage ?? 'unknown'}${run.small ? '; smoke sizes (BENCH_SMALL)' : ''}._`

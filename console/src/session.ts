@@ -2,7 +2,7 @@
  * The signed-in key. It lives in memory, and in `sessionStorage` only when the user asks to
  * stay signed in for this tab; never in `localStorage`, a URL or a log line.
  */
-export type KeyKind = 'company' | 'app';
+type KeyKind = 'company' | 'app';
 
 export interface Session {
   apiKey: string;

@@ -22,7 +22,7 @@ export { JOB_SLOTS_PER_KIND, type JobKind };
 export const JOB_RETRY_AFTER_SECONDS = 30;
 
 /** 409 `TOO_MANY_JOBS` with a `Retry-After`: the company runs as many jobs of the kind as it may. */
-export class TooManyJobsError extends ConflictError {
+class TooManyJobsError extends ConflictError {
   override readonly headers = { 'Retry-After': String(JOB_RETRY_AFTER_SECONDS) };
   constructor(kind: JobKind) {
     super(

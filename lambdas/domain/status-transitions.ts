@@ -5,7 +5,7 @@
  */
 
 /** What one action does to the status. */
-export interface StatusTransition<Status extends string> {
+interface StatusTransition<Status extends string> {
   /** The status after the action; without it the status stays as it is. */
   to?: Status;
   /** The statuses the action may start from, and the error for any other; without it, any. */

@@ -22,7 +22,7 @@ export const CORS_ALLOWED_HEADERS = [
 ] as const;
 
 /** Answer headers a browser script may read besides the CORS-safelisted ones. */
-export const CORS_EXPOSED_HEADERS = [
+const CORS_EXPOSED_HEADERS = [
   'Location',
   'ETag',
   'Content-Disposition',

@@ -111,7 +111,7 @@ function authorizeConditions(operation: KeyedOperation, principal: Principal, re
 }
 
 /** Refuses a company id in the path that is not the caller's own company. */
-export function assertOwnCompany(
+function assertOwnCompany(
   principal: Principal,
   companyId: string,
   deniedCode: CodeAnswering<403> = 'COMPANY_ACCESS_DENIED',

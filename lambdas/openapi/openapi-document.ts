@@ -15,7 +15,7 @@ import { type OperationId, operationList } from '../operations.js';
 import { type DocumentedError, type HeaderDoc, operationResponses } from './operation-responses.js';
 import { errorBodySchema, responseSchemas, schemaRef } from './response-schemas.js';
 
-export const OPENAPI_VERSION = '3.1.0';
+const OPENAPI_VERSION = '3.1.0';
 export const API_KEY_SCHEME = 'ApiKey';
 export const WALLET_SESSION_SCHEME = 'WalletSession';
 
@@ -33,13 +33,13 @@ type Row = Operation & { id: OperationId };
  */
 const BINARY: JsonSchema = { type: 'string', format: 'binary', contentMediaType: 'application/octet-stream' };
 
-export interface OpenApiResponse {
+interface OpenApiResponse {
   description: string;
   headers?: Record<string, { description: string; schema: JsonSchema }>;
   content?: Record<string, { schema: JsonSchema }>;
 }
 
-export interface OpenApiOperation {
+interface OpenApiOperation {
   operationId: OperationId;
   summary: string;
   description: string;
@@ -295,7 +295,7 @@ function headersOf(headers: Record<string, HeaderDoc> | undefined): OpenApiRespo
 }
 
 /** Every error status the row can answer, with the codes of each. */
-export function errorCodesOf(row: Row): Map<number, ErrorCode[]> {
+function errorCodesOf(row: Row): Map<number, ErrorCode[]> {
   const codes = new Map<number, ErrorCode[]>();
   // Each code under its status in the catalogue, or the other one it is written out with.
   const add = (...added: readonly DocumentedError[]) => {

@@ -61,7 +61,7 @@ export interface OperationResponses {
 }
 
 /** What a row whose `successStatus` is 204 documents: no body, so nothing about one. */
-export type NoContentResponses = Omit<OperationResponses, 'body' | 'textAlternative' | 'textTypes'> & {
+type NoContentResponses = Omit<OperationResponses, 'body' | 'textAlternative' | 'textTypes'> & {
   body?: never;
   textAlternative?: never;
   textTypes?: never;

@@ -248,9 +248,7 @@ export type ResponseSchemaName =
 export type IssueFormat = 'validationErrors' | 'details';
 
 /** Codes whose 400 body carries the field issues (they are `ValidationError`s). */
-export const CODES_WITH_ISSUES: readonly string[] = errorCodes().filter(
-  (code) => errorCodeEntry(code).withIssues,
-);
+const CODES_WITH_ISSUES: readonly string[] = errorCodes().filter((code) => errorCodeEntry(code).withIssues);
 
 const fieldIssues: Record<IssueFormat, JsonSchema> = {
   validationErrors: {

@@ -9,7 +9,7 @@ import type { EntityKeys, IndexTemplates, KeyTemplates, PartsOf } from './entity
 import * as keys from './table-keys.js';
 
 /** A way items are read (or claimed), and which key it uses. */
-export interface AccessPattern<N extends string = string> {
+interface AccessPattern<N extends string = string> {
   readonly name: string;
   /** `table` for the table's own key. */
   readonly index: 'table' | N;

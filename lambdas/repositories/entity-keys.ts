@@ -16,7 +16,7 @@ export type PartsOf<T extends string> = T extends `${string}{${infer Name}}${inf
   : never;
 
 /** The values a template's parts take. */
-export type PartValues<T extends string> = { readonly [K in PartsOf<T>]: string };
+type PartValues<T extends string> = { readonly [K in PartsOf<T>]: string };
 
 /** A partition and sort key, as templates. */
 export interface KeyTemplates {

@@ -6,7 +6,7 @@ import { dateTime, integer, nullable, oneOf, string, writtenByService } from '#s
 export const EXPORT_FORMATS = ['csv', 'jsonl'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
-export const EXPORT_STATUSES = ['running', 'completed', 'failed'] as const;
+const EXPORT_STATUSES = ['running', 'completed', 'failed'] as const;
 
 export const exportJobEntity = defineEntity('export', {
   id: attribute(string({ format: 'uuid' })),

@@ -21,7 +21,7 @@ import {
 export const IMPORT_FORMATS = ['csv', 'jsonl'] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
-export const IMPORT_STATUSES = ['pending', 'running', 'completed', 'failed'] as const;
+const IMPORT_STATUSES = ['pending', 'running', 'completed', 'failed'] as const;
 export type ImportStatus = (typeof IMPORT_STATUSES)[number];
 
 export const IMPORT_MODES = ['create', 'upsert'] as const;

@@ -36,7 +36,7 @@ export type { ImportCounts, ImportErrorRecord, ImportJobRecord } from './import-
 /** Markers of written rows are needed only while a job may resume. */
 const DONE_MARKER_DAYS = 30;
 /** Reported issues per row at the most (no row of spec 4.3 has this many fields). */
-export const ROW_ISSUES_MAX = 20;
+const ROW_ISSUES_MAX = 20;
 
 const jobKey = (companyId: string, importId: string) => importJobKeys.key({ companyId, id: importId });
 const indexText = (index: number) => String(index).padStart(9, '0');

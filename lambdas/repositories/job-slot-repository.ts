@@ -13,7 +13,7 @@ import { jobSlotsKeys } from './table-keys.js';
 import type { ConditionError, ConditionedItem, TransactItem } from './transactions.js';
 
 /** The kinds of job that the cap counts apart (each has its own slots). */
-export const JOB_KINDS = ['imports', 'exports'] as const;
+const JOB_KINDS = ['imports', 'exports'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 /** Running jobs of one kind a company may have at once (`docs/tenant-fairness.md`). */
@@ -53,7 +53,7 @@ export function takeJobSlotItem(
 }
 
 /** Transaction item that gives the job's slot back (nothing when it holds none). */
-export function giveBackJobSlotItem(companyId: string, kind: JobKind, jobId: string): TransactItem {
+function giveBackJobSlotItem(companyId: string, kind: JobKind, jobId: string): TransactItem {
   return {
     Update: {
       TableName: tableName(),

@@ -18,7 +18,7 @@ import { ledgerEventKeys, ledgerHeadKeys } from './table-keys.js';
 import type { TransactItem } from './transactions.js';
 
 /** Shards of the heads index; enough to spread writes, few enough to read in one go. */
-export const HEAD_SHARD_COUNT = 16;
+const HEAD_SHARD_COUNT = 16;
 
 // `cli/ledger.ts` reads chains with these.
 export { chainRefOf };

@@ -13,7 +13,7 @@
 import type { TileRef, TileWrite } from '#domain/ledger/log-tiles.js';
 import type { LedgerEvent } from './ledger-event-entity.js';
 
-export type ChainKind = 'object' | 'subcategory';
+type ChainKind = 'object' | 'subcategory';
 
 /** A chain: the events of one entity of one tenant. */
 export interface ChainRef {

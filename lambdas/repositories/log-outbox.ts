@@ -12,7 +12,7 @@ import type { OutboxEntry } from './ledger-store.js';
 import { logOutboxKeys } from './table-keys.js';
 import type { TransactItem } from './transactions.js';
 
-export const OUTBOX_SHARD_COUNT = 4;
+const OUTBOX_SHARD_COUNT = 4;
 
 const shardOf = (chainId: string) =>
   createHash('sha256').update(chainId).digest().readUInt16BE(0) % OUTBOX_SHARD_COUNT;

@@ -7,7 +7,7 @@ import { nameText } from '#shared/name-text.js';
 import { dateTime, integer, metadata, nullable, oneOf, string } from '#shared/schema.js';
 
 /** An object's statuses; `object-lifecycle.ts` says which action leads to which. */
-export const OBJECT_STATUSES = ['active', 'stolen'] as const;
+const OBJECT_STATUSES = ['active', 'stolen'] as const;
 export type ObjectStatus = (typeof OBJECT_STATUSES)[number];
 
 const uuid = () => string({ format: 'uuid' });

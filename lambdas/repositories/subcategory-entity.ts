@@ -7,7 +7,6 @@ import { nameText } from '#shared/name-text.js';
 import { dateTime, integer, metadata, nullable, oneOf, string } from '#shared/schema.js';
 
 export const SUBCATEGORY_STATUSES = ['active', 'delisted', 'removed'] as const;
-export type SubcategoryStatus = (typeof SUBCATEGORY_STATUSES)[number];
 
 const uuid = () => string({ format: 'uuid' });
 

@@ -34,11 +34,9 @@ import { setAttributesItem, withoutAttributes } from './update-expression.js';
 
 const OBJECT_COUNT_ATTRIBUTES = ['objectCount', 'activeObjectCount', 'lastObjectCreated'] as const;
 
-export {
-  SUBCATEGORY_STATUSES,
-  type SubcategoryFileRecord,
-  type SubcategoryRecord,
-  type SubcategoryStatus,
+export type {
+  SubcategoryFileRecord,
+  SubcategoryRecord,
 } from './subcategory-entity.js';
 
 const subcategoryKey = (companyId: string, categoryId: string, subcategoryId: string) =>

@@ -23,7 +23,7 @@ import { type TransactItem, writeTransaction } from './transactions.js';
 import { setAttributesItem } from './update-expression.js';
 import { type WalletRecord, type WalletStatus, walletEntity } from './wallet-entity.js';
 
-export type { StoredWalletStatus, WalletRecord } from './wallet-entity.js';
+export type { WalletRecord } from './wallet-entity.js';
 
 /** The write lost a race with another write of the same wallet; read again and retry. */
 export class StaleWalletError extends Error {}

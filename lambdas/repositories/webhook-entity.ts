@@ -18,11 +18,9 @@ import {
 
 /** Statuses a caller may set; `failing` is set by the service after 24 h of failed deliveries. */
 export const SETTABLE_WEBHOOK_STATUSES = ['active', 'disabled'] as const;
-export const WEBHOOK_STATUSES = [...SETTABLE_WEBHOOK_STATUSES, 'failing'] as const;
-export type WebhookStatus = (typeof WEBHOOK_STATUSES)[number];
+const WEBHOOK_STATUSES = [...SETTABLE_WEBHOOK_STATUSES, 'failing'] as const;
 
-export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 
 const URL_MAX_LENGTH = 2048;
 const DESCRIPTION_MAX_LENGTH = 500;

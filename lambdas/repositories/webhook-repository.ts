@@ -13,7 +13,7 @@ import { TIME_TO_LIVE_ATTRIBUTE } from './table-definition.js';
 import { deliveryKeys, webhookKeys } from './table-keys.js';
 import { type DeliveryRecord, deliveryEntity, type WebhookRecord, webhookEntity } from './webhook-entity.js';
 
-export type { DeliveryAttempt, DeliveryRecord, WebhookRecord } from './webhook-entity.js';
+export type { DeliveryRecord, WebhookRecord } from './webhook-entity.js';
 
 /** A subscription changed since it was read (optimistic concurrency). */
 export class StaleWebhookError extends Error {
@@ -21,7 +21,7 @@ export class StaleWebhookError extends Error {
 }
 
 /** Delivery records (with their attempts) delete themselves this long after the event. */
-export const DELIVERY_RETENTION_DAYS = 30;
+const DELIVERY_RETENTION_DAYS = 30;
 
 /** At most this many attempts are kept per delivery (the latest); 24 h of backoff makes about 40. */
 const KEPT_ATTEMPTS = 100;

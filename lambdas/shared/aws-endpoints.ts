@@ -51,7 +51,7 @@ export const endpointUrlEnvironment = (serviceId: string): string =>
  * variable, then `AWS_ENDPOINT_URL` (an empty one counts as unset); none while
  * `AWS_IGNORE_CONFIGURED_ENDPOINT_URLS` is `true`.
  */
-export function configuredEndpointUrl(serviceId: string): string | undefined {
+function configuredEndpointUrl(serviceId: string): string | undefined {
   if (switchedOn(IGNORE_CONFIGURED_ENDPOINT_URLS_ENVIRONMENT)) return undefined;
   return process.env[endpointUrlEnvironment(serviceId)] || process.env[ENDPOINT_URL_ENVIRONMENT] || undefined;
 }

@@ -70,7 +70,7 @@ type HiddenNames<A extends Attributes> = {
 }[keyof A];
 
 /** The record of attributes `A`: what repositories return and services work with. */
-export type RecordOfAttributes<A extends Attributes> = Simplify<
+type RecordOfAttributes<A extends Attributes> = Simplify<
   { -readonly [K in Exclude<keyof A, OptionalNames<A>>]: ValueOf<A[K]> } & {
     -readonly [K in OptionalNames<A>]?: ValueOf<A[K]>;
   }
@@ -188,7 +188,7 @@ export interface Group<M extends ViewFields> {
 }
 
 /** A view field: an attribute's name (shown under the field's name), a group, or a computed value. */
-export type ViewField = string | Shown<string, unknown> | Group<ViewFields> | Computed<unknown>;
+type ViewField = string | Shown<string, unknown> | Group<ViewFields> | Computed<unknown>;
 export type ViewFields = { readonly [field: string]: ViewField };
 
 /**
@@ -271,7 +271,7 @@ type ComputedNames<F> = {
 }[keyof F];
 
 /** The values a view's computed fields take, nested as their groups are. */
-export type ComputedOf<F> = Simplify<{
+type ComputedOf<F> = Simplify<{
   -readonly [K in ComputedNames<F>]: F[K] extends Computed<infer T>
     ? T
     : F[K] extends Group<infer M>

@@ -24,7 +24,7 @@ export interface BusEntry {
 let eventBridge: EventBridgeClient | undefined;
 
 /** Thrown when EventBridge refused some entries; the caller retries them (at least once). */
-export class EventBusError extends Error {
+class EventBusError extends Error {
   override name = 'EventBusError';
 }
 

@@ -71,7 +71,7 @@ const invalidCursor = () =>
  * @example
  * await signCursor({ tenantId, list: 'objects', parameters: { sort } }, { offset: 20, limit: 20 })
  */
-export async function signCursor(scope: PageScope, position: PagePosition): Promise<string> {
+async function signCursor(scope: PageScope, position: PagePosition): Promise<string> {
   const payload: CursorPayload = {
     o: position.offset,
     ...(position.startAfter ? { k: position.startAfter } : {}),

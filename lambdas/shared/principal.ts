@@ -59,7 +59,7 @@ export interface Principal {
 }
 
 /** The wallet behind a wallet principal; its App is the principal's `tenantId`. */
-export interface WalletIdentity {
+interface WalletIdentity {
   id: string;
   /** `username@appId`. */
   fullUsername: string;

@@ -287,7 +287,7 @@ export function documented<T>(schema: Schema<T>, jsonSchema: JsonSchema): Schema
  * A property schema that also takes `null` (an optional field given as `null` means "not
  * given"), as JSON Schema 2020-12 says it: `null` among the types, and in the `enum` if any.
  */
-export function nullableJsonSchema(schema: JsonSchema): JsonSchema {
+function nullableJsonSchema(schema: JsonSchema): JsonSchema {
   const { type } = schema;
   if (typeof type !== 'string') return { anyOf: [schema, { type: 'null' }] };
   return {

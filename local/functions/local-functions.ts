@@ -19,7 +19,7 @@ import type { LocalFunction } from '../synthesized/local-stack.js';
 
 const RUNTIME_PATH = join(__dirname, 'lambda-runtime.cjs');
 /** Environments of one function at once (Lambda scales to the account's concurrency, 1,000 by default). */
-export const MAX_ENVIRONMENTS_PER_FUNCTION = 10;
+const MAX_ENVIRONMENTS_PER_FUNCTION = 10;
 
 /** What Lambda answers when the handler threw or the invocation ran out of time. */
 export class FunctionError extends Error {

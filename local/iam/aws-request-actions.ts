@@ -22,7 +22,7 @@ export type {
   AwsHttpRequest,
   SigningService,
 } from './authorization-request.js';
-export { PROJECT_TABLE_KEY_SCHEMA, type TableKeySchema } from './dynamodb-request-actions.js';
+export { PROJECT_TABLE_KEY_SCHEMA } from './dynamodb-request-actions.js';
 export { s3RequestNeedsBody } from './s3-request-actions.js';
 
 /** The account and region of the ARNs, and what a request alone does not say (key schemas, aliases). */

@@ -15,7 +15,7 @@ import type { AuthorizationRequest, AwsAccount } from './authorization-request.j
 export type PolicyDocument = { Version?: string; Statement: unknown[] | unknown; [member: string]: unknown };
 
 /** One of a role's policies, by a name that says where it comes from. */
-export interface NamedPolicy {
+interface NamedPolicy {
   name: string;
   policy: PolicyDocument;
 }
@@ -29,7 +29,7 @@ export interface FunctionIdentity {
 }
 
 /** One statement that allowed a call, for the coverage report. */
-export interface AllowingStatement {
+interface AllowingStatement {
   /** `identity` policy or `resource` policy. */
   policyType: 'identity' | 'resource';
   policyName: string;

@@ -158,7 +158,7 @@ const FILENAME_VARIABLE = ['$', '{filename}'].join('');
  * A browser form's fields before its file (S3 takes the file as the last field): `key`
  * (with `${filename}` replaced by the file's name) and the rest.
  */
-export function formFields(request: AwsHttpRequest): Record<string, string> {
+function formFields(request: AwsHttpRequest): Record<string, string> {
   const boundary = /boundary=(?:"([^"]+)"|([^;]+))/.exec(headerOf(request.headers, 'content-type') ?? '');
   const delimiter = `--${boundary?.[1] ?? boundary?.[2] ?? ''}`;
   const fields: Record<string, string> = {};

@@ -12,11 +12,8 @@ import { DEFAULT_STACK_NAME } from '../../lib/asset-registry-stack.js';
 import { entryOf, nodejsFunctionsUnder } from '../../lib/bundled-function.js';
 import { synthesizeStack } from '../../lib/synthesized-stack.js';
 import { LOCAL_DIGEST_BUCKET, LOCAL_FILES_BUCKET, LOCAL_TABLE_NAME } from '../embedded-stack.js';
-import { LocalTemplateValues, type TemplateResource } from './template-values.js';
-
-export type { PolicyDocument };
-
 import type { PolicyDocument } from '../iam/iam-evaluation.js';
+import { LocalTemplateValues, type TemplateResource } from './template-values.js';
 
 export interface LocalFunction {
   /** The function's name (its ARN's last part), as AWS would name it. */
@@ -35,7 +32,7 @@ export interface LocalFunction {
 }
 
 /** A resource policy (bucket, key or queue policy) and the resource it applies to. */
-export interface ResourcePolicy {
+interface ResourcePolicy {
   resourceArn: string;
   policy: PolicyDocument;
 }
@@ -182,7 +179,7 @@ export function synthesizeLocalStack(options: LocalStackOptions): LocalStack {
 }
 
 /** `https://sqs.<region>.amazonaws.com/<account>/<name>` → `arn:aws:sqs:<region>:<account>:<name>`. */
-export function queueArnOfUrl(queueUrl: string): string {
+function queueArnOfUrl(queueUrl: string): string {
   const url = new URL(queueUrl);
   const [, account, name] = url.pathname.split('/');
   const region = url.hostname.split('.')[1];

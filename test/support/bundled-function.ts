@@ -32,13 +32,17 @@ async function post(path: string, body: unknown): Promise<unknown> {
 }
 
 /** Thrown when the function failed, as the in-process handler would have thrown. */
-export class BundledFunctionError extends Error {
+class BundledFunctionError extends Error {
   constructor(functionName: string, errorType: string, message: string) {
     super(`${functionName} failed: ${errorType}: ${message}`);
   }
 }
 
-/** The module a test imports in place of a handler source: the function's `handler`, bundled. */
+/**
+ * The module a test imports in place of a handler source: the function's `handler`, bundled.
+ * The proxies that the integration setup writes require it (hence `@public` for knip).
+ * @public
+ */
 export function bundledFunctionModule(functionName: string) {
   return {
     async handler(event: unknown, _context?: Context): Promise<unknown> {

@@ -33,15 +33,14 @@ export interface FileAnswer {
 /** The file record of spec 2.6, as the tests read it: the view the API answers with. */
 export type FileRecordBody = FileView;
 
-export const FILES_RESOURCE = '/v2/companies/{companyId}/objects/{objectId}/files';
+const FILES_RESOURCE = '/v2/companies/{companyId}/objects/{objectId}/files';
 export const FILE_RESOURCE = '/v2/companies/{companyId}/files/{fileId}';
-export const UPLOADS_RESOURCE = '/v2/companies/{companyId}/objects/{objectId}/files/uploads';
-export const COMPLETE_RESOURCE =
-  '/v2/companies/{companyId}/objects/{objectId}/files/uploads/{uploadId}/complete';
+const UPLOADS_RESOURCE = '/v2/companies/{companyId}/objects/{objectId}/files/uploads';
+const COMPLETE_RESOURCE = '/v2/companies/{companyId}/objects/{objectId}/files/uploads/{uploadId}/complete';
 
 export const sha256Hex = (content: Buffer): string => createHash('sha256').update(content).digest('hex');
 
-export const objectFilesPath = (companyId: string, objectRef: string) =>
+const objectFilesPath = (companyId: string, objectRef: string) =>
   `/v2/companies/${companyId}/objects/${encodeURIComponent(objectRef)}/files`;
 export const filePath = (companyId: string, fileId: string) => `/v2/companies/${companyId}/files/${fileId}`;
 

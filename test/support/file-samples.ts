@@ -97,7 +97,7 @@ export function buildPdf(text = 'Hello'): Buffer {
 }
 
 /** A ZIP archive of the given entries, stored (method 0, no compression), with CRC-32s. */
-export function buildZip(entries: ReadonlyArray<{ name: string; content: Buffer }>): Buffer {
+function buildZip(entries: ReadonlyArray<{ name: string; content: Buffer }>): Buffer {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;
@@ -231,8 +231,8 @@ export function buildCompoundFile(totalBytes = 1024): Buffer {
   return content;
 }
 
-export const TEXT_SAMPLE = Buffer.from('Inspection notes\nAll good — ünïcödé ✓\n', 'utf8');
-export const CSV_SAMPLE = Buffer.from('id,name,price\n1,Crane,1200.50\n2,Drill,"45,00"\n', 'utf8');
+const TEXT_SAMPLE = Buffer.from('Inspection notes\nAll good — ünïcödé ✓\n', 'utf8');
+const CSV_SAMPLE = Buffer.from('id,name,price\n1,Crane,1200.50\n2,Drill,"45,00"\n', 'utf8');
 
 /** One sample of every supported type (spec 4.16's table). */
 export const SUPPORTED_SAMPLES: readonly FileSample[] = [

@@ -54,7 +54,7 @@ export const getImport = (principal: Principal | undefined, importId: string) =>
 export const listImports = (principal: Principal | undefined, query?: Record<string, string>) =>
   invoke(listImportsHandler, { method: 'GET', path: '/v2/imports', principal, query });
 
-export const listImportErrors = (
+const listImportErrors = (
   principal: Principal | undefined,
   importId: string,
   query?: Record<string, string>,

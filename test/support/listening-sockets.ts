@@ -88,13 +88,13 @@ export function listeningSocketsOf(pids: readonly number[]): ListeningSocket[] {
 }
 
 /** This machine's IPv4 addresses other than loopback (none on a machine without a network). */
-export const nonLoopbackAddresses = (): string[] =>
+const nonLoopbackAddresses = (): string[] =>
   Object.values(networkInterfaces())
     .flat()
     .flatMap((each) => (each && !each.internal && each.family === 'IPv4' ? [each.address] : []));
 
 /** Whether a TCP connection to this address and port is accepted (false when refused). */
-export function acceptsConnection(host: string, port: number): Promise<boolean> {
+function acceptsConnection(host: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect({ host, port });
     socket.setTimeout(2000);

@@ -12,7 +12,7 @@ import { freePort } from '../../local/free-port';
 export const projectRoot = join(__dirname, '..', '..');
 
 /** The line `npm start` prints once the API answers. */
-export const LISTENING_LINE = 'Asset Registry API listening on';
+const LISTENING_LINE = 'Asset Registry API listening on';
 
 /**
  * The environment of the child processes: this one's, without anything that would point the
@@ -212,7 +212,7 @@ export async function eventually(
   return condition();
 }
 
-export const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The promise's value, or 'timeout' after `ms`; the timer is cleared so that jest can exit. */
 export async function settledWithin<T>(promise: Promise<T>, ms: number): Promise<T | 'timeout'> {

@@ -36,7 +36,7 @@ export function headingSlugs(markdown: string): Set<string> {
 }
 
 /** The targets of the inline links, images and link definitions of a Markdown text. */
-export function linkTargetsOf(markdown: string): string[] {
+function linkTargetsOf(markdown: string): string[] {
   const text = withoutCode(markdown);
   const inline = [...text.matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)];
   const definitions = [...text.matchAll(/^[ \t]*\[[^\]]+\]:[ \t]*<?(\S+?)>?(?:[ \t]+"[^"]*")?[ \t]*$/gm)];

@@ -12,7 +12,7 @@ import { METADATA_MAX_BYTES_KEYWORD, METADATA_MAX_DEPTH_KEYWORD } from '../../la
 const COMPONENTS_ID = 'https://asset-registry.test/openapi-components.json';
 
 /** A fresh Ajv for JSON Schema 2020-12 with the formats the document uses; strict, every error. */
-export function newAjv(): Ajv2020 {
+function newAjv(): Ajv2020 {
   // strictRequired off: `then: { required: [...] }` names properties defined beside the `if`.
   const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false });
   addFormats(ajv);

@@ -65,7 +65,7 @@ export interface RawMultipartOptions {
 type HandlerAnswer = { statusCode: number; headers: Record<string, unknown>; body: any };
 
 /** The update's proxy event with a given multipart body. */
-export function multipartEvent(
+function multipartEvent(
   principal: Principal | undefined,
   address: SubcategoryAddress,
   body: Buffer,

@@ -20,7 +20,7 @@ export interface SubcategoryAddress {
   subcategoryId: string;
 }
 
-export const DETAIL_RESOURCE = '/api/v2/object/{companyId}/category/{categoryId}/subcategory/{subcategoryId}';
+const DETAIL_RESOURCE = '/api/v2/object/{companyId}/category/{categoryId}/subcategory/{subcategoryId}';
 export const UPDATE_RESOURCE = DETAIL_RESOURCE;
 
 export const subcategoryDetailPath = (address: SubcategoryAddress): string =>

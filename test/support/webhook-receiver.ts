@@ -4,7 +4,6 @@
  * tests' business, with the `standardwebhooks` library, as a real receiver would do it.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { freePort } from '../../local/free-port';
 
 export interface ReceivedDelivery {
@@ -91,5 +90,3 @@ export const bodyOf = (delivery: ReceivedDelivery) =>
     timestamp: string;
     data: { companyId: string; entityId: string; sequence: number; action: string; hash: string };
   };
-
-export type { AddressInfo };

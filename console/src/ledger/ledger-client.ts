@@ -26,7 +26,7 @@ const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Every event of an object, oldest first: page 1, then each `nextCursor` to the end, so that
  * every page costs the API what page 1 costs (an offset reads every event it skips).
  */
-export async function allEvents(client: ApiClient, objectId: string): Promise<Schemas['LedgerEvent'][]> {
+async function allEvents(client: ApiClient, objectId: string): Promise<Schemas['LedgerEvent'][]> {
   const events: Schemas['LedgerEvent'][] = [];
   let cursor: string | undefined;
   for (;;) {

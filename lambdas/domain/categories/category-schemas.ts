@@ -3,7 +3,7 @@ import { categoryEntity } from '#repositories/category-entity.js';
 import { pageQueryFields } from '#shared/pagination.js';
 import { defaulted, object, oneOf, optional, required, string } from '#shared/schema.js';
 
-export const LIST_SORTS = ['createdAt:desc', 'createdAt:asc', 'name:asc', 'name:desc'] as const;
+const LIST_SORTS = ['createdAt:desc', 'createdAt:asc', 'name:asc', 'name:desc'] as const;
 export type ListSort = (typeof LIST_SORTS)[number];
 
 const categoryName = categoryEntity.attributes.name.schema;

@@ -16,7 +16,7 @@ export const EXPORT_CONTENT_TYPES: Record<ExportFormat, string> = {
 export type ExportedObject = ObjectView & { category: string | null; subcategory: string | null };
 
 /** The CSV columns, in order: what the import reads back, then what the service sets. */
-export const EXPORT_CSV_COLUMNS = [
+const EXPORT_CSV_COLUMNS = [
   'id',
   'externalId',
   'name',

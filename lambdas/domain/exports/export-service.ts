@@ -33,12 +33,10 @@ import { type ExportView, exportJobView } from './export-view.js';
 export type ExportQuery = Infer<typeof exportObjectsQuery.shape>;
 
 /** How long an export's presigned link stays valid. */
-export const EXPORT_LINK_SECONDS = 900;
+const EXPORT_LINK_SECONDS = 900;
 
 const inlineMaxBytes = () =>
   Number(process.env[EXPORT_INLINE_MAX_BYTES_ENVIRONMENT] ?? EXPORT_INLINE_MAX_BYTES);
-
-export { EXPORT_INLINE_MAX_BYTES };
 
 /** The filters and sort as text, the way a job keeps them. */
 function parametersOf(query: ExportQuery): Record<string, string> {

@@ -37,7 +37,7 @@ import { type FileView, toFileView } from './file-view.js';
 type UploadFields = Infer<typeof uploadFields.shape>;
 
 /** Files up to this size are answered inline; larger ones by a redirect to S3 (Lambda answers stop near 6 MB, base64 adds a third). */
-export const INLINE_DOWNLOAD_MAX_BYTES = 4 * 1024 * 1024;
+const INLINE_DOWNLOAD_MAX_BYTES = 4 * 1024 * 1024;
 /** Multipart framing allowed on top of the file itself before a body is refused unread. */
 const MULTIPART_OVERHEAD_BYTES = 1024 * 1024;
 
@@ -141,7 +141,7 @@ export async function recordUploadedFile(
  * How a direct upload's multipart body is read: the operation row's `streamedBody` declaration
  * (`operations.uploadFile`), which the OpenAPI document describes too.
  */
-export interface UploadForm {
+interface UploadForm {
   /** The text fields' schema. */
   fields: typeof uploadFields;
   /** The part that carries the file; only the first such part counts. */

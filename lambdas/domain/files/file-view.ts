@@ -13,8 +13,7 @@ export const fileView = defineView(fileEntity, {
 export type FileView = ViewOf<typeof fileView>;
 
 /** The file's address under the company files path (the download operation). */
-export const fileAddress = (companyId: string, fileId: string) =>
-  `/v2/companies/${companyId}/files/${fileId}`;
+const fileAddress = (companyId: string, fileId: string) => `/v2/companies/${companyId}/files/${fileId}`;
 
 /** `pathPrefix` is the stage prefix of the request (`/prod` in AWS, empty locally). */
 export const toFileView = (record: FileRecord, pathPrefix = ''): FileView =>

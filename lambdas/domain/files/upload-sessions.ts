@@ -42,7 +42,7 @@ import { type FileView, toFileView } from './file-view.js';
 type CreateUploadSessionInput = Infer<typeof createUploadSessionBody.shape>;
 
 /** How long the presigned POST stays valid. */
-export const UPLOAD_SESSION_SECONDS = 900;
+const UPLOAD_SESSION_SECONDS = 900;
 
 export interface UploadSessionView {
   uploadId: string;

@@ -6,10 +6,8 @@
 export {
   IMPORT_FORMATS,
   IMPORT_MODES,
-  IMPORT_STATUSES,
   type ImportFormat,
   type ImportMode,
-  type ImportStatus,
 } from '#repositories/import-job-entity.js';
 
 /** What became of a row. */

@@ -29,10 +29,10 @@ export interface ImportRow {
   issues: FieldIssue[];
 }
 
-export const METADATA_COLUMN_PREFIX = 'metadata.';
+const METADATA_COLUMN_PREFIX = 'metadata.';
 const TARGET_COLUMNS = ['categoryId', 'subcategoryId', 'category', 'subcategory'] as const;
 /** Columns an export writes that an import does not take (the service sets them). */
-export const READ_ONLY_COLUMNS = [
+const READ_ONLY_COLUMNS = [
   'id',
   'status',
   'createdAt',

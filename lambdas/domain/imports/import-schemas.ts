@@ -49,7 +49,7 @@ const uuid = () => string({ format: 'uuid' });
  * same query parameter); none has a default here, so that the two can be merged
  * (`importOptionsOf`).
  */
-export const importOptionFields = {
+const importOptionFields = {
   format: optional(
     oneOf(IMPORT_FORMATS),
     'csv or jsonl; by default from the content type or the file name, else csv',

@@ -38,9 +38,9 @@ import {
 type ImportOptions = ReturnType<typeof importOptionsOf>;
 
 /** How long a presigned import upload stays valid. */
-export const IMPORT_UPLOAD_SECONDS = 900;
+const IMPORT_UPLOAD_SECONDS = 900;
 /** Error entries in one CSV download: what fits a Lambda answer. */
-export const IMPORT_ERRORS_CSV_MAX = 40_000;
+const IMPORT_ERRORS_CSV_MAX = 40_000;
 
 export interface ImportFile {
   content: Buffer;
@@ -54,10 +54,7 @@ const importNotFound = (importId: string) =>
 const mediaTypeOf = (contentType: string | undefined) => contentType?.split(';')[0]?.trim().toLowerCase();
 
 /** The format asked for, else the one the content type or the file name says, else CSV. */
-export function importFormatOf(
-  asked: ImportFormat | undefined,
-  file: Omit<ImportFile, 'content'>,
-): ImportFormat {
+function importFormatOf(asked: ImportFormat | undefined, file: Omit<ImportFile, 'content'>): ImportFormat {
   if (asked) return asked;
   const byType = IMPORT_BODY_TYPES[mediaTypeOf(file.mimeType) as keyof typeof IMPORT_BODY_TYPES];
   if (byType) return byType;
@@ -221,7 +218,7 @@ export async function listImportErrors(
   return toCursorPage(records.map(toImportErrorView), position, job.errorCount, scope, lastKey);
 }
 
-export const IMPORT_ERROR_COLUMNS = ['row', 'field', 'code', 'message', 'outcome'] as const;
+const IMPORT_ERROR_COLUMNS = ['row', 'field', 'code', 'message', 'outcome'] as const;
 
 /** Every error entry of a job as CSV (RFC 4180), up to {@link IMPORT_ERRORS_CSV_MAX}. */
 export async function importErrorsCsv(companyId: string, importId: string): Promise<Buffer> {

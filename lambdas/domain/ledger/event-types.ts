@@ -9,7 +9,7 @@ import type { ChainRef } from '#repositories/ledger-store.js';
 export const EVENT_SOURCE = 'asset-registry';
 
 /** Event type of each ledger action, per chain kind (the table in docs/events.md). */
-export const EVENT_TYPES = {
+const EVENT_TYPES = {
   object: {
     create: 'object.created',
     update: 'object.updated',

@@ -10,7 +10,7 @@ import { storedLedger } from '#repositories/stored-ledger.js';
 import { type ChainProblem, verifyChain } from './chain-verification.js';
 import { type LogAudit, type LogProblem, startLogAudit } from './log-audit.js';
 
-export interface ChainReport {
+interface ChainReport {
   chainId: string;
   valid: boolean;
   eventCount: number;

@@ -18,10 +18,10 @@ import { hashesFromTiles, parseTilePath } from './log-tiles.js';
 import { consistencyProof, inclusionProof, leafHashOf, TILE_WIDTH } from './log-tree.js';
 
 /** Seconds a caller should wait before asking again for an event's proof. */
-export const PROOF_RETRY_AFTER_SECONDS = 2;
+const PROOF_RETRY_AFTER_SECONDS = 2;
 
 /** 409 with a `Retry-After`: the event is committed but not in a published checkpoint yet. */
-export class EventNotYetLoggedError extends ConflictError {
+class EventNotYetLoggedError extends ConflictError {
   override readonly headers = { 'Retry-After': String(PROOF_RETRY_AFTER_SECONDS) };
   constructor(sequence: number) {
     super('EVENT_NOT_YET_LOGGED', `Event ${sequence} is not in a published checkpoint yet; retry shortly`);

@@ -99,7 +99,7 @@ export const DEFAULT_LOG_ORIGIN = 'asset-registry.local/ledger';
 /** The environment variables the signer is configured with (`lib/ledger-log.ts` sets the first two). */
 export const LOG_ORIGIN_ENVIRONMENT = 'LEDGER_LOG_ORIGIN';
 export const SIGNING_KEY_ID_ENVIRONMENT = 'LEDGER_SIGNING_KEY_ID';
-export const SIGNING_KEY_FILE_ENVIRONMENT = 'LEDGER_SIGNING_KEY_FILE';
+const SIGNING_KEY_FILE_ENVIRONMENT = 'LEDGER_SIGNING_KEY_FILE';
 
 /**
  * The signer this process is configured with: `LEDGER_SIGNING_KEY_ID` (KMS) in AWS,

@@ -10,7 +10,7 @@
 import { leafHashOf, rootOfLevel, type StoredHashes, TILE_WIDTH } from './log-tree.js';
 
 /** The path element of a tile index. */
-export function tileIndexPath(index: number): string {
+function tileIndexPath(index: number): string {
   const digits = String(index);
   const groups: string[] = [];
   for (let end = digits.length; end > 0; end -= 3) groups.unshift(digits.slice(Math.max(0, end - 3), end));
@@ -49,7 +49,7 @@ export function parseTilePath(path: string): TileRef | undefined {
 }
 
 /** An entry bundle's bytes. */
-export function encodeEntryBundle(entries: Buffer[]): Buffer {
+function encodeEntryBundle(entries: Buffer[]): Buffer {
   return Buffer.concat(
     entries.flatMap((entry) => {
       const length = Buffer.alloc(2);
@@ -75,7 +75,7 @@ export const tileHashes = (tile: Buffer): Buffer[] =>
   Array.from({ length: tile.length / 32 }, (_, i) => tile.subarray(i * 32, i * 32 + 32));
 
 /** How many hashes level `tileLevel` has in a tree of `treeSize` leaves. */
-export const levelWidth = (treeSize: number, tileLevel: number): number =>
+const levelWidth = (treeSize: number, tileLevel: number): number =>
   Math.floor(treeSize / TILE_WIDTH ** tileLevel);
 
 /** A tile or bundle to store, with its bytes. */

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 
 /** Tile height: a tile holds 2^8 = 256 hashes of one level. */
-export const TILE_HEIGHT = 8;
+const TILE_HEIGHT = 8;
 export const TILE_WIDTH = 2 ** TILE_HEIGHT;
 
 /** Where stored hashes come from: the hash of the complete subtree of height 8·`tileLevel` at `index`. */
@@ -29,7 +29,7 @@ export const leafHashOf = (entry: Buffer): Buffer => sha256(LEAF_PREFIX, entry);
 /** RFC 6962 inner node hash. */
 export const nodeHashOf = (left: Buffer, right: Buffer): Buffer => sha256(NODE_PREFIX, left, right);
 /** The root of the empty tree: SHA-256 of nothing. */
-export const EMPTY_ROOT = sha256();
+const EMPTY_ROOT = sha256();
 
 /** The largest power of two smaller than `count` (count > 1). */
 function splitPoint(count: number): number {

@@ -8,7 +8,7 @@ import { type ChainRef, chainRefOf } from '#repositories/ledger-store.js';
 import { eventTypeOf } from './event-types.js';
 import type { FieldChanges, LedgerEvent } from './ledger-event.js';
 
-export interface PublishedEventData {
+interface PublishedEventData {
   companyId: string;
   /** `object` or `subcategory`: whose chain the event extends. */
   entity: ChainRef['kind'];

@@ -43,7 +43,7 @@ export interface DrainOptions {
  * - `handed-over`: another run wrote the lease after this one found it held, and integrates it;
  * - `out-of-time`: events may still wait; the run's trigger must come again.
  */
-export type DrainOutcome = 'drained' | 'handed-over' | 'out-of-time';
+type DrainOutcome = 'drained' | 'handed-over' | 'out-of-time';
 
 export interface DrainResult {
   outcome: DrainOutcome;

@@ -15,11 +15,11 @@
  */
 
 /** The smallest bound the sequencer can keep. */
-export const MIN_CHECKPOINT_SECONDS = 10;
+const MIN_CHECKPOINT_SECONDS = 10;
 /** The default bound, in seconds, from commit to published checkpoint. */
 export const DEFAULT_CHECKPOINT_SECONDS = 60;
 /** Lambda's longest batching window for a stream event source. */
-export const MAX_BATCHING_WINDOW_SECONDS = 300;
+const MAX_BATCHING_WINDOW_SECONDS = 300;
 /** The function's timeout: a run drains for `runSeconds` of it, the rest is for its last cycle. */
 export const SEQUENCER_TIMEOUT_SECONDS = 300;
 const RUN_SECONDS = 240;

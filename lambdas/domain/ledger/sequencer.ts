@@ -64,9 +64,7 @@ const PROCESS_OWNER = `sequencer-${randomUUID()}`;
 
 /** Thrown when the tiles do not give a tree consistent with the published checkpoint: nothing is published. */
 export class InconsistentLogError extends Error {}
-
 /** Thrown by a cycle whose lease another sequencer took over (that one redoes the pending batch). */
-export { LeaseLostError } from '#repositories/ledger-store.js';
 
 /** Runs one cycle; see the module comment for its steps. */
 export async function runSequencerCycle(options: SequencerOptions): Promise<CycleResult> {

@@ -3,13 +3,13 @@ import { objectEntity } from '#repositories/object-entity.js';
 import { pageQueryFields } from '#shared/pagination.js';
 import { defaulted, object, oneOf, optional, required, string } from '#shared/schema.js';
 
-export const OBJECT_ACTIONS = ['update', 'transfer', 'repair', 'report_stolen'] as const;
+const OBJECT_ACTIONS = ['update', 'transfer', 'repair', 'report_stolen'] as const;
 export type ObjectAction = (typeof OBJECT_ACTIONS)[number];
 
-export const OBJECT_SORTS = ['createdAt:desc', 'createdAt:asc', 'name:asc', 'name:desc'] as const;
+const OBJECT_SORTS = ['createdAt:desc', 'createdAt:asc', 'name:asc', 'name:desc'] as const;
 
 /** Our bounds for the event fields the spec leaves open. */
-export const EVENT_DESCRIPTION_MAX = 1000;
+const EVENT_DESCRIPTION_MAX = 1000;
 export const PERFORMED_BY_MAX = 200;
 
 const uuid = () => string({ format: 'uuid' });

@@ -9,13 +9,13 @@ const subcategoryDescription = subcategoryEntity.attributes.description.schema;
 export const SUBCATEGORY_IMAGE_MAX_BYTES = 10 * 1024 * 1024;
 
 /** The longest `data:<media type>[;parameters];base64,` prefix taken before the base64 text. */
-export const DATA_URL_PREFIX_MAX = 256;
+const DATA_URL_PREFIX_MAX = 256;
 const IMAGE_BASE64_MAX = Math.ceil(SUBCATEGORY_IMAGE_MAX_BYTES / 3) * 4;
 /**
  * The longest `image` text: the base64 of 10 MB, line breaks as MIME writes them (CRLF every
  * 76 characters, which the reader drops) and a data-URL prefix; the bytes are checked after.
  */
-export const SUBCATEGORY_IMAGE_TEXT_MAX =
+const SUBCATEGORY_IMAGE_TEXT_MAX =
   IMAGE_BASE64_MAX + Math.ceil(IMAGE_BASE64_MAX / 76) * 2 + DATA_URL_PREFIX_MAX;
 
 export const SUBCATEGORY_ACTIONS = ['CHANGE', 'ACTIVATE', 'DEACTIVATE', 'REMOVE'] as const;

@@ -89,7 +89,7 @@ export function loginDelayMsAfter(
 }
 
 /** 429 `TOO_MANY_REQUESTS` with the seconds to wait in `Retry-After`. */
-export class LoginThrottledError extends ApiError<'TOO_MANY_REQUESTS'> {
+class LoginThrottledError extends ApiError<'TOO_MANY_REQUESTS'> {
   constructor(readonly retryAfterSeconds: number) {
     super(
       'TOO_MANY_REQUESTS',

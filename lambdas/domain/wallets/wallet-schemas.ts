@@ -15,14 +15,7 @@ import {
   string,
 } from '#shared/schema.js';
 
-export { WALLET_STATUSES, type WalletStatus } from '#repositories/wallet-entity.js';
-
-export const WALLET_LIST_SORTS = [
-  'createdAt:desc',
-  'createdAt:asc',
-  'username:asc',
-  'username:desc',
-] as const;
+const WALLET_LIST_SORTS = ['createdAt:desc', 'createdAt:asc', 'username:asc', 'username:desc'] as const;
 export type WalletListSort = (typeof WALLET_LIST_SORTS)[number];
 
 const PASSWORD_MIN_LENGTH = 8;

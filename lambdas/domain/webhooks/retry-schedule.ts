@@ -4,7 +4,7 @@
  */
 
 /** Environment variables that override the schedule (milliseconds). */
-export const RETRY_SCHEDULE_ENVIRONMENT = {
+const RETRY_SCHEDULE_ENVIRONMENT = {
   firstDelayMs: 'WEBHOOK_RETRY_FIRST_DELAY_MS',
   maxDelayMs: 'WEBHOOK_RETRY_MAX_DELAY_MS',
   windowMs: 'WEBHOOK_RETRY_WINDOW_MS',

@@ -18,7 +18,7 @@ export const LOCAL_WEBHOOKS_ALLOW_LOOPBACK_ENVIRONMENT = 'LOCAL_WEBHOOKS_ALLOW_L
  * The ports a webhook may use. Local mode lifts the limit with loopback: its deliveries leave
  * the developer's own machine, and receivers there listen wherever they can.
  */
-export const WEBHOOK_PORTS: readonly number[] = [443, 8443];
+const WEBHOOK_PORTS: readonly number[] = [443, 8443];
 
 const NOT_PUBLIC_RANGES: readonly [string, number, 'ipv4' | 'ipv6'][] = [
   ['0.0.0.0', 8, 'ipv4'], // "this network"
@@ -76,8 +76,7 @@ export function isAllowedAddress(address: string, allowLoopback = loopbackAllowe
 }
 
 /** Local mode (`npm start`, the tests) lets a developer receive on their own machine. */
-export const loopbackAllowed = (): boolean =>
-  process.env[LOCAL_WEBHOOKS_ALLOW_LOOPBACK_ENVIRONMENT] === 'true';
+const loopbackAllowed = (): boolean => process.env[LOCAL_WEBHOOKS_ALLOW_LOOPBACK_ENVIRONMENT] === 'true';
 
 /** Why a URL may not be used; the message is shown to the caller. */
 export class WebhookAddressError extends Error {

@@ -40,7 +40,7 @@ import { signatureHeaders } from './webhook-signing.js';
 import { type DeliveryView, toDeliveryView } from './webhook-view.js';
 
 /** Dead letters replayed per call; the answer says how many remain. */
-export const REPLAY_BATCH_SIZE = 500;
+const REPLAY_BATCH_SIZE = 500;
 
 /** The same event to the same subscription always gets the same delivery id (a UUID). */
 export function deliveryIdOf(webhookId: string, chainId: string, sequence: number): string {

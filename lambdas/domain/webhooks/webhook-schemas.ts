@@ -9,14 +9,6 @@ import { pageQueryFields } from '#shared/pagination.js';
 import { defaulted, object, oneOf, optional, required, type Schema, string } from '#shared/schema.js';
 import { checkedUrl, WebhookAddressError } from './webhook-address.js';
 
-export {
-  DELIVERY_STATUSES,
-  type DeliveryStatus,
-  SETTABLE_WEBHOOK_STATUSES,
-  WEBHOOK_STATUSES,
-  type WebhookStatus,
-} from '#repositories/webhook-entity.js';
-
 /** The `events` value that subscribes to every type, now and later. */
 export const ALL_EVENTS = '*';
 const { url: storedUrl, description: storedDescription } = webhookEntity.attributes;
