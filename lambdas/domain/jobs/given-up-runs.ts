@@ -2,8 +2,8 @@
  * What happens to a background job whose run Lambda gave up on (it failed on every retry, or
  * waited too long): an import or an export still `pending` or `running` is marked `failed`, so
  * that its caller sees the end instead of a job running for ever. A subcategory removal has no
- * status to mark: it is logged, and the alarm on given-up jobs tells the operator
- * (docs/operating.md says how to start it again).
+ * status to mark: it is logged with its payload (the company and the subcategory), and the
+ * alarm on given-up jobs tells the operator.
  */
 import { findExportJob, finishExportJob } from '#repositories/export-repository.js';
 import { findImportJob, updateImportJob } from '#repositories/import-repository.js';
