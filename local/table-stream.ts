@@ -236,8 +236,10 @@ export async function startTableStream(options: TableStreamOptions): Promise<Tab
     }
     options.onBatch?.();
     if (handled.length < Records.length || cut) {
-      // Read again from after the last handled record.
-      iterators.delete(shardId);
+      // Read again from after the last handled record; with none handled, from where this read
+      // started (a shard without a checkpoint would otherwise start again at LATEST, past them).
+      if (handled.length > 0) iterators.delete(shardId);
+      else iterators.set(shardId, iterator);
       if (handled.length < Records.length) await delay(options.failedBatchPauseMs ?? FAILED_BATCH_PAUSE_MS);
     } else {
       iterators.set(shardId, NextShardIterator ?? null);
