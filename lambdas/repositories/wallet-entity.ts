@@ -5,16 +5,7 @@
 import { attribute, defineEntity, type RecordOf } from '#shared/entity.js';
 import type { FieldIssue } from '#shared/errors.js';
 import { NAME_FORBIDDEN_CHARACTERS, nameText } from '#shared/name-text.js';
-import {
-  arrayOf,
-  dateTime,
-  integer,
-  metadata,
-  nullable,
-  oneOf,
-  type Schema,
-  string,
-} from '#shared/schema.js';
+import { dateTime, integer, metadata, nullable, oneOf, type Schema, string } from '#shared/schema.js';
 
 /** The statuses a caller sets and sees; a deleted wallet keeps its item with status `deleted`. */
 export const WALLET_STATUSES = ['active', 'inactive', 'suspended'] as const;
@@ -76,12 +67,6 @@ export const walletEntity = defineEntity('wallet', {
   sessionVersion: attribute(integer({ min: 1 }), { hidden: true, missing: 1 }),
   /** Bumped by every write of the wallet's own fields; the condition of the next write. */
   version: attribute(integer({ min: 1 }), { hidden: true }),
-  /** Failed logins since the last successful one. */
-  failedLoginCount: attribute(integer({ min: 0 }), { hidden: true, missing: 0 }),
-  /** Logins are refused until then (ISO 8601), whatever the password. */
-  lockedUntil: attribute(dateTime(), { hidden: true, optional: true }),
-  /** Marks of the counted login attempts whose password is being checked now (`login-throttle.ts`). */
-  loginChecksInFlight: attribute(arrayOf(string()), { hidden: true, optional: true, storedAs: 'set' }),
 });
 
 export type WalletRecord = RecordOf<typeof walletEntity>;

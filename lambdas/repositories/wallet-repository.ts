@@ -2,8 +2,8 @@
  * Wallet items and everything keyed around them: the username marker that makes usernames
  * unique per App (ignoring case) and finds a wallet at login, the App's per-status wallet
  * counters, the four sorted index entries the list operation reads, and the call statistics
- * kept on the wallet item itself. Login throttling (failed attempts, lock) on the same item is
- * `login-throttle.ts`.
+ * kept on the wallet item itself. Login throttling is `login-throttle.ts`: an item per username
+ * and source address, never the wallet item.
  *
  * A deleted wallet keeps its item (status `deleted`) but loses its index entries and its
  * username marker: it is in no list, and its username may be taken again.
@@ -107,16 +107,14 @@ export async function findWalletIdByUsername(appId: string, username: string): P
 
 /**
  * Replaces a wallet read earlier as `before` with `after` (status, password, metadata, session
- * version; a new password also resets the login throttle), moving the status counters and index entries with it. Only the
- * attributes named here are written: `loginCount`, `apiCallCount`, `lastLoginAt` and
- * `lastApiCallAt` are moved concurrently by logins and the authorizer, never from a read.
+ * version), moving the status counters and index entries with it. Only the attributes named
+ * here are written: `loginCount`, `apiCallCount`, `lastLoginAt` and `lastApiCallAt` are moved
+ * concurrently by logins and the authorizer, never from a read.
  * Throws {@link StaleWalletError} when another change came in between.
  */
 export async function replaceWallet(before: WalletRecord, after: WalletRecord): Promise<void> {
   if (before.status === 'deleted' || after.status === 'deleted') throw new Error('Use markWalletDeleted');
   const table = tableName();
-  // A new password resets the login throttle, whatever parallel logins counted meanwhile.
-  const resetsThrottle = after.passwordHash !== before.passwordHash;
   const attributes = {
     status: after.status,
     metadataJson: JSON.stringify(after.metadata),
@@ -124,8 +122,6 @@ export async function replaceWallet(before: WalletRecord, after: WalletRecord): 
     passwordHash: after.passwordHash,
     sessionVersion: after.sessionVersion,
     version: after.version,
-    // Logins count it concurrently: written only to reset it.
-    ...(resetsThrottle ? { failedLoginCount: 0 } : {}),
     ...indexAttributes(after),
   };
   const update = setAttributesItem(table, walletKey(after.appId, after.id), attributes, {
@@ -133,9 +129,6 @@ export async function replaceWallet(before: WalletRecord, after: WalletRecord): 
     names: { '#version': 'version' },
     values: { ':expectedVersion': before.version },
   });
-  if (update.Update && resetsThrottle) {
-    update.Update.UpdateExpression = `${update.Update.UpdateExpression} REMOVE lockedUntil`;
-  }
   const items: TransactItem[] = [update];
   if (before.status !== after.status) {
     items.push(

@@ -87,7 +87,6 @@ export async function createWallet(appId: string, input: CreateWalletInput): Pro
     loginCount: 0,
     apiCallCount: 0,
     lastApiCallAt: null,
-    failedLoginCount: 0,
   };
   await insertWallet(record);
   return toWalletView(record);
@@ -100,8 +99,8 @@ export async function getWallet(scope: WalletScope, walletId: string): Promise<W
 
 /**
  * Applies the given fields (omitted ones stay) and moves `updatedAt`. A new password, or a move
- * to `inactive` or `suspended`, ends every session of the wallet at once; a new password also
- * clears the failed-login count and any login lock. `metadata`, when given, replaces the stored one.
+ * to `inactive` or `suspended`, ends every session of the wallet at once. `metadata`, when given,
+ * replaces the stored one.
  */
 export async function updateWallet(
   scope: WalletScope,
