@@ -1,6 +1,6 @@
 /**
- * `npm run bench:start [-- <project folder>]`: how long `npm start` takes to its first answer,
- * and how much memory the whole local stack holds once every API function has answered once
+ * `npm run bench:start [-- <project folder>]`: how long `npm start` takes to its first response,
+ * and how much memory the whole local stack holds once every API function has responded once
  * (each function then has a warm execution environment). The project folder defaults to this
  * one; give another checkout (a `git worktree` of an older commit) to measure it the same way.
  * Rounds alternate "warm caches" (a start after one with the same sources) and, in this project,
@@ -46,20 +46,20 @@ async function oneStart(coldCaches: boolean) {
   });
   const base = `http://127.0.0.1:${port}`;
   try {
-    let firstAnswerMs = 0;
+    let firstResponseMs = 0;
     for (;;) {
-      const answered = await fetch(`${base}/v2/openapi.json`).then(
+      const responded = await fetch(`${base}/v2/openapi.json`).then(
         (response) => response.ok,
         () => false,
       );
-      if (answered) {
-        firstAnswerMs = Date.now() - started;
+      if (responded) {
+        firstResponseMs = Date.now() - started;
         break;
       }
-      if (Date.now() - started > 300_000) throw new Error('npm start did not answer within 5 minutes');
+      if (Date.now() - started > 300_000) throw new Error('npm start did not respond within 5 minutes');
       await sleep(50);
     }
-    // Every operation once, with a key (answers 4xx for the made-up ids: each function still runs).
+    // Every operation once, with a key (responds 4xx for the made-up ids: each function still runs).
     const admin = execFileSync(
       'npm',
       ['run', '--silent', 'admin', '--', 'create-company', '--name', 'Bench'],
@@ -82,7 +82,7 @@ async function oneStart(coldCaches: boolean) {
       }).then((response) => response.arrayBuffer());
     }
     const everyOperationMs = Date.now() - warmStarted;
-    return { firstAnswerMs, everyOperationMs, memory: groupMemory(child.pid as number) };
+    return { firstResponseMs, everyOperationMs, memory: groupMemory(child.pid as number) };
   } finally {
     try {
       process.kill(-(child.pid as number), 'SIGINT');
@@ -117,7 +117,7 @@ async function main() {
       const result = await oneStart(cold);
       const total = Object.values(result.memory).reduce((sum, each) => sum + each, 0);
       rows.push(
-        `| ${round} | ${cold ? 'cold' : 'warm'} | ${result.firstAnswerMs} | ${result.everyOperationMs} | ` +
+        `| ${round} | ${cold ? 'cold' : 'warm'} | ${result.firstResponseMs} | ${result.everyOperationMs} | ` +
           `${total} | ${Object.entries(result.memory)
             .map(([command, mib]) => `${command} ${mib}`)
             .join(', ')} |`,
@@ -127,7 +127,7 @@ async function main() {
   }
   console.log(`Project: ${projectFolder}`);
   console.log(
-    '| round | caches | first answer (ms) | every operation once (ms) | memory, all processes (MiB) | by process (MiB) |',
+    '| round | caches | first response (ms) | every operation once (ms) | memory, all processes (MiB) | by process (MiB) |',
   );
   console.log('|---|---|---|---|---|---|');
   for (const row of rows) console.log(row);

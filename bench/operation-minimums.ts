@@ -1,7 +1,7 @@
 /**
  * The fewest DynamoDB calls each operation needs for the bench's request, and why; `npm run
  * bench` prints the measured count next to it. The rule: the fewest requests that give the same
- * answer with the same guarantees on today's key design. Reads of known keys that run side by
+ * response with the same guarantees on today's key design. Reads of known keys that run side by
  * side count one each (a BatchGetItem would bill the same read units and wait as long).
  * `excess` says where calls above the minimum come from; it is shown only when the measured
  * count is above the minimum.
@@ -67,7 +67,7 @@ export const operationMinimums: Record<CaseKey, StatedMinimum> = {
   updateCategory: {
     calls: 2,
     reason:
-      'one Query of the category partition (version to condition on, subcategories to answer with) + one write',
+      'one Query of the category partition (version to condition on, subcategories to respond with) + one write',
     capacityNote:
       'when neither the name nor the status changes the write is a TransactWriteItems of one item: twice the write units of the same UpdateItem',
   },
@@ -103,7 +103,7 @@ export const operationMinimums: Record<CaseKey, StatedMinimum> = {
   'createObject + Idempotency-Key': {
     calls: 3,
     reason:
-      'the object transaction + the idempotency record: a conditional PutItem before and an UpdateItem with the answer after (Powertools idempotency)',
+      'the object transaction + the idempotency record: a conditional PutItem before and an UpdateItem with the response after (Powertools idempotency)',
   },
   getObject: {
     calls: 2,

@@ -19,7 +19,7 @@ export const webhookOperationMinimums: Record<WebhookCaseKey, StatedMinimum> = {
   deleteWebhook: {
     calls: 1,
     reason: 'one conditional DeleteItem',
-    excess: 'a GetItem first, so that an unknown id answers 404 and a raced change 409',
+    excess: 'a GetItem first, so that an unknown id responds 404 and a raced change 409',
   },
   rotateWebhookSecret: {
     calls: 2,

@@ -170,17 +170,17 @@ export async function exportCompanyObjects(
     label: 'export',
     stream: fileToTerminal ? { write: () => true } : undefined,
   });
-  const answer = await exportObjects(companyId, { ...request.filters, format }, '');
+  const response = await exportObjects(companyId, { ...request.filters, format }, '');
   let body: Readable;
   let exportId: string | null = null;
   let rowCount = 0;
-  if ('file' in answer) {
+  if ('file' in response) {
     // Nothing matched: the header alone (CSV), or nothing (JSON Lines).
     const { Readable } = await import('node:stream');
-    body = Readable.from([answer.file]);
+    body = Readable.from([response.file]);
   } else {
     await pollWhile(jobs.settleBackgroundJobs(), async () => progress.update({}));
-    const job = await getExport(companyId, answer.job.id);
+    const job = await getExport(companyId, response.job.id);
     if (job.status !== 'completed') throw new Error(`Export ${job.id} failed: ${job.error ?? job.status}`);
     exportId = job.id;
     rowCount = job.rowCount ?? 0;

@@ -81,7 +81,7 @@ export function apiLogSource(baseUrl: string, apiKey: string): LogSource {
     const response = await fetch(`${baseUrl.replace(/\/$/, '')}${path}`, {
       headers: { 'X-API-Key': apiKey },
     });
-    if (!response.ok) throw new Error(`GET ${path} answered ${response.status}: ${await response.text()}`);
+    if (!response.ok) throw new Error(`GET ${path} responded ${response.status}: ${await response.text()}`);
     return response;
   };
   return {

@@ -329,7 +329,7 @@ export interface paths {
         };
         /**
          * Download a file: its bytes, 304 for a matching ETag, or a redirect to S3 above 4 MB (spec 4.17)
-         * @description Needs a company key with `files:read`; otherwise 403 `FILE_ACCESS_DENIED`. Another company's id in the path is refused with the same 403. `HEAD` is answered too: GET's status and headers, with no body.
+         * @description Needs a company key with `files:read`; otherwise 403 `FILE_ACCESS_DENIED`. Another company's id in the path is refused with the same 403. `HEAD` gets a response too: GET's status and headers, with no body.
          */
         get: operations["downloadFile"];
         put?: never;
@@ -398,7 +398,7 @@ export interface paths {
         get: operations["listWebhooks"];
         put?: never;
         /**
-         * Subscribe a URL to ledger events; the answer shows the signing secret, once (extension)
+         * Subscribe a URL to ledger events; the response shows the signing secret, once (extension)
          * @description Needs a company key with `webhooks:write`; otherwise 403 `COMPANY_ACCESS_DENIED`. Also needs `objects:read` for a subscription to object events (object.*, or "*"); otherwise the same 403. Also needs `files:read` for a subscription to file events (file.*, or "*"); otherwise the same 403. Also needs `categories:read` for a subscription to subcategory events (subcategory.*, or "*"); otherwise the same 403. Extension: not in the interface specification.
          */
         post: operations["createWebhook"];
@@ -545,7 +545,7 @@ export interface paths {
         };
         /**
          * The log's latest signed checkpoint, C2SP tlog-checkpoint text (extension)
-         * @description Needs a company key with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. `HEAD` is answered too: GET's status and headers, with no body. Extension: not in the interface specification.
+         * @description Needs a company key with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. `HEAD` gets a response too: GET's status and headers, with no body. Extension: not in the interface specification.
          */
         get: operations["getLedgerCheckpoint"];
         put?: never;
@@ -565,7 +565,7 @@ export interface paths {
         };
         /**
          * The log's signed-note verifier key, one line (extension)
-         * @description Needs a company key with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. `HEAD` is answered too: GET's status and headers, with no body. Extension: not in the interface specification.
+         * @description Needs a company key with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. `HEAD` gets a response too: GET's status and headers, with no body. Extension: not in the interface specification.
          */
         get: operations["getLedgerKey"];
         put?: never;
@@ -585,7 +585,7 @@ export interface paths {
         };
         /**
          * A C2SP tlog-tiles hash tile or entry bundle of the log (extension)
-         * @description Needs a company key with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. `HEAD` is answered too: GET's status and headers, with no body. Extension: not in the interface specification.
+         * @description Needs a company key with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. `HEAD` gets a response too: GET's status and headers, with no body. Extension: not in the interface specification.
          */
         get: operations["getLedgerTile"];
         put?: never;
@@ -769,7 +769,7 @@ export interface paths {
         };
         /**
          * This API as an OpenAPI 3.1 document, generated from the operation table (extension)
-         * @description Public: no key. `HEAD` is answered too: GET's status and headers, with no body. Extension: not in the interface specification.
+         * @description Public: no key. `HEAD` gets a response too: GET's status and headers, with no body. Extension: not in the interface specification.
          */
         get: operations["openapi"];
         put?: never;
@@ -781,7 +781,7 @@ export interface paths {
         trace?: never;
     };
 }
-type webhooks = Record<string, never>;
+export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /** @description Spec 2.1, plus nextCursor (extension) */
@@ -1030,7 +1030,7 @@ export interface components {
             timestamp: string;
             /** @description 64 zeros for the first event */
             prevHash: string;
-            /** @description SHA-256 of the canonical JSON of every other field but txId (README) */
+            /** @description SHA-256 of the canonical JSON of every other field but txId (docs/ledger.md, "Canonical event serialization") */
             hash: string;
             /** @description equals `hash` */
             txId: string;
@@ -1268,7 +1268,7 @@ export interface components {
              * @description ISO 8601 UTC, milliseconds
              */
             updatedAt: string;
-            /** @description the Standard Webhooks signing secret; shown only in this answer */
+            /** @description the Standard Webhooks signing secret; shown only in this response */
             secret: string;
         };
         /** @description Extension: a page of the company's webhooks, newest first */
@@ -1280,7 +1280,7 @@ export interface components {
         WebhookSecretRotated: {
             /** Format: uuid */
             id: string;
-            /** @description the Standard Webhooks signing secret; shown only in this answer */
+            /** @description the Standard Webhooks signing secret; shown only in this response */
             secret: string;
             /**
              * Format: date-time
@@ -1295,12 +1295,12 @@ export interface components {
              * @description ISO 8601 UTC, milliseconds
              */
             attemptedAt: string;
-            /** @description null when no answer came (timeout, refused) */
+            /** @description null when no response came (timeout, refused) */
             statusCode: number | null;
             latencyMs: number;
-            /** @description the first 1 KB of the answer body */
+            /** @description the first 1 KB of the response body */
             response: string;
-            /** @description why no answer came */
+            /** @description why no response came */
             error: string | null;
             /** @description sent by POST .../retry */
             manual: boolean;
@@ -1510,7 +1510,7 @@ export interface components {
             data: components["schemas"]["ImportError"][];
             pagination: components["schemas"]["Pagination"];
         };
-        /** @description Extension: an export too large for one answer, written in the background */
+        /** @description Extension: an export too large for one response, written in the background */
         ExportJob: {
             /** Format: uuid */
             id: string;
@@ -1569,7 +1569,7 @@ export interface components {
     headers: never;
     pathItems: never;
 }
-type $defs = Record<string, never>;
+export type $defs = Record<string, never>;
 export interface operations {
     listCategories: {
         parameters: {
@@ -1578,7 +1578,7 @@ export interface operations {
                 limit?: number;
                 /** @description items to skip */
                 offset?: number;
-                /** @description (extension) the previous answer's pagination.nextCursor, as it was: reads the next page at the cost of page 1, whatever its depth. Only with the same filters and sort, and no offset */
+                /** @description (extension) the previous response's pagination.nextCursor, as it was: reads the next page at the cost of page 1, whatever its depth. Only with the same filters and sort, and no offset */
                 cursor?: string;
                 /** @description status filter */
                 status?: "active" | "inactive" | "all";
@@ -1637,7 +1637,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "UNAUTHORIZED";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -1672,7 +1672,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "TOO_MANY_REQUESTS";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -1688,7 +1688,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -1699,7 +1699,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. A retry with the same key and the same request returns the first answer and creates nothing new; the same key with another request is 409 IDEMPOTENCY_KEY_REUSED, and while the first still runs 409 IDEMPOTENCY_IN_PROGRESS. Kept 24 hours. */
+                /** @description Optional. A retry with the same key and the same request returns the first response and creates nothing new; the same key with another request is 409 IDEMPOTENCY_KEY_REUSED, and while the first still runs 409 IDEMPOTENCY_IN_PROGRESS. Kept 24 hours. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -1767,7 +1767,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "UNAUTHORIZED";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -1821,7 +1821,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "REQUEST_TOO_LARGE";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -1837,7 +1837,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "TOO_MANY_REQUESTS";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -1853,7 +1853,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -1916,7 +1916,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "UNAUTHORIZED";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -1970,7 +1970,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "TOO_MANY_REQUESTS";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -1986,7 +1986,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -2063,7 +2063,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "UNAUTHORIZED";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -2136,7 +2136,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "REQUEST_TOO_LARGE";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -2152,7 +2152,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "TOO_MANY_REQUESTS";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -2168,7 +2168,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -2179,7 +2179,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. A retry with the same key and the same request returns the first answer and creates nothing new; the same key with another request is 409 IDEMPOTENCY_KEY_REUSED, and while the first still runs 409 IDEMPOTENCY_IN_PROGRESS. Kept 24 hours. */
+                /** @description Optional. A retry with the same key and the same request returns the first response and creates nothing new; the same key with another request is 409 IDEMPOTENCY_KEY_REUSED, and while the first still runs 409 IDEMPOTENCY_IN_PROGRESS. Kept 24 hours. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -2247,7 +2247,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "UNAUTHORIZED";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -2320,7 +2320,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "REQUEST_TOO_LARGE";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -2336,7 +2336,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "TOO_MANY_REQUESTS";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -2352,7 +2352,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -2415,7 +2415,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "UNAUTHORIZED";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -2469,7 +2469,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "TOO_MANY_REQUESTS";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -2485,7 +2485,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -2577,7 +2577,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "UNAUTHORIZED";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -2650,7 +2650,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "FILE_TOO_LARGE" | "REQUEST_TOO_LARGE";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -2685,7 +2685,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "TOO_MANY_REQUESTS";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -2701,7 +2701,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -2715,7 +2715,7 @@ export interface operations {
                 limit?: number;
                 /** @description items to skip */
                 offset?: number;
-                /** @description (extension) the previous answer's pagination.nextCursor, as it was: reads the next page at the cost of page 1, whatever its depth. Only with the same filters and sort, and no offset */
+                /** @description (extension) the previous response's pagination.nextCursor, as it was: reads the next page at the cost of page 1, whatever its depth. Only with the same filters and sort, and no offset */
                 cursor?: string;
                 /** @description `inactive` matches every status but active */
                 status?: "active" | "inactive" | "all";
@@ -2780,7 +2780,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "UNAUTHORIZED";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -2815,7 +2815,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "TOO_MANY_REQUESTS";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -2831,7 +2831,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -2845,7 +2845,7 @@ export interface operations {
                 limit?: number;
                 /** @description items to skip */
                 offset?: number;
-                /** @description (extension) the previous answer's pagination.nextCursor, as it was: reads the next page at the cost of page 1, whatever its depth. Only with the same filters and sort, and no offset */
+                /** @description (extension) the previous response's pagination.nextCursor, as it was: reads the next page at the cost of page 1, whatever its depth. Only with the same filters and sort, and no offset */
                 cursor?: string;
             };
             header?: never;
@@ -2902,7 +2902,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "UNAUTHORIZED";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -2956,7 +2956,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "TOO_MANY_REQUESTS";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -2972,7 +2972,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -2983,7 +2983,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. A retry with the same key and the same request returns the first answer and creates nothing new; the same key with another request is 409 IDEMPOTENCY_KEY_REUSED, and while the first still runs 409 IDEMPOTENCY_IN_PROGRESS. Kept 24 hours. */
+                /** @description Optional. A retry with the same key and the same request returns the first response and creates nothing new; the same key with another request is 409 IDEMPOTENCY_KEY_REUSED, and while the first still runs 409 IDEMPOTENCY_IN_PROGRESS. Kept 24 hours. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -3057,7 +3057,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "UNAUTHORIZED";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -3130,7 +3130,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "REQUEST_TOO_LARGE";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -3146,7 +3146,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "TOO_MANY_REQUESTS";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -3162,7 +3162,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -3225,7 +3225,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "UNAUTHORIZED";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -3279,7 +3279,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "TOO_MANY_REQUESTS";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -3295,7 +3295,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -3379,7 +3379,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "UNAUTHORIZED";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -3452,7 +3452,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "REQUEST_TOO_LARGE";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -3468,7 +3468,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "TOO_MANY_REQUESTS";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -3484,7 +3484,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -3548,7 +3548,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "UNAUTHORIZED";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -3602,7 +3602,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "TOO_MANY_REQUESTS";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -3618,7 +3618,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -3632,7 +3632,7 @@ export interface operations {
                 limit?: number;
                 /** @description items to skip */
                 offset?: number;
-                /** @description (extension) the previous answer's pagination.nextCursor, as it was: reads the next page at the cost of page 1, whatever its depth. Only with the same filters and sort, and no offset */
+                /** @description (extension) the previous response's pagination.nextCursor, as it was: reads the next page at the cost of page 1, whatever its depth. Only with the same filters and sort, and no offset */
                 cursor?: string;
             };
             header?: never;
@@ -3688,7 +3688,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "UNAUTHORIZED";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -3742,7 +3742,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "TOO_MANY_REQUESTS";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -3758,7 +3758,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -3821,7 +3821,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "UNAUTHORIZED";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -3875,7 +3875,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "TOO_MANY_REQUESTS";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -3891,7 +3891,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -3905,7 +3905,7 @@ export interface operations {
                 limit?: number;
                 /** @description items to skip */
                 offset?: number;
-                /** @description (extension) the previous answer's pagination.nextCursor, as it was: reads the next page at the cost of page 1, whatever its depth. Only with the same filters and sort, and no offset */
+                /** @description (extension) the previous response's pagination.nextCursor, as it was: reads the next page at the cost of page 1, whatever its depth. Only with the same filters and sort, and no offset */
                 cursor?: string;
                 /** @description status filter */
                 status?: "active" | "inactive" | "suspended" | "all";
@@ -3964,7 +3964,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "UNAUTHORIZED";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -3999,7 +3999,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "TOO_MANY_REQUESTS";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -4015,7 +4015,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -4026,7 +4026,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. A retry with the same key and the same request returns the first answer and creates nothing new; the same key with another request is 409 IDEMPOTENCY_KEY_REUSED, and while the first still runs 409 IDEMPOTENCY_IN_PROGRESS. Kept 24 hours. */
+                /** @description Optional. A retry with the same key and the same request returns the first response and creates nothing new; the same key with another request is 409 IDEMPOTENCY_KEY_REUSED, and while the first still runs 409 IDEMPOTENCY_IN_PROGRESS. Kept 24 hours. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4095,7 +4095,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "UNAUTHORIZED";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -4149,7 +4149,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "REQUEST_TOO_LARGE";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -4165,7 +4165,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "TOO_MANY_REQUESTS";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -4181,7 +4181,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -4209,7 +4209,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description `no-store`: the answer carries a credential */
+                    /** @description `no-store`: the response carries a credential */
                     "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
@@ -4291,7 +4291,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "REQUEST_TOO_LARGE";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -4307,7 +4307,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "TOO_MANY_REQUESTS";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -4323,7 +4323,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -4387,7 +4387,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "UNAUTHORIZED";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -4441,7 +4441,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "TOO_MANY_REQUESTS";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -4457,7 +4457,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -4538,7 +4538,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "UNAUTHORIZED";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -4611,7 +4611,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "REQUEST_TOO_LARGE";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -4627,7 +4627,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "TOO_MANY_REQUESTS";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -4643,7 +4643,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -4705,7 +4705,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "UNAUTHORIZED";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -4778,7 +4778,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "TOO_MANY_REQUESTS";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -4794,7 +4794,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -4808,7 +4808,7 @@ export interface operations {
                 limit?: number;
                 /** @description items to skip */
                 offset?: number;
-                /** @description (extension) the previous answer's pagination.nextCursor, as it was: reads the next page at the cost of page 1, whatever its depth. Only with the same filters and sort, and no offset */
+                /** @description (extension) the previous response's pagination.nextCursor, as it was: reads the next page at the cost of page 1, whatever its depth. Only with the same filters and sort, and no offset */
                 cursor?: string;
             };
             header?: never;
@@ -4865,7 +4865,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "UNAUTHORIZED";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -4919,7 +4919,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "TOO_MANY_REQUESTS";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -4935,7 +4935,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -4946,7 +4946,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. A retry with the same key and the same request returns the first answer and creates nothing new; the same key with another request is 409 IDEMPOTENCY_KEY_REUSED, and while the first still runs 409 IDEMPOTENCY_IN_PROGRESS. Kept 24 hours. */
+                /** @description Optional. A retry with the same key and the same request returns the first response and creates nothing new; the same key with another request is 409 IDEMPOTENCY_KEY_REUSED, and while the first still runs 409 IDEMPOTENCY_IN_PROGRESS. Kept 24 hours. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -5018,7 +5018,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "UNAUTHORIZED";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -5091,7 +5091,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "FILE_TOO_LARGE" | "REQUEST_TOO_LARGE";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -5126,7 +5126,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "TOO_MANY_REQUESTS";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -5142,7 +5142,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -5177,7 +5177,7 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description the file's SHA-256, quoted */
                     ETag?: string;
-                    /** @description `nosniff`, on every answer */
+                    /** @description `nosniff`, on every response */
                     "X-Content-Type-Options"?: string;
                     /** @description `sandbox`, for types a browser would run (HTML, SVG, XML, script) */
                     "Content-Security-Policy"?: string;
@@ -5253,7 +5253,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "UNAUTHORIZED";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -5307,7 +5307,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "TOO_MANY_REQUESTS";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -5323,7 +5323,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -5385,7 +5385,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "UNAUTHORIZED";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -5458,7 +5458,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "TOO_MANY_REQUESTS";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -5474,7 +5474,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -5485,7 +5485,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. A retry with the same key and the same request returns the first answer and creates nothing new; the same key with another request is 409 IDEMPOTENCY_KEY_REUSED, and while the first still runs 409 IDEMPOTENCY_IN_PROGRESS. Kept 24 hours. */
+                /** @description Optional. A retry with the same key and the same request returns the first response and creates nothing new; the same key with another request is 409 IDEMPOTENCY_KEY_REUSED, and while the first still runs 409 IDEMPOTENCY_IN_PROGRESS. Kept 24 hours. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -5555,7 +5555,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "UNAUTHORIZED";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -5628,7 +5628,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "REQUEST_TOO_LARGE";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -5663,7 +5663,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "TOO_MANY_REQUESTS";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -5679,7 +5679,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -5690,7 +5690,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. A retry with the same key and the same request returns the first answer and creates nothing new; the same key with another request is 409 IDEMPOTENCY_KEY_REUSED, and while the first still runs 409 IDEMPOTENCY_IN_PROGRESS. Kept 24 hours. */
+                /** @description Optional. A retry with the same key and the same request returns the first response and creates nothing new; the same key with another request is 409 IDEMPOTENCY_KEY_REUSED, and while the first still runs 409 IDEMPOTENCY_IN_PROGRESS. Kept 24 hours. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -5749,7 +5749,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "UNAUTHORIZED";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -5822,7 +5822,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "FILE_TOO_LARGE";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -5857,7 +5857,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "TOO_MANY_REQUESTS";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -5873,7 +5873,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -5887,7 +5887,7 @@ export interface operations {
                 limit?: number;
                 /** @description items to skip */
                 offset?: number;
-                /** @description (extension) the previous answer's pagination.nextCursor, as it was: reads the next page at the cost of page 1, whatever its depth. Only with the same filters and sort, and no offset */
+                /** @description (extension) the previous response's pagination.nextCursor, as it was: reads the next page at the cost of page 1, whatever its depth. Only with the same filters and sort, and no offset */
                 cursor?: string;
             };
             header?: never;
@@ -5941,7 +5941,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "UNAUTHORIZED";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -5976,7 +5976,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "TOO_MANY_REQUESTS";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -5992,7 +5992,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -6038,7 +6038,7 @@ export interface operations {
                 headers: {
                     /** @description path of the created resource (with the stage prefix in AWS) */
                     Location?: string;
-                    /** @description `no-store`: the answer carries a credential */
+                    /** @description `no-store`: the response carries a credential */
                     "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
@@ -6082,7 +6082,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "UNAUTHORIZED";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -6117,7 +6117,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "REQUEST_TOO_LARGE";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -6133,7 +6133,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "TOO_MANY_REQUESTS";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -6149,7 +6149,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -6212,7 +6212,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "UNAUTHORIZED";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -6266,7 +6266,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "TOO_MANY_REQUESTS";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -6282,7 +6282,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -6360,7 +6360,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "UNAUTHORIZED";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -6433,7 +6433,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "REQUEST_TOO_LARGE";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -6449,7 +6449,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "TOO_MANY_REQUESTS";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -6465,7 +6465,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -6526,7 +6526,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "UNAUTHORIZED";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -6599,7 +6599,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "TOO_MANY_REQUESTS";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -6615,7 +6615,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -6636,7 +6636,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description `no-store`: the answer carries a credential */
+                    /** @description `no-store`: the response carries a credential */
                     "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
@@ -6680,7 +6680,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "UNAUTHORIZED";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -6753,7 +6753,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "TOO_MANY_REQUESTS";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -6769,7 +6769,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -6783,7 +6783,7 @@ export interface operations {
                 limit?: number;
                 /** @description items to skip */
                 offset?: number;
-                /** @description (extension) the previous answer's pagination.nextCursor, as it was: reads the next page at the cost of page 1, whatever its depth. Only with the same filters and sort, and no offset */
+                /** @description (extension) the previous response's pagination.nextCursor, as it was: reads the next page at the cost of page 1, whatever its depth. Only with the same filters and sort, and no offset */
                 cursor?: string;
             };
             header?: never;
@@ -6839,7 +6839,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "UNAUTHORIZED";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -6893,7 +6893,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "TOO_MANY_REQUESTS";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -6909,7 +6909,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -6973,7 +6973,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "UNAUTHORIZED";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -7027,7 +7027,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "TOO_MANY_REQUESTS";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -7043,7 +7043,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -7057,7 +7057,7 @@ export interface operations {
                 limit?: number;
                 /** @description items to skip */
                 offset?: number;
-                /** @description (extension) the previous answer's pagination.nextCursor, as it was: reads the next page at the cost of page 1, whatever its depth. Only with the same filters and sort, and no offset */
+                /** @description (extension) the previous response's pagination.nextCursor, as it was: reads the next page at the cost of page 1, whatever its depth. Only with the same filters and sort, and no offset */
                 cursor?: string;
             };
             header?: never;
@@ -7113,7 +7113,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "UNAUTHORIZED";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -7167,7 +7167,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "TOO_MANY_REQUESTS";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -7183,7 +7183,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -7246,7 +7246,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "UNAUTHORIZED";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -7319,7 +7319,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "TOO_MANY_REQUESTS";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -7335,7 +7335,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -7373,7 +7373,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "UNAUTHORIZED";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -7427,7 +7427,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "TOO_MANY_REQUESTS";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -7443,7 +7443,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -7481,7 +7481,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "UNAUTHORIZED";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -7535,7 +7535,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "TOO_MANY_REQUESTS";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -7551,7 +7551,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -7617,7 +7617,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "UNAUTHORIZED";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -7671,7 +7671,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "TOO_MANY_REQUESTS";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -7687,7 +7687,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -7753,7 +7753,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "UNAUTHORIZED";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -7807,7 +7807,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "TOO_MANY_REQUESTS";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -7823,7 +7823,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -7896,7 +7896,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "UNAUTHORIZED";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -7969,7 +7969,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "TOO_MANY_REQUESTS";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -7985,7 +7985,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -7999,7 +7999,7 @@ export interface operations {
                 limit?: number;
                 /** @description items to skip */
                 offset?: number;
-                /** @description (extension) the previous answer's pagination.nextCursor, as it was: reads the next page at the cost of page 1, whatever its depth. Only with the same filters and sort, and no offset */
+                /** @description (extension) the previous response's pagination.nextCursor, as it was: reads the next page at the cost of page 1, whatever its depth. Only with the same filters and sort, and no offset */
                 cursor?: string;
             };
             header?: never;
@@ -8053,7 +8053,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "UNAUTHORIZED";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -8088,7 +8088,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "TOO_MANY_REQUESTS";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -8104,7 +8104,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -8255,7 +8255,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "UNAUTHORIZED";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -8309,7 +8309,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "FILE_TOO_LARGE" | "REQUEST_TOO_LARGE";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -8325,7 +8325,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "TOO_MANY_REQUESTS";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -8341,7 +8341,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -8406,7 +8406,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "UNAUTHORIZED";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -8479,7 +8479,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "TOO_MANY_REQUESTS";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -8495,7 +8495,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -8558,7 +8558,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "UNAUTHORIZED";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -8612,7 +8612,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "TOO_MANY_REQUESTS";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -8628,7 +8628,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -8642,7 +8642,7 @@ export interface operations {
                 limit?: number;
                 /** @description items to skip */
                 offset?: number;
-                /** @description (extension) the previous answer's pagination.nextCursor, as it was: reads the next page at the cost of page 1, whatever its depth. Only with the same filters and sort, and no offset */
+                /** @description (extension) the previous response's pagination.nextCursor, as it was: reads the next page at the cost of page 1, whatever its depth. Only with the same filters and sort, and no offset */
                 cursor?: string;
                 /** @description csv: every error entry as a CSV download */
                 format?: "json" | "csv";
@@ -8705,7 +8705,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "UNAUTHORIZED";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -8759,7 +8759,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "TOO_MANY_REQUESTS";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -8775,7 +8775,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -8819,7 +8819,7 @@ export interface operations {
                     "application/x-ndjson": string;
                 };
             };
-            /** @description Too large for one answer: an export job writes the file; poll its Location */
+            /** @description Too large for one response: an export job writes the file; poll its Location */
             202: {
                 headers: {
                     /** @description path of the created resource (with the stage prefix in AWS) */
@@ -8866,7 +8866,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "UNAUTHORIZED";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -8920,7 +8920,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "TOO_MANY_REQUESTS";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -8936,7 +8936,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -8999,7 +8999,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "UNAUTHORIZED";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -9053,7 +9053,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "TOO_MANY_REQUESTS";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -9069,7 +9069,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -9105,7 +9105,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "TOO_MANY_REQUESTS";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };
@@ -9121,7 +9121,7 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        /** @description ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime` */
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
                         timestamp: string;
                     };
                 };

@@ -18,12 +18,12 @@ function required(name: string): string {
   return value;
 }
 
-/** The answer's data, or an error naming the failed call and the API's code. */
-function dataOf<T>(call: string, answer: { data?: T; error?: unknown; response: Response }): T {
-  if (answer.data === undefined) {
-    throw new Error(`${call}: ${answer.response.status} ${JSON.stringify(answer.error)}`);
+/** The response's data, or an error naming the failed call and the API's code. */
+function dataOf<T>(call: string, result: { data?: T; error?: unknown; response: Response }): T {
+  if (result.data === undefined) {
+    throw new Error(`${call}: ${result.response.status} ${JSON.stringify(result.error)}`);
   }
-  return answer.data;
+  return result.data;
 }
 
 async function main(): Promise<void> {

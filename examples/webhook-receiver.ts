@@ -5,7 +5,7 @@
  *   WEBHOOK_SECRET=whsec_... npx tsx examples/webhook-receiver.ts 4000 [count]
  *
  * The port is the first argument (else `PORT`, else 4000); the secret is the one that
- * `POST /v2/webhooks` answered. With a count, it exits after that many accepted events (for
+ * `POST /v2/webhooks` returned. With a count, it exits after that many accepted events (for
  * scripts); without one it runs until Ctrl-C. A delivery is accepted when one of the `v1,` signatures in its
  * `webhook-signature` header is the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`,
  * keyed with the secret's bytes (base64 after `whsec_`), and its timestamp is within 5 minutes:
@@ -19,7 +19,7 @@ const TOLERANCE_SECONDS = 5 * 60;
 
 const secret = process.env.WEBHOOK_SECRET ?? '';
 if (!secret.startsWith('whsec_')) {
-  process.stderr.write('Set WEBHOOK_SECRET to the secret that POST /v2/webhooks answered (whsec_...)\n');
+  process.stderr.write('Set WEBHOOK_SECRET to the secret that POST /v2/webhooks returned (whsec_...)\n');
   process.exit(2);
 }
 const key = Buffer.from(secret.slice('whsec_'.length), 'base64');

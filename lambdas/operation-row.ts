@@ -4,7 +4,7 @@
  * holds its own rows and schemas, not every operation's.
  */
 import type { BackgroundJobName } from '#shared/background-jobs.js';
-import type { CodeAnswering } from '#shared/error-catalogue.js';
+import type { CodeWithStatus } from '#shared/error-catalogue.js';
 import type { Permission, PrincipalType } from '#shared/principal.js';
 import type { ObjectSchema } from '#shared/schema.js';
 
@@ -43,12 +43,12 @@ interface OperationFields {
    */
   streamedBody?: { fields: AnyObjectSchema; fileField: string; maxFileBytes: number };
   /**
-   * A GET that serves a document or a download also answers `HEAD` (GET's status and headers, no
+   * A GET that serves a document or a download also serves `HEAD` (GET's status and headers, no
    * body). Only those: every HEAD method is one more API Gateway method and Lambda permission in
    * a stack that CloudFormation caps at 500 resources.
    */
   head?: true;
-  /** A creating POST: an `Idempotency-Key` header makes retries return the first answer. */
+  /** A creating POST: an `Idempotency-Key` header makes retries return the first response. */
   idempotent?: boolean;
   /**
    * Body fields that are secrets (a password): the `Idempotency-Key` record keeps only an
@@ -56,10 +56,10 @@ interface OperationFields {
    */
   secretFields?: readonly string[];
   /**
-   * The success answer carries a credential (a signing secret, a session token): it is sent
+   * The success response carries a credential (a signing secret, a session token): it is sent
    * with `Cache-Control: no-store`, so that no browser or proxy cache keeps it.
    */
-  answersCredential?: true;
+  responseHasCredential?: true;
   /**
    * What the operation's code calls on the data stores: its function's IAM policy is derived
    * from this and nothing else (least privilege, `lib/operation-access.ts`). `table`: DynamoDB
@@ -101,7 +101,7 @@ interface OperationFields {
   };
   /** Background jobs the operation starts (its function may invoke theirs). */
   backgroundJobs?: readonly BackgroundJobName[];
-  /** Status of the successful answer. */
+  /** Status of the successful response. */
   successStatus: number;
 }
 
@@ -141,7 +141,7 @@ export interface KeyedOperation extends OperationFields {
    */
   conditionalPermissions?: Readonly<Record<string, ConditionalPermissions>>;
   /** The 403 code when the key lacks the permission or is of the other kind. */
-  deniedCode: CodeAnswering<403>;
+  deniedCode: CodeWithStatus<403>;
   /**
    * Any valid API key may call it, a company's or an App's, whatever its permissions (the
    * log's public reads); `principal` and `permission` then only name the default for docs.

@@ -1,11 +1,11 @@
 /**
  * Settings of the API Gateway front door that the CDK stack and the local gateway share, so
- * that local mode answers as the deployed API does.
+ * that local mode responds as the deployed API does.
  */
 import type { ErrorCode, StatusOf } from '../lambdas/shared/error-catalogue.js';
 
-/** An answer API Gateway writes itself: a code of the catalogue, with the catalogue's status (type-checked). */
-type GatewayAnswer = {
+/** A response API Gateway writes itself: a code of the catalogue, with the catalogue's status (type-checked). */
+type GatewayResponse = {
   [Code in ErrorCode]: {
     statusCode: StatusOf<Code>;
     code: Code;
@@ -15,7 +15,7 @@ type GatewayAnswer = {
 }[ErrorCode];
 
 /**
- * How long API Gateway keeps an authorizer answer: 0, caching off. API Gateway caches per
+ * How long API Gateway keeps an authorizer response: 0, caching off. API Gateway caches per
  * identity source and calls the authorizer only when every identity source is present, so a
  * cache keyed on `X-API-Key` would refuse wallets, which send `Authorization: Bearer` instead.
  * With caching off the authorizer has no identity sources and runs on every request; it keeps
@@ -38,8 +38,8 @@ export const WALLET_TOKEN_HEADER = 'Authorization';
 
 /**
  * Content types API Gateway passes through base64-encoded, byte for byte. `*\/*`: every body,
- * because downloads answer files of any type, and API Gateway decides whether to decode a
- * proxy answer from this list; handlers decode base64 request bodies (even JSON) themselves.
+ * because downloads return files of any type, and API Gateway decides whether to decode a
+ * proxy response from this list; handlers decode base64 request bodies (even JSON) themselves.
  */
 export const BINARY_MEDIA_TYPES = ['*/*'];
 
@@ -47,7 +47,7 @@ export const BINARY_MEDIA_TYPES = ['*/*'];
 export const MAX_REQUEST_BODY_BYTES = 10 * 1024 * 1024;
 
 /**
- * Answers API Gateway gives by itself (no Lambda runs), in the spec's error format. In AWS the
+ * Responses API Gateway gives by itself (no Lambda runs), in the spec's error format. In AWS the
  * `timestamp` is API Gateway's `$context.requestTime` (gateway response templates substitute
  * variables but cannot format dates); local mode writes ISO 8601.
  */
@@ -61,7 +61,7 @@ export const GATEWAY_RESPONSES = {
   },
   MISSING_AUTHENTICATION_TOKEN: { statusCode: 404, code: 'ROUTE_NOT_FOUND', error: 'No such operation' },
   // The authorizer denies a credential that was sent but is not valid, naming why in its
-  // context; the answer is the 401 the spec asks for, with that reason as the message.
+  // context; the response is the 401 the spec asks for, with that reason as the message.
   ACCESS_DENIED: {
     statusCode: 401,
     code: 'UNAUTHORIZED',
@@ -71,7 +71,7 @@ export const GATEWAY_RESPONSES = {
   REQUEST_TOO_LARGE: { statusCode: 413, code: 'REQUEST_TOO_LARGE', error: 'The request body is too large' },
   THROTTLED: { statusCode: 429, code: 'TOO_MANY_REQUESTS', error: 'Too many requests' },
   DEFAULT_5XX: { statusCode: 500, code: 'INTERNAL_ERROR', error: 'Internal server error' },
-} as const satisfies Record<string, GatewayAnswer>;
+} as const satisfies Record<string, GatewayResponse>;
 
 export type GatewayResponseType = keyof typeof GATEWAY_RESPONSES;
 
@@ -138,10 +138,10 @@ export const STAGE_THROTTLE = { rateLimit: 500, burstLimit: 1000 } as const;
 export const PUBLIC_ROUTE_THROTTLE = { rateLimit: 50, burstLimit: 100 } as const;
 
 /**
- * Answers API Gateway gives by itself when a usage plan refuses a call, in the spec's error
+ * Responses API Gateway gives by itself when a usage plan refuses a call, in the spec's error
  * format (AWS only: the local gateway has no usage plans). A quota used up is 429 like a
  * throttle; a usage identifier that names no key of a plan of this stage is our configuration
- * error, answered 403.
+ * error, with 403.
  */
 export const USAGE_PLAN_GATEWAY_RESPONSES = {
   QUOTA_EXCEEDED: {
@@ -150,4 +150,4 @@ export const USAGE_PLAN_GATEWAY_RESPONSES = {
     error: 'The API key has used up its request quota for this period',
   },
   INVALID_API_KEY: { statusCode: 403, code: 'ACCESS_DENIED', error: 'The API key has no usage plan' },
-} as const satisfies Record<string, GatewayAnswer>;
+} as const satisfies Record<string, GatewayResponse>;

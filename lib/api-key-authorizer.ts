@@ -8,7 +8,7 @@
  * request, keeps resolved API keys in memory for a few seconds, and checks wallet sessions
  * against the wallet on every call (a wallet's sessions end at once).
  *
- * Its answer also names the caller's API Gateway API key (`usageIdentifierKey`), whose usage
+ * Its response also names the caller's API Gateway API key (`usageIdentifierKey`), whose usage
  * plan throttles the caller (`usage-plans.ts`); callers without one fall back to the shared key
  * named in its environment. Its role may read key and session items and count wallet calls,
  * nothing else.

@@ -46,8 +46,8 @@ export interface AssetRegistryApiProps {
   createCloudWatchRole?: boolean;
   /**
    * Origins whose pages may call the API from a browser (CORS), e.g. the web console's
-   * `https://<distribution>.cloudfront.net`; none: no CORS at all. API Gateway answers the
-   * preflights; the functions and the gateway responses add the headers of actual answers.
+   * `https://<distribution>.cloudfront.net`; none: no CORS at all. API Gateway responds to the
+   * preflights; the functions and the gateway responses add the headers of actual responses.
    */
   corsAllowedOrigins?: readonly string[];
 }
@@ -161,7 +161,7 @@ export class AssetRegistryApi extends Construct {
         id: 'AwsSolutions-APIG4',
         reason:
           'CORS preflight (OPTIONS): browsers send it without credentials, so it cannot need any; ' +
-          'API Gateway answers it from a mock integration with the allowed origins, and no function runs.',
+          'API Gateway responds to it from a mock integration with the allowed origins, and no function runs.',
       });
     }
     this.usagePlans = new UsagePlans(this, 'UsagePlans', { restApi: this.restApi });
@@ -178,7 +178,7 @@ export class AssetRegistryApi extends Construct {
       reason:
         'Requests are validated in each handler against the schemas the OpenAPI document is generated ' +
         "from, so that every refusal carries the spec's body (validationErrors codes, details); API " +
-        "Gateway's validator would answer in its own format and cannot express these rules.",
+        "Gateway's validator would respond in its own format and cannot express these rules.",
     });
     Validations.of(this.restApi).acknowledge({
       id: 'AwsSolutions-COG4',

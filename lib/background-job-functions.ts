@@ -122,7 +122,7 @@ export class BackgroundJobFunctions extends Construct {
 
     const exportObjects = bundledFunction(this, 'ExportObjectsFunction', {
       entry: jobEntry('export-objects'),
-      description: 'Streams an export too large for an answer into the files bucket',
+      description: 'Streams an export too large for a response into the files bucket',
       environment: baseEnvironment,
       timeout: EXPORT_OBJECTS_TIMEOUT,
     });

@@ -9,7 +9,7 @@
  *   `running`; a record it cannot handle goes to the failed-work queue after five tries;
  * - an alarm fires on a message in the failed-work queue and on every job given up.
  * Local mode reads these settings from the synthesized template and applies them
- * (`local/table-stream.ts`, `local/functions/async-invocations.ts`).
+ * (`local/table-stream.ts`, `local/functions/local-functions.ts`).
  */
 import { Duration, Validations } from 'aws-cdk-lib';
 import { ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';

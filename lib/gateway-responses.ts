@@ -1,5 +1,5 @@
 /**
- * API Gateway's own answers (no Lambda runs: bad key, unknown route, throttling, quota, ...)
+ * API Gateway's own responses (no Lambda runs: bad key, unknown route, throttling, quota, ...)
  * in the spec's error format, from the settings the local gateway shares.
  */
 import { ResponseType, type RestApi } from 'aws-cdk-lib/aws-apigateway';

@@ -105,7 +105,7 @@ export function allowKeyUse(key: IKey, user: IFunction, actions: readonly string
   );
 }
 
-/** Gives a role a name (at most 64 characters, unique per stack and region) and answers its ARN. */
+/** Gives a role a name (at most 64 characters, unique per stack and region) and returns its ARN. */
 function namedRoleArn(keyStack: Stack, role: IRole): string {
   const cfnRole = role.node.defaultChild;
   if (!(cfnRole instanceof CfnRole)) throw new Error(`${role.node.path} is not a role of this app`);

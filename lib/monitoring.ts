@@ -42,10 +42,10 @@ export const API_5XX_RATE_ALARM = {
   datapointsToAlarm: 2,
 } as const;
 
-/** API throttles: requests answered 429 (rate, burst or quota) per period. */
+/** API throttles: requests refused with 429 (rate, burst or quota) per period. */
 export const API_THROTTLE_ALARM = { threshold: 100, evaluationPeriods: 1 } as const;
 
-/** Lambda errors (crashes, timeouts, out of memory; handled errors are answers) per function and period. */
+/** Lambda errors (crashes, timeouts, out of memory; handled errors are responses) per function and period. */
 export const LAMBDA_ERRORS_ALARM = { threshold: 1, evaluationPeriods: 1 } as const;
 
 /** DynamoDB system errors (HTTP 500 from DynamoDB) over the table's operations per period. */
@@ -129,7 +129,7 @@ export class Monitoring extends Construct {
     });
     this.api5xxRateAlarm = withActions(
       api5xxRate.createAlarm(this, 'Api5xxRateAlarm', {
-        alarmDescription: `More than ${API_5XX_RATE_ALARM.thresholdPercent}% of API requests answered 5xx in ${API_5XX_RATE_ALARM.datapointsToAlarm} of ${API_5XX_RATE_ALARM.evaluationPeriods} periods of 5 minutes (periods with at least ${API_5XX_RATE_ALARM.minimumRequests} requests).`,
+        alarmDescription: `More than ${API_5XX_RATE_ALARM.thresholdPercent}% of API requests got 5xx in ${API_5XX_RATE_ALARM.datapointsToAlarm} of ${API_5XX_RATE_ALARM.evaluationPeriods} periods of 5 minutes (periods with at least ${API_5XX_RATE_ALARM.minimumRequests} requests).`,
         threshold: API_5XX_RATE_ALARM.thresholdPercent,
         comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
         evaluationPeriods: API_5XX_RATE_ALARM.evaluationPeriods,
@@ -157,7 +157,7 @@ export class Monitoring extends Construct {
     });
     this.apiThrottleAlarm = withActions(
       throttledRequests.createAlarm(this, 'ApiThrottleAlarm', {
-        alarmDescription: `At least ${API_THROTTLE_ALARM.threshold} API requests answered 429 (rate, burst or quota of a usage plan, or the stage throttle) in 5 minutes.`,
+        alarmDescription: `At least ${API_THROTTLE_ALARM.threshold} API requests got 429 (rate, burst or quota of a usage plan, or the stage throttle) in 5 minutes.`,
         threshold: API_THROTTLE_ALARM.threshold,
         comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         evaluationPeriods: API_THROTTLE_ALARM.evaluationPeriods,

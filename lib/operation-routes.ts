@@ -28,7 +28,7 @@ import { PageCursorKey, takesCursor } from './page-cursor-key.js';
 import { handlerEntry } from './project-paths.js';
 
 export interface OperationRoutesProps {
-  /** Origins allowed by CORS (the functions add the headers of their answers). */
+  /** Origins allowed by CORS (the functions add the headers of their responses). */
   corsAllowedOrigins: readonly string[];
   restApi: RestApi;
   table: ITable;
@@ -70,7 +70,7 @@ export class OperationRoutes extends Construct {
       return stack;
     };
 
-    // Context `exportInlineMaxBytes` lowers the largest export answered in the request (tests).
+    // Context `exportInlineMaxBytes` lowers the largest export returned in the request (tests).
     const exportInlineMaxBytes: unknown = this.node.tryGetContext('exportInlineMaxBytes');
     for (const operation of operationList) {
       const functionStack = stackFor(operation);

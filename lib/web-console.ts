@@ -95,7 +95,7 @@ export class WebConsole extends Construct {
       {
         id: 'AwsSolutions-CFR2',
         reason:
-          'The distribution serves three static files; no WAF by default, as for the API (a web ACL can be attached for a custom deployment).',
+          'The distribution serves three static files and holds no data; every call the page makes goes to the API, behind its own web ACL (lib/waf.ts). A CloudFront web ACL would have to be created in us-east-1, outside this stack (one can be attached for a custom deployment).',
       },
       {
         id: 'AwsSolutions-CFR3',

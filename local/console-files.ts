@@ -23,7 +23,7 @@ const consoleSecurityHeaders = (apiOrigin: string): Record<string, string> => ({
   'Referrer-Policy': 'no-referrer',
 });
 
-/** Answers a console path (`/console`, `/console/...`); false when the path is not the console's. */
+/** Serves a console path (`/console`, `/console/...`); false when the path is not the console's. */
 export async function serveConsoleFile(pathname: string, response: ServerResponse): Promise<boolean> {
   if (pathname === CONSOLE_PATH.slice(0, -1)) {
     response.writeHead(301, { Location: CONSOLE_PATH }).end();

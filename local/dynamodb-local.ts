@@ -88,7 +88,7 @@ export interface DynamoDbLocalOptions {
   dataDirectory?: string;
 }
 
-/** Starts DynamoDB Local; resolves once it answers on its port. */
+/** Starts DynamoDB Local; resolves once it responds on its port. */
 export async function startDynamoDbLocal(options: DynamoDbLocalOptions): Promise<ChildProcess> {
   assertJavaInstalled();
   const directory = ensureDynamoDbLocal();

@@ -94,7 +94,7 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
     POWERTOOLS_LOG_LEVEL: 'WARN',
     [LOCAL_CURSOR_KEY_ENV]: localCursorKey(options.dataDirectory),
     LOCAL_EVENTS_DIRECTORY: eventsDirectory,
-    // No EventBridge here: the bus's entries are appended to a file (README, "Events out").
+    // No EventBridge here: the bus's entries are appended to a file (`docs/events.md`).
     [LOCAL_EVENT_BUS_FILE_ENVIRONMENT]: join(eventsDirectory, 'event-bus.jsonl'),
     // No KMS here: webhook secrets are sealed with a key file only this machine holds.
     [LOCAL_SECRETS_KEY_FILE_ENVIRONMENT]: join(eventsDirectory, 'webhook-secrets.key'),

@@ -1,8 +1,8 @@
 /**
  * The local gateway: an HTTP server that does what API Gateway does for this API. It routes by
- * the operation table, runs the REQUEST authorizer (caching its answer per key for the same
+ * the operation table, runs the REQUEST authorizer (caching its response per key for the same
  * TTL as in AWS), builds a REST (v1) proxy event, calls the same handler module Lambda would,
- * and writes the proxy result back. Answers API Gateway gives by itself come from the shared
+ * and writes the proxy result back. Responses API Gateway gives by itself come from the shared
  * gateway-response table.
  */
 import { randomUUID } from 'node:crypto';
@@ -49,7 +49,7 @@ export interface LocalGatewayOptions {
   port: number;
   /** How the functions run; the handler modules in this process when not given. */
   apiFunctions?: ApiFunctions;
-  /** Seconds an authorizer answer is reused per key; API Gateway's TTL by default. */
+  /** Seconds an authorizer response is reused per key; API Gateway's TTL by default. */
   authorizerCacheTtlSeconds?: number;
 }
 
@@ -83,7 +83,7 @@ const loadAuthorizer = (): Promise<AuthorizerModule> =>
  */
 export interface ApiFunctions {
   authorize(event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult>;
-  /** Runs an operation's function; throws when it failed (API Gateway then answers 5xx). */
+  /** Runs an operation's function; throws when it failed (API Gateway then responds 5xx). */
   invokeOperation(
     operation: RouteMatch['operation'],
     event: APIGatewayProxyEvent,
@@ -274,7 +274,7 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
       return;
     }
     if ((method === 'GET' || method === 'HEAD') && (await serveConsoleFile(url.pathname, response))) return;
-    // A CORS preflight, on any path of the API, is answered here as API Gateway's mock does
+    // A CORS preflight, on any path of the API, gets its response here as API Gateway's mock gives it
     // (the stack adds those only when some origin is allowed).
     if (method === 'OPTIONS' && allowedOrigins().length > 0 && matchRoute('*', url.pathname)) {
       response.writeHead(204, preflightHeaders(request.headers.origin)).end();
@@ -304,7 +304,7 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
     const publicRoute = route.operation.authorization === 'none';
     const presented = [apiKey, walletToken].some((value) => typeof value === 'string' && value !== '');
 
-    const authorizerAnswer =
+    const authorizerResponse =
       !publicRoute && presented
         ? await authorize(`${apiKey ?? ''}\n${walletToken ?? ''}`, methodArn, {
             resource: route.operation.path,
@@ -319,11 +319,11 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
             requestContext: {} as APIGatewayRequestAuthorizerEvent['requestContext'],
           })
         : undefined;
-    if (authorizerAnswer && !authorizerAnswer.allowed) {
-      return sendGatewayResponse(response, 'ACCESS_DENIED', authorizerAnswer.result.context);
+    if (authorizerResponse && !authorizerResponse.allowed) {
+      return sendGatewayResponse(response, 'ACCESS_DENIED', authorizerResponse.result.context);
     }
-    if (!authorizerAnswer && !publicRoute) return sendGatewayResponse(response, 'UNAUTHORIZED');
-    const authorization = authorizerAnswer?.result;
+    if (!authorizerResponse && !publicRoute) return sendGatewayResponse(response, 'UNAUTHORIZED');
+    const authorization = authorizerResponse?.result;
 
     const binary = isBinary(request.headers['content-type']);
     const event: APIGatewayProxyEvent = {
@@ -378,13 +378,13 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
     responseHeaders['x-amzn-RequestId'] = requestId;
     response.writeHead(result.statusCode, responseHeaders);
     response.end(responseBody);
-    // A refused upload answers early: read and drop what is left of its body, never keep it.
+    // A refused upload gets its response early: read and drop what is left of its body, never keep it.
     if (streamed && !request.readableEnded) request.resume();
   }
 
   const server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
-      // A handler that throws past middy is a Lambda error; API Gateway answers 502.
+      // A handler that throws past middy is a Lambda error; API Gateway responds 502.
       console.error(
         JSON.stringify({ level: 'ERROR', message: 'Local gateway error', errorMessage: String(error) }),
       );

@@ -35,7 +35,7 @@ function decodeSegment(segment: string): string {
   }
 }
 
-/** The method of the routes that also answer `HEAD` (the stack adds a HEAD method beside a document's GET). */
+/** The method of the routes that also return `HEAD` (the stack adds a HEAD method beside a document's GET). */
 const methodOfRoute = (method: string): string => (method === 'HEAD' ? 'GET' : method);
 
 /**

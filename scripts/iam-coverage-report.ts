@@ -37,7 +37,7 @@ async function main(): Promise<number> {
   console.log(
     `IAM coverage: ${report.calls.length} distinct (function, action, resource pattern) calls by ` +
       `${functionsCalling} of ${stack.functions.length} functions, each allowed by the synthesized policies ` +
-      '(a refused call answers 500 and fails its test)',
+      '(a refused call responds 500 and fails its test)',
   );
   console.log(`IAM grants that no test's call used: ${report.unusedGrants.length}`);
   for (const grant of report.unusedGrants)

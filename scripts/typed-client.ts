@@ -24,7 +24,7 @@ const BLOB = ts.factory.createTypeReferenceNode(ts.factory.createIdentifier('Blo
 
 /**
  * The TypeScript source of the client's types: for the document the code serves (what
- * `npm start` answers at `GET /v2/openapi.json`), or for a document read from `source` (a URL of
+ * `npm start` serves at `GET /v2/openapi.json`), or for a document read from `source` (a URL of
  * a served one: another deployment).
  */
 export async function generateClientTypes(source?: string): Promise<string> {

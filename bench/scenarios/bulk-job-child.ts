@@ -271,17 +271,17 @@ async function main(): Promise<void> {
     sampler.start();
     const calledAt = new Date().toISOString();
     const started = process.hrtime.bigint();
-    const answer = await exportObjects(
+    const response = await exportObjects(
       task.companyId,
       { format: 'csv', status: 'active', sort: 'createdAt:desc' } as Parameters<typeof exportObjects>[1],
       '',
     );
-    if (!('job' in answer)) throw new Error('the export was answered inline; expected the background job');
+    if (!('job' in response)) throw new Error('the export was returned inline; expected the background job');
     await settleBackgroundJobs();
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const settledAt = new Date().toISOString();
     const figures = measured();
-    const job = await getExport(task.companyId, answer.job.id);
+    const job = await getExport(task.companyId, response.job.id);
     result = {
       kind: 'export',
       rows: job.rowCount ?? 0,

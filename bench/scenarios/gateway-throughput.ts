@@ -1,7 +1,7 @@
 /**
  * Throughput through the local gateway (authorizer, routing, proxy events, handlers), on
  * loopback only and bounded in time: keep-alive connections, each sending its next request
- * when the previous answer is in, from a worker thread. Requests per second and p50/p99 for
+ * when the previous response is in, from a worker thread. Requests per second and p50/p99 for
  * list objects, create object, update object (each connection on its own object, so this is
  * not the contention case) and get wallet.
  */

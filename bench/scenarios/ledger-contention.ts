@@ -1,7 +1,7 @@
 /**
  * Ledger contention: N updates at once on one object (every one races for the same next
  * sequence number) against N updates at once on N objects, through the update handler in
- * process. Successes per second, 409 CONCURRENT_MODIFICATION answers, and retries, counted as
+ * process. Successes per second, 409 CONCURRENT_MODIFICATION responses, and retries, counted as
  * TransactWriteItems calls beyond one per request (lost races re-read and try again; cancelled
  * transactions are retried). Each chain is verified afterwards: no event lost or duplicated.
  */
@@ -60,7 +60,7 @@ export async function runLedgerContention(options: {
     options.meter.reset();
     for (let round = 0; round < options.rounds; round++) {
       const started = process.hrtime.bigint();
-      const answers = await Promise.all(
+      const responses = await Promise.all(
         Array.from({ length: concurrency }, (_, index) =>
           invokeOperation(updateObject, {
             principal: company.principal,
@@ -70,9 +70,9 @@ export async function runLedgerContention(options: {
         ),
       );
       wallMs += Number(process.hrtime.bigint() - started) / 1e6;
-      for (const answer of answers) {
-        if (answer.statusCode === 200) successes++;
-        else if (answer.statusCode === 409) conflicts++;
+      for (const response of responses) {
+        if (response.statusCode === 200) successes++;
+        else if (response.statusCode === 409) conflicts++;
         else otherFailures++;
       }
     }

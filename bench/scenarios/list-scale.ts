@@ -79,11 +79,12 @@ export async function runListScale(options: {
       const runs = offset > 0 && by === 'offset' ? Math.min(options.runs, 10) : options.runs;
       const samples = await timeRuns(runs, () => invokeExpecting(lists[list], request), 3);
       options.meter.reset();
-      const answer = await invokeExpecting(lists[list], request);
+      const response = await invokeExpecting(lists[list], request);
       const reading = options.meter.read();
-      const { total, offset: answeredOffset } = answer.body.pagination ?? {};
+      const { total, offset: respondedOffset } = response.body.pagination ?? {};
       if (total !== size) throw new Error(`${list}: total ${total}, expected ${size}`);
-      if (answeredOffset !== offset) throw new Error(`${list}: offset ${answeredOffset}, expected ${offset}`);
+      if (respondedOffset !== offset)
+        throw new Error(`${list}: offset ${respondedOffset}, expected ${offset}`);
       rows.push({
         list: `${list} (GET ${lists[list].path})`,
         size,

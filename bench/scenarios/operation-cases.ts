@@ -316,7 +316,7 @@ const casesByOperation: Record<MeasuredOperationId, OperationCaseOf> = {
     },
   },
   downloadFile: {
-    fixture: 'a 2 KB file, answered inline',
+    fixture: 'a 2 KB file, returned inline',
     async prepare(world) {
       const fileId = await givenFile(world.company, await givenObject(world.company, world.place));
       return {

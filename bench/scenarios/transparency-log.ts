@@ -220,12 +220,12 @@ async function measureLatency(options: {
   for (let write = 0; Date.now() < until; write++) {
     const objectId = objectIds[write % objectIds.length] as string;
     const next = Date.now() + gapMs;
-    const answer = await invokeExpecting(operations.updateObject, {
+    const response = await invokeExpecting(operations.updateObject, {
       principal: company.principal,
       pathParameters: { objectId },
       body: { action: 'update', description: `steady write ${write}` },
     });
-    const body = answer.body as { blockchain: { eventCount: number } };
+    const body = response.body as { blockchain: { eventCount: number } };
     commits.push({
       chainId: `object:${company.principal.tenantId}:${objectId}`,
       sequence: body.blockchain.eventCount,

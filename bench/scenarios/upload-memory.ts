@@ -49,9 +49,9 @@ async function json(baseUrl: string, method: string, path: string, apiKey: strin
     headers: { 'X-API-Key': apiKey, 'Content-Type': 'application/json' },
     body: JSON.stringify(body),
   });
-  const answer = (await response.json()) as Record<string, unknown> & { data?: { id: string }; id?: string };
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(answer)}`);
-  return answer;
+  const parsed = (await response.json()) as Record<string, unknown> & { data?: { id: string }; id?: string };
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(parsed)}`);
+  return parsed;
 }
 
 /** A multipart body of one generated PDF-looking file of `fileBytes`, as a stream. */
@@ -141,7 +141,7 @@ export async function runUploadMemory(options: {
     }
     // One small upload first: the handler module is loaded before the baseline is taken.
     const warmStatus = await upload(server.baseUrl, filesPaths[0] as string, apiKey, 64 * 1024);
-    if (warmStatus !== 201) throw new Error(`warm-up upload answered ${warmStatus}`);
+    if (warmStatus !== 201) throw new Error(`warm-up upload responded ${warmStatus}`);
 
     const baseline = memoryOf(state.pid);
     const results: UploadMemoryResult[] = [];

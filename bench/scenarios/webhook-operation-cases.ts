@@ -15,11 +15,11 @@ const withId = <K extends OperationId>(id: K) => operations[id];
 const UNUSED_URL = 'http://127.0.0.1:9/bench';
 
 async function givenWebhook(company: Tenant): Promise<string> {
-  const answer = await invokeExpecting(withId('createWebhook'), {
+  const response = await invokeExpecting(withId('createWebhook'), {
     principal: company.principal,
     body: { url: UNUSED_URL },
   });
-  return answer.body.id as string;
+  return response.body.id as string;
 }
 
 /** A delivery record of the webhook, as the publisher would have written it. */

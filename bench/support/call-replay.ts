@@ -21,7 +21,7 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import type { AwsAnswer, AwsRequest } from '../../lambdas/shared/aws-requests';
+import type { AwsRequest, AwsResponse } from '../../lambdas/shared/aws-requests';
 import type { RecordedCall, SdkClientName } from './call-recorder';
 
 // biome-ignore lint/suspicious/noExplicitAny: commands of every input shape
@@ -46,7 +46,7 @@ const DOCUMENT_COMMANDS: Record<string, CommandClass> = {
 export interface ReplayClients {
   // biome-ignore lint/suspicious/noExplicitAny: the document client's `send` takes every command
   dynamoDb: { send(command: any): Promise<unknown> };
-  sendAws(request: AwsRequest): Promise<AwsAnswer>;
+  sendAws(request: AwsRequest): Promise<AwsResponse>;
 }
 
 interface ReadyCall {
@@ -115,9 +115,9 @@ async function sendAgain(call: ReadyCall, clients: ReplayClients): Promise<void>
       await clients.dynamoDb.send(call.command);
       return;
     }
-    const answer = await clients.sendAws(call.command as AwsRequest);
+    const response = await clients.sendAws(call.command as AwsRequest);
     // As the handler did: read the body, or the connection stays busy.
-    for await (const _ of answer.body);
+    for await (const _ of response.body);
   } catch {
     // A replayed call that fails (an S3 version deleted since) still took its round trip.
   }

@@ -38,20 +38,20 @@ export async function newApp(name = 'Bench app'): Promise<Tenant> {
 export const uniqueName = (prefix: string) => `${prefix} ${randomUUID().slice(0, 8)}`;
 
 export async function givenCategory(company: Tenant, name = uniqueName('Category')): Promise<string> {
-  const answer = await invokeExpecting(withId('createCategory'), {
+  const response = await invokeExpecting(withId('createCategory'), {
     principal: company.principal,
     body: { name, description: 'A category of the benchmark' },
   });
-  return answer.body.id as string;
+  return response.body.id as string;
 }
 
 export async function givenSubcategory(company: Tenant, categoryId: string): Promise<string> {
-  const answer = await invokeExpecting(withId('createSubcategory'), {
+  const response = await invokeExpecting(withId('createSubcategory'), {
     principal: company.principal,
     pathParameters: { categoryId },
     body: { name: uniqueName('Subcategory'), description: 'A subcategory of the benchmark' },
   });
-  return answer.body.data.id as string;
+  return response.body.data.id as string;
 }
 
 export interface Place {
@@ -75,22 +75,22 @@ export const newObjectBody = (label = randomUUID()) => ({
 });
 
 export async function givenObject(company: Tenant, place: Place): Promise<string> {
-  const answer = await invokeExpecting(withId('createObject'), {
+  const response = await invokeExpecting(withId('createObject'), {
     principal: company.principal,
     pathParameters: { ...place },
     body: newObjectBody(),
   });
-  return answer.body.id as string;
+  return response.body.id as string;
 }
 
 export const WALLET_PASSWORD = 'bench password 1';
 
 export async function givenWallet(app: Tenant, username = `w-${randomUUID().slice(0, 12)}`): Promise<string> {
-  const answer = await invokeExpecting(withId('createWallet'), {
+  const response = await invokeExpecting(withId('createWallet'), {
     principal: app.principal,
     body: { username, password: WALLET_PASSWORD, metadata: { purpose: 'bench' } },
   });
-  return answer.body.id as string;
+  return response.body.id as string;
 }
 
 /** A small upload as the multipart body of `uploadFile`. */
@@ -101,10 +101,10 @@ export const uploadBody = () =>
   );
 
 export async function givenFile(company: Tenant, objectId: string): Promise<string> {
-  const answer = await invokeExpecting(withId('uploadFile'), {
+  const response = await invokeExpecting(withId('uploadFile'), {
     principal: company.principal,
     pathParameters: { companyId: company.tenantId, objectId },
     binaryBody: uploadBody(),
   });
-  return answer.body.id as string;
+  return response.body.id as string;
 }

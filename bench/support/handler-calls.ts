@@ -24,10 +24,10 @@ export interface OperationRequest {
   headers?: Record<string, string>;
 }
 
-export interface HandlerAnswer {
+export interface HandlerResponse {
   statusCode: number;
   headers: Record<string, unknown>;
-  // biome-ignore lint/suspicious/noExplicitAny: answers of every shape
+  // biome-ignore lint/suspicious/noExplicitAny: responses of every shape
   body: any;
 }
 
@@ -91,11 +91,11 @@ function loadHandler(operation: Operation): Promise<ProxyHandler> {
   return handler;
 }
 
-/** Calls the operation's handler; the answer's JSON body is parsed. */
+/** Calls the operation's handler; the response's JSON body is parsed. */
 export async function invokeOperation(
   operation: Operation,
   request: OperationRequest,
-): Promise<HandlerAnswer> {
+): Promise<HandlerResponse> {
   const handler = await loadHandler(operation);
   const result = await handler(proxyEvent(operation, request), lambdaContext);
   const json = String(result.headers?.['Content-Type'] ?? '').includes('json');
@@ -106,19 +106,19 @@ export async function invokeOperation(
   };
 }
 
-/** Calls the handler and fails unless it answers `expectedStatus`. */
+/** Calls the handler and fails unless it returns `expectedStatus`. */
 export async function invokeExpecting(
   operation: Operation & { id: string },
   request: OperationRequest,
   expectedStatus = operation.successStatus,
-): Promise<HandlerAnswer> {
-  const answer = await invokeOperation(operation, request);
-  if (answer.statusCode !== expectedStatus) {
+): Promise<HandlerResponse> {
+  const response = await invokeOperation(operation, request);
+  if (response.statusCode !== expectedStatus) {
     throw new Error(
-      `${operation.id} answered ${answer.statusCode}, expected ${expectedStatus}: ${JSON.stringify(answer.body).slice(0, 500)}`,
+      `${operation.id} responded ${response.statusCode}, expected ${expectedStatus}: ${JSON.stringify(response.body).slice(0, 500)}`,
     );
   }
-  return answer;
+  return response;
 }
 
 /** A `multipart/form-data` body with text fields and one file part. */

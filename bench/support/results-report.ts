@@ -138,7 +138,7 @@ export function minimumsSection(rows: OperationCallsRow[]): Section {
   return {
     title: '2a. Stated minimums',
     intro:
-      'The fewest calls that give the same answer with the same guarantees on the current key design; reads of known keys that run side by side count one each (a BatchGetItem bills the same units and waits as long).',
+      'The fewest calls that give the same response with the same guarantees on the current key design; reads of known keys that run side by side count one each (a BatchGetItem bills the same units and waits as long).',
     table: markdownTable(rows, [
       column('operation', (row) => row.operation),
       column('minimum', (row) => row.minimum, true),
@@ -197,7 +197,7 @@ export function throughputSection(rows: ThroughputRow[]): Section {
   return {
     title: '4. Throughput through the local gateway',
     intro:
-      'Loopback only; keep-alive connections from a worker thread, each sending its next request when the previous answer is in, for a fixed time. The gateway, its authorizer and the handlers share one Node process with the bench; DynamoDB Local runs beside it on the same 2 cores.',
+      'Loopback only; keep-alive connections from a worker thread, each sending its next request when the previous response is in, for a fixed time. The gateway, its authorizer and the handlers share one Node process with the bench; DynamoDB Local runs beside it on the same 2 cores.',
     table: markdownTable(rows, [
       column('request', (row) => row.endpoint),
       column('connections', (row) => row.connections, true),

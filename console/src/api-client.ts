@@ -1,7 +1,7 @@
 /**
  * Calls to the Asset Registry API with the signed-in key, through `openapi-fetch` over the types
  * generated from the OpenAPI document (`client/openapi-types.ts`, `npm run client`): every path,
- * parameter and answer is the document's, so the console holds no copy of an API shape (see
+ * parameter and response is the document's, so the console holds no copy of an API shape (see
  * docs/console-code.md for why this and not the repository's typed client). Every failure
  * becomes an `ApiError` carrying the API's own `code` and message (spec section 7), or a
  * network failure in words.
@@ -13,8 +13,8 @@ import type { Session } from './session';
 /** The API's schemas, by their name in the document (`Schemas['Object']`, `Schemas['Wallet']`). */
 export type Schemas = components['schemas'];
 export type PageInfo = Schemas['Pagination'];
-/** A list's answer: one of the document's `...Page` schemas (`ObjectPage`, `WalletPage`, ...). */
-export type ListAnswer = Extract<Schemas[keyof Schemas], { pagination: PageInfo }>;
+/** A list's response: one of the document's `...Page` schemas (`ObjectPage`, `WalletPage`, ...). */
+export type ListResponse = Extract<Schemas[keyof Schemas], { pagination: PageInfo }>;
 
 /** The query parameters of a `GET` path (`QueryOf<'/v2/objects'>`). */
 export type QueryOf<Path extends keyof paths> = NonNullable<
@@ -41,7 +41,7 @@ export interface ApiClient {
   session: Session;
 }
 
-/** A client that sends the session's key, never a cookie, and never reads a cached answer. */
+/** A client that sends the session's key, never a cookie, and never reads a cached response. */
 export function createApiClient(baseUrl: string, session: Session): ApiClient {
   const api = createClient<paths>({
     baseUrl,
@@ -53,12 +53,12 @@ export function createApiClient(baseUrl: string, session: Session): ApiClient {
 }
 
 /**
- * The data of an answer, or throws `ApiError`: the API's error, or a network failure.
+ * The data of a response, or throws `ApiError`: the API's error, or a network failure.
  *
  * @example
- * const wallet = await answerOf(client.api.GET('/v2/wallets/{walletId}', { params: { path: { walletId } } }));
+ * const wallet = await dataOf(client.api.GET('/v2/wallets/{walletId}', { params: { path: { walletId } } }));
  */
-export async function answerOf<Data>(
+export async function dataOf<Data>(
   request: Promise<{ data?: Data; error?: unknown; response: Response }>,
 ): Promise<Data> {
   let result: Awaited<typeof request>;
@@ -74,7 +74,7 @@ export async function answerOf<Data>(
 /** The API's error body (`error`, `code`, and `validationErrors` or, for subcategories, `details`). */
 function errorOf(status: number, body: unknown): ApiError {
   if (typeof body !== 'object' || body === null)
-    return new ApiError(`The API answered HTTP ${status}`, status, `HTTP_${status}`);
+    return new ApiError(`The API responded HTTP ${status}`, status, `HTTP_${status}`);
   const fields = body as Record<string, unknown>;
   const text = (name: string) => (typeof fields[name] === 'string' ? (fields[name] as string) : undefined);
   // Subcategory operations list their issues as `details` (field → messages) instead.
@@ -98,12 +98,12 @@ function errorOf(status: number, body: unknown): ApiError {
 export async function probeKeyKind(baseUrl: string, apiKey: string): Promise<Session['kind']> {
   try {
     const { api } = createApiClient(baseUrl, { apiKey, kind: 'company' });
-    await answerOf(api.GET('/v2/categories', { params: { query: { limit: 1 } } }));
+    await dataOf(api.GET('/v2/categories', { params: { query: { limit: 1 } } }));
     return 'company';
   } catch (error) {
     if (!(error instanceof ApiError) || error.status !== 403) throw error;
     const { api } = createApiClient(baseUrl, { apiKey, kind: 'app' });
-    await answerOf(api.GET('/v2/wallets', { params: { query: { limit: 1 } } }));
+    await dataOf(api.GET('/v2/wallets', { params: { query: { limit: 1 } } }));
     return 'app';
   }
 }

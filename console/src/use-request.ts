@@ -1,6 +1,6 @@
 /**
  * Loads data for a view: the result, the error (shown by `ErrorNotice`) and a reload. A newer
- * request replaces an older one's answer, so quick filter changes never show stale rows.
+ * request replaces an older one's response, so quick filter changes never show stale rows.
  */
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 

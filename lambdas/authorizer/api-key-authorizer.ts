@@ -1,7 +1,7 @@
 /**
  * API Gateway REQUEST authorizer. It maps a credential to a principal and allows the whole API;
  * per-operation permission checks happen in the handlers, against the operation table, where
- * they can answer 403 in the spec's format. Two credentials are accepted:
+ * they can respond 403 in the spec's format. Two credentials are accepted:
  * - `X-API-Key: ark_...`: a company's or an App's key, with the key's permissions;
  * - `Authorization: Bearer arw_...`: a wallet's session token (from `POST /v2/wallets/login`),
  *   acting for the wallet's App with the wallet permissions; each such call is counted on the
@@ -12,7 +12,7 @@
  * No credential at all is refused with "Unauthorized" (API Gateway's UNAUTHORIZED response, 401
  * "Missing credentials"); a credential that was sent but is unknown, revoked, expired or
  * malformed gets a Deny whose context names why, which the ACCESS_DENIED gateway response
- * answers as 401 with that reason (so the caller learns which credential to fix).
+ * responds as 401 with that reason (so the caller learns which credential to fix).
  */
 import { createHash } from 'node:crypto';
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
@@ -50,7 +50,7 @@ export function clearAuthorizerCache(): void {
   sessionCache.clear();
 }
 
-/** `arn:...:apiId/stage/VERB/path` → `arn:...:apiId/stage/*` (the answer fits every route). */
+/** `arn:...:apiId/stage/VERB/path` → `arn:...:apiId/stage/*` (the response fits every route). */
 export function wholeApiArn(methodArn: string): string {
   // The API id ends the part before the first slash: `arn:aws:execute-api:region:account:apiId`.
   const [arnPrefixWithApiId, stage] = methodArn.split('/');
@@ -91,7 +91,7 @@ export const handler = async (
 ): Promise<APIGatewayAuthorizerResult> => {
   const apiKey = headerValue(event.headers, API_KEY_HEADER);
   const authorization = headerValue(event.headers, WALLET_TOKEN_HEADER);
-  // This exact message is what makes API Gateway answer 401 (not 500): nothing was sent.
+  // This exact message is what makes API Gateway respond 401 (not 500): nothing was sent.
   if (!apiKey && !authorization) throw new Error('Unauthorized');
   let principal: Principal | undefined;
   if (apiKey) {

@@ -1,7 +1,7 @@
 /**
  * The cap on a company's running background jobs (imports, exports; `docs/tenant-fairness.md`):
  * a job becomes `running` only in one transaction with the slot it takes
- * (`job-slot-repository.ts`); past {@link JOB_SLOTS_PER_KIND} of its kind the request is answered
+ * (`job-slot-repository.ts`); past {@link JOB_SLOTS_PER_KIND} of its kind the request gets
  * 409 `TOO_MANY_JOBS` with a `Retry-After`, and other companies are not affected.
  */
 import { findExportJob } from '#repositories/export-repository.js';

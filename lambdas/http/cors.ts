@@ -2,7 +2,7 @@
  * CORS for browser clients (the web console, a page calling the API). The allowed origins come
  * from the environment (`CORS_ALLOWED_ORIGINS`, comma-separated), which the CDK stack sets from
  * its `corsAllowedOrigins` context and `npm start` from the local console's origin. API Gateway
- * (or the local gateway) answers preflights; the handlers add the headers of actual answers,
+ * (or the local gateway) responds to preflights; the handlers add the headers of actual responses,
  * errors included, so that a browser can read them.
  */
 import type middy from '@middy/core';
@@ -21,7 +21,7 @@ export const CORS_ALLOWED_HEADERS = [
   'If-None-Match',
 ] as const;
 
-/** Answer headers a browser script may read besides the CORS-safelisted ones. */
+/** Response headers a browser script may read besides the CORS-safelisted ones. */
 const CORS_EXPOSED_HEADERS = [
   'Location',
   'ETag',
@@ -33,7 +33,7 @@ const CORS_EXPOSED_HEADERS = [
 /** Every method of the API, HEAD and the preflight's OPTIONS included. */
 export const CORS_ALLOWED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS'] as const;
 
-/** How long a browser may reuse a preflight answer. */
+/** How long a browser may reuse a preflight response. */
 export const CORS_MAX_AGE_SECONDS = 600;
 
 /**
@@ -54,9 +54,9 @@ export function parseOrigins(text: string | undefined): string[] {
 export const allowedOrigins = (): string[] => parseOrigins(process.env[CORS_ALLOWED_ORIGINS_ENVIRONMENT]);
 
 /**
- * The CORS headers of an answer to a request from `origin`: none when the origin is not
- * allowed (the browser then keeps the answer from the page), else that origin (`Vary: Origin`,
- * since the answer depends on it) and the readable headers.
+ * The CORS headers of a response to a request from `origin`: none when the origin is not
+ * allowed (the browser then keeps the response from the page), else that origin (`Vary: Origin`,
+ * since the response depends on it) and the readable headers.
  *
  * @example
  * corsHeaders('https://console.example.com', ['https://console.example.com'])
@@ -74,7 +74,7 @@ export function corsHeaders(
   };
 }
 
-/** The headers of a preflight answer (`OPTIONS`) from `origin`, as API Gateway's CORS mock answers it. */
+/** The headers of a preflight response (`OPTIONS`) from `origin`, as API Gateway's CORS mock returns it. */
 export function preflightHeaders(
   origin: string | undefined,
   allowed: readonly string[] = allowedOrigins(),
@@ -90,7 +90,7 @@ export function preflightHeaders(
 }
 
 /**
- * Middleware adding the CORS headers to every answer of a handler, errors too (it must run
+ * Middleware adding the CORS headers to every response of a handler, errors too (it must run
  * after the error responder has shaped them: `use` it before that one).
  */
 export function corsMiddleware(): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {

@@ -1,8 +1,8 @@
 /**
  * middy middleware: the one place that turns a thrown error into the spec's error body
  * `{ error, code, timestamp }` (+ `validationErrors` or, for subcategory operations, `details`).
- * Anything that is not an {@link ApiError} is a bug or an outage: it is logged and answered
- * with a plain 500 that reveals nothing of the cause.
+ * Anything that is not an {@link ApiError} is a bug or an outage: it is logged, and the
+ * response is a plain 500 that reveals nothing of the cause.
  */
 import type middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
@@ -13,14 +13,14 @@ export interface ErrorResponderOptions {
   /** `details` groups messages by field (subcategory operations); the default lists issues. */
   errorFormat?: 'validationErrors' | 'details';
   log?: (line: Record<string, unknown>) => void;
-  /** Told the status of every error answer (for metrics). */
-  onAnswer?: (statusCode: number) => void;
+  /** Told the status of every error response (for metrics). */
+  onResponse?: (statusCode: number) => void;
 }
 
 const defaults: Required<ErrorResponderOptions> = {
   errorFormat: 'validationErrors',
   log: (line) => console.error(JSON.stringify(line)),
-  onAnswer: () => undefined,
+  onResponse: () => undefined,
 };
 
 function issuesByField(issues: FieldIssue[]): Record<string, string[]> {
@@ -49,13 +49,13 @@ export function errorBody(
 export const errorResponder = (
   options: ErrorResponderOptions = {},
 ): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => {
-  const { errorFormat, log, onAnswer } = { ...defaults, ...options };
+  const { errorFormat, log, onResponse } = { ...defaults, ...options };
   return {
     onError: async (request) => {
       const { error } = request;
       if (error instanceof ApiError) {
         request.response = jsonResponse(error.statusCode, errorBody(error, errorFormat), error.headers);
-        onAnswer(error.statusCode);
+        onResponse(error.statusCode);
         return;
       }
       // Only the error's class, message and stack: never the event, which carries the API key.
@@ -67,7 +67,7 @@ export const errorResponder = (
         errorMessage: error?.message,
         stack: error?.stack,
       });
-      onAnswer(500);
+      onResponse(500);
       request.response = jsonResponse(500, {
         error: 'Internal server error',
         code: 'INTERNAL_ERROR',

@@ -4,15 +4,21 @@
  * This module checks the caller against the operation's row (principal kind, permission, and the
  * permissions of each of the row's conditions that the request meets),
  * parses path, query and body with the row's schemas, runs creating POSTs idempotently, and
- * shapes the answer; errors become the spec's bodies in {@link errorResponder}. Every call is
+ * shapes the response; errors become the spec's bodies in {@link errorResponder}. Every call is
  * logged (with the caller's ids), counted and traced (`#shared/observability.js`, `xray-tracing.js`).
  */
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import type { CodeAnswering } from '#shared/error-catalogue.js';
+import type { CodeWithStatus } from '#shared/error-catalogue.js';
 import { ForbiddenError } from '#shared/errors.js';
 import type { UploadedFile } from '#shared/multipart-stream.js';
-import { countAnswer, logger, metrics, observedServiceName, startInvocation } from '#shared/observability.js';
+import {
+  countResponse,
+  logger,
+  metrics,
+  observedServiceName,
+  startInvocation,
+} from '#shared/observability.js';
 import { type Principal, principalFromEvent } from '#shared/principal.js';
 import type { Infer, ObjectSchema } from '#shared/schema.js';
 import { traceInvocation } from '#shared/xray-tracing.js';
@@ -49,7 +55,7 @@ export interface HttpResult {
   statusCode?: number;
   /** A JSON body. */
   body?: unknown;
-  /** Bytes answered as they are (file downloads), instead of JSON. */
+  /** Bytes returned as they are (file downloads), instead of JSON. */
   rawBody?: Buffer;
   headers?: Record<string, string>;
 }
@@ -114,7 +120,7 @@ function authorizeConditions(operation: KeyedOperation, principal: Principal, re
 function assertOwnCompany(
   principal: Principal,
   companyId: string,
-  deniedCode: CodeAnswering<403> = 'COMPANY_ACCESS_DENIED',
+  deniedCode: CodeWithStatus<403> = 'COMPANY_ACCESS_DENIED',
 ): void {
   if (principal.tenantId !== companyId) {
     throw new ForbiddenError(deniedCode, 'The API key does not belong to this company');
@@ -143,10 +149,10 @@ async function parseForm(
 }
 
 /**
- * The answer to `HEAD` on a GET route: the status and headers GET would give, with the length
+ * The response to `HEAD` on a GET route: the status and headers GET would give, with the length
  * of the body it would send, and no body.
  */
-function headAnswer(statusCode: number, result: HttpResult): APIGatewayProxyResult {
+function headResponse(statusCode: number, result: HttpResult): APIGatewayProxyResult {
   const full = result.rawBody
     ? { headers: result.headers ?? {}, length: result.rawBody.length }
     : (() => {
@@ -188,7 +194,7 @@ export function httpHandler<Op extends Operation>(
         errorResponder({
           errorFormat: operation.errorFormat,
           log: ({ message, ...details }) => logger.error(String(message), details),
-          onAnswer: (statusCode) => countAnswer(operationId, statusCode),
+          onResponse: (statusCode) => countResponse(operationId, statusCode),
         }),
       )
       .handler(async (event, context) => {
@@ -240,12 +246,12 @@ export function httpHandler<Op extends Operation>(
                 operation.secretFields,
               )
             : await handle(request);
-        if (operation.answersCredential) {
+        if (operation.responseHasCredential) {
           result.headers = { ...result.headers, 'Cache-Control': 'no-store' };
         }
         const statusCode = result.statusCode ?? operation.successStatus;
-        countAnswer(operationId, statusCode);
-        if (event.httpMethod === 'HEAD') return headAnswer(statusCode, result);
+        countResponse(operationId, statusCode);
+        if (event.httpMethod === 'HEAD') return headResponse(statusCode, result);
         if (result.rawBody) {
           return {
             statusCode,

@@ -1,7 +1,7 @@
 /** Building API Gateway proxy responses. */
 import type { APIGatewayProxyResult } from 'aws-lambda';
 
-/** A JSON answer; `body` undefined gives an empty body (for 204). */
+/** A JSON response; `body` undefined gives an empty body (for 204). */
 export function jsonResponse(
   statusCode: number,
   body: unknown,

@@ -1,6 +1,6 @@
 /**
  * `Idempotency-Key` on creating POSTs: a retry with the same key and the same request gets the
- * first answer again and creates nothing; the same key with another request is 409
+ * first response again and creates nothing; the same key with another request is 409
  * `IDEMPOTENCY_KEY_REUSED`; a retry while the first is still running is 409
  * `IDEMPOTENCY_IN_PROGRESS`. Failed requests are not remembered (a retry runs again). Without
  * the header, requests run as usual.
@@ -95,7 +95,7 @@ export async function runIdempotently<T extends Record<string, unknown>>(
     if (held.fingerprint !== fingerprint) {
       throw new ConflictError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used for another request');
     }
-    if (held.status === 'COMPLETED') return JSON.parse(held.answer) as T;
+    if (held.status === 'COMPLETED') return JSON.parse(held.response) as T;
     throw new ConflictError(
       'IDEMPOTENCY_IN_PROGRESS',
       'A request with this Idempotency-Key is still running',

@@ -76,7 +76,7 @@ export async function parseMultipart(
     fields = await fieldsRead;
   } catch (error) {
     if (refusedName) throw refusedName;
-    // An oversize file is the answer even when the body is also malformed after it.
+    // An oversize file is the response even when the body is also malformed after it.
     if ((await Promise.all(parts)).some((part) => part.truncated)) throw tooLarge();
     throw error;
   }

@@ -1,5 +1,5 @@
 /**
- * The body the subcategory operations answer with (spec 4.8 to 4.10), unlike the bare bodies of
+ * The body the subcategory operations respond with (spec 4.8 to 4.10), unlike the bare bodies of
  * the others: `{ status: 'success', data, timestamp }`, with whatever the operation adds beside
  * `data` (an update's `changes`) before the timestamp.
  */

@@ -1,4 +1,4 @@
-/** Background run of an export too large for an answer (`lambdas/domain/exports/export-service.ts`). */
+/** Background run of an export too large for a response (`lambdas/domain/exports/export-service.ts`). */
 import { runExport } from '#domain/exports/export-service.js';
 import type { CompanyJob } from '#shared/background-jobs.js';
 

@@ -1,7 +1,7 @@
 /**
  * Response schemas of the import and export operations (extension): their views'
  * (`lambdas/domain/imports/import-view.ts`, `lambdas/domain/exports/export-view.ts`, declared from
- * the entities), the creation answer that adds the presigned upload, and their pages.
+ * the entities), the creation response that adds the presigned upload, and their pages.
  */
 import { exportJobView } from '#domain/exports/export-view.js';
 import { importErrorView, importUploadSchema, importView } from '#domain/imports/import-view.js';

@@ -1,6 +1,6 @@
 /**
  * The OpenAPI 3.1 document of this API, generated from the operation table (routes, key kinds,
- * permissions, request schemas), the response schemas and each operation's documented answers.
+ * permissions, request schemas), the response schemas and each operation's documented responses.
  * Nothing here lists operations: a new row of the table appears in the document by itself.
  */
 
@@ -106,7 +106,7 @@ const DESCRIPTION = [
   'for an optional request field means "not given"; fields an operation does not know are ignored.',
   '',
   'Operations, fields and error codes marked as extensions are not in the interface specification',
-  '(it says "not shown" there); the README documents them. A path of no operation answers 404',
+  '(it says "not shown" there); each says what it adds. A path of no operation responds 404',
   '`ROUTE_NOT_FOUND`.',
 ].join('\n');
 
@@ -115,7 +115,7 @@ const idempotencyKeyParameter = {
   name: IDEMPOTENCY_KEY_HEADER,
   in: 'header' as const,
   required: false,
-  description: `Optional. A retry with the same key and the same request returns the first answer and creates nothing new; the same key with another request is 409 IDEMPOTENCY_KEY_REUSED, and while the first still runs 409 IDEMPOTENCY_IN_PROGRESS. Kept ${IDEMPOTENCY_WINDOW_SECONDS / 3600} hours.`,
+  description: `Optional. A retry with the same key and the same request returns the first response and creates nothing new; the same key with another request is 409 IDEMPOTENCY_KEY_REUSED, and while the first still runs 409 IDEMPOTENCY_IN_PROGRESS. Kept ${IDEMPOTENCY_WINDOW_SECONDS / 3600} hours.`,
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
 };
 
@@ -174,7 +174,7 @@ function descriptionOf(row: Row): string {
     }
     if (row.companyInPath) lines.push("Another company's id in the path is refused with the same 403.");
   }
-  if (row.head) lines.push("`HEAD` is answered too: GET's status and headers, with no body.");
+  if (row.head) lines.push("`HEAD` gets a response too: GET's status and headers, with no body.");
   if (!specSectionOf(row)) lines.push('Extension: not in the interface specification.');
   return lines.join(' ');
 }
@@ -294,7 +294,7 @@ function headersOf(headers: Record<string, HeaderDoc> | undefined): OpenApiRespo
   );
 }
 
-/** Every error status the row can answer, with the codes of each. */
+/** Every error status the row can return, with the codes of each. */
 function errorCodesOf(row: Row): Map<number, ErrorCode[]> {
   const codes = new Map<number, ErrorCode[]>();
   // Each code under its status in the catalogue, or the other one it is written out with.
@@ -330,8 +330,8 @@ function responsesOf(row: Row): Record<string, OpenApiResponse> {
     description: 'Success',
     headers: headersOf({
       ...documented.headers,
-      ...(row.answersCredential
-        ? { 'Cache-Control': { description: '`no-store`: the answer carries a credential' } }
+      ...(row.responseHasCredential
+        ? { 'Cache-Control': { description: '`no-store`: the response carries a credential' } }
         : {}),
     }),
   };
@@ -345,17 +345,17 @@ function responsesOf(row: Row): Record<string, OpenApiResponse> {
     success.content = Object.fromEntries(types.map((type) => [type, { schema: { type: 'string' } }]));
   } else if (documented.body !== undefined) {
     success.content = { 'application/json': { schema: schemaRef(documented.body) } };
-    // The same answer as text when the request asks for it (`format=tlog-proof`).
+    // The same response as text when the request asks for it (`format=tlog-proof`).
     if (documented.textAlternative) success.content['text/plain'] = { schema: { type: 'string' } };
     for (const type of documented.textTypes ?? []) success.content[type] = { schema: { type: 'string' } };
   } else success.description = 'Done; no body';
   if (!success.headers) delete success.headers;
   responses[String(row.successStatus)] = success;
-  for (const [status, answer] of Object.entries(documented.otherAnswers ?? {})) {
+  for (const [status, response] of Object.entries(documented.otherResponses ?? {})) {
     responses[status] = {
-      description: answer.description,
-      headers: headersOf(answer.headers),
-      ...(answer.body ? { content: { 'application/json': { schema: schemaRef(answer.body) } } } : {}),
+      description: response.description,
+      headers: headersOf(response.headers),
+      ...(response.body ? { content: { 'application/json': { schema: schemaRef(response.body) } } } : {}),
     };
   }
   for (const [status, codes] of errorCodesOf(row)) {

@@ -1,7 +1,7 @@
 /**
- * What each operation answers, beyond what its row in the operation table already says: the
- * success body's schema, other non-error answers, and the error codes its domain service throws
- * (read from `lambdas/domain/**`), each answered at its status in the error catalogue
+ * What each operation returns, beyond what its row in the operation table already says: the
+ * success body's schema, other non-error responses, and the error codes its domain service throws
+ * (read from `lambdas/domain/**`), each returned at its status in the error catalogue
  * (`lambdas/shared/error-catalogue.ts`). What the row already says is not written here: the
  * generator (`openapi-document.ts`) adds `VALIDATION_ERROR` for a row with path, query or body
  * schemas, `UNAUTHORIZED` and the row's `deniedCode`, the idempotency codes for an `idempotent`
@@ -11,7 +11,7 @@
  * may not name one).
  *
  * Keyed by operation id and typed as a complete record, so a new row does not compile until its
- * answers are documented here, nor a misspelled or removed one while it is still listed.
+ * responses are documented here, nor a misspelled or removed one while it is still listed.
  */
 import { IMPORT_BODY_TYPES } from '#domain/imports/import-schemas.js';
 import type { ErrorCode, StatusOf } from '#shared/error-catalogue.js';
@@ -20,7 +20,7 @@ import type { OperationId, operations } from '../operations.js';
 import type { ResponseSchemaName } from './response-schemas.js';
 
 /**
- * An error code an operation answers: at its status in the catalogue, or, written out, at the
+ * An error code an operation returns: at its status in the catalogue, or, written out, at the
  * code's other status (`alsoStatus`).
  */
 export type DocumentedError =
@@ -40,12 +40,12 @@ export interface OperationResponses {
   body: ResponseSchemaName | 'binary' | 'octets' | 'text';
   /** A JSON body that can also be asked for as `text/plain` (documented as a second media type). */
   textAlternative?: boolean;
-  /** Headers of the success answer. */
+  /** Headers of the success response. */
   headers?: Record<string, HeaderDoc>;
-  /** Text media types the success answer also comes in (or only, with `body: 'text'`). */
+  /** Text media types the success response also comes in (or only, with `body: 'text'`). */
   textTypes?: readonly string[];
-  /** Non-error answers besides the row's `successStatus` (no body unless `body` names one). */
-  otherAnswers?: Record<
+  /** Non-error responses besides the row's `successStatus` (no body unless `body` names one). */
+  otherResponses?: Record<
     number,
     { description: string; headers?: Record<string, HeaderDoc>; body?: ResponseSchemaName }
   >;
@@ -67,12 +67,12 @@ type NoContentResponses = Omit<OperationResponses, 'body' | 'textAlternative' | 
   textTypes?: never;
 };
 
-/** The operations whose row answers 204 No Content. */
+/** The operations whose row responds 204 No Content. */
 type NoContentOperationId = {
   [Id in OperationId]: (typeof operations)[Id]['successStatus'] extends 204 ? Id : never;
 }[OperationId];
 
-/** What an operation's entry holds: a body unless its row answers 204. */
+/** What an operation's entry holds: a body unless its row responds 204. */
 export type ResponsesOf<Id extends OperationId> = Id extends NoContentOperationId
   ? NoContentResponses
   : OperationResponses;
@@ -153,12 +153,12 @@ export const operationResponses: { [Id in OperationId]: ResponsesOf<Id> } = {
       },
       'Cache-Control': { description: '`private, max-age=300`' },
       ETag: { description: "the file's SHA-256, quoted" },
-      'X-Content-Type-Options': { description: '`nosniff`, on every answer' },
+      'X-Content-Type-Options': { description: '`nosniff`, on every response' },
       'Content-Security-Policy': {
         description: '`sandbox`, for types a browser would run (HTML, SVG, XML, script)',
       },
     },
-    otherAnswers: {
+    otherResponses: {
       302: {
         description: 'Extension: files over 4 MB redirect to a presigned S3 address',
         headers: { Location: { description: 'presigned S3 address' }, ETag: { description: 'as for 200' } },
@@ -273,9 +273,9 @@ export const operationResponses: { [Id in OperationId]: ResponsesOf<Id> } = {
       },
       'Content-Disposition': { description: '`attachment; filename="objects-<date>.<format>"`' },
     },
-    otherAnswers: {
+    otherResponses: {
       202: {
-        description: 'Too large for one answer: an export job writes the file; poll its Location',
+        description: 'Too large for one response: an export job writes the file; poll its Location',
         headers: location,
         body: 'ExportJob',
       },

@@ -1,9 +1,9 @@
 /**
- * JSON Schemas (2020-12, as OpenAPI 3.1 takes them) of every response body. An entity's answer is
+ * JSON Schemas (2020-12, as OpenAPI 3.1 takes them) of every response body. An entity's response is
  * its view's (`lambdas/domain/<resource>/<resource>-view.ts`, declared with `defineView` from the
  * entity's one declaration), so its fields are not restated here; this file adds the envelopes,
- * pages and the answers that show no entity. Objects are closed (`additionalProperties: false`)
- * so that a field an answer adds without its schema fails the end-to-end check against live answers.
+ * pages and the responses that show no entity. Objects are closed (`additionalProperties: false`)
+ * so that a field a response adds without its schema fails the end-to-end check against live responses.
  */
 import { categoryView } from '#domain/categories/category-view.js';
 import { fileView } from '#domain/files/file-view.js';
@@ -267,7 +267,7 @@ const fieldIssues: Record<IssueFormat, JsonSchema> = {
 /**
  * The spec's error body (section 7) for one status of one operation: `{ error, code, timestamp }`
  * with `code` one of `codes`, plus, for 400s of the codes in {@link CODES_WITH_ISSUES}, the field
- * issues in the operation's format. `writtenByGateway`: the answer may come from API Gateway
+ * issues in the operation's format. `writtenByGateway`: the response may come from API Gateway
  * itself, whose `timestamp` in AWS is `$context.requestTime`, not ISO 8601.
  */
 export function errorBodySchema(options: {
@@ -287,7 +287,7 @@ export function errorBodySchema(options: {
       timestamp: options.writtenByGateway
         ? described(
             text,
-            'ISO 8601 UTC; in AWS, answers API Gateway writes itself carry `$context.requestTime`',
+            'ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime`',
           )
         : dateTime,
       ...(withIssues.length > 0 ? { [issueField]: fieldIssues[issueField] } : {}),

@@ -1,6 +1,6 @@
 /**
  * Response schemas of the webhook operations: the views' (`lambdas/domain/webhooks/webhook-view.ts`,
- * declared from the entities), their pages and the replay's answer.
+ * declared from the entities), their pages and the replay's response.
  */
 import {
   createdWebhookView,

@@ -42,7 +42,7 @@ export const walletOperations = withIds({
       'Log a wallet in with username@appId and password; returns a session token (not shown in the spec)',
     authorization: 'none',
     body: walletLoginBody,
-    answersCredential: true,
+    responseHasCredential: true,
     successStatus: 200,
   },
   getWallet: {

@@ -66,12 +66,12 @@ export const webhookOperations = withIds({
     path: '/v2/webhooks',
     handler: 'webhooks/create-webhook',
     access: { table: ['PutItem'], secrets: ['Encrypt'] },
-    summary: 'Subscribe a URL to ledger events; the answer shows the signing secret, once (extension)',
+    summary: 'Subscribe a URL to ledger events; the response shows the signing secret, once (extension)',
     permission: 'webhooks:write',
     conditionalPermissions: eventReads,
     body: createWebhookBody,
-    // Not idempotent: the idempotency record would keep the answer, and so the secret, in clear.
-    answersCredential: true,
+    // Not idempotent: the idempotency record would keep the response, and so the secret, in clear.
+    responseHasCredential: true,
     successStatus: 201,
   },
   getWebhook: {
@@ -118,7 +118,7 @@ export const webhookOperations = withIds({
     summary: 'A new signing secret, shown once; the previous one keeps signing for 24 h (extension)',
     permission: 'webhooks:write',
     pathParameters: webhookIdPath,
-    answersCredential: true,
+    responseHasCredential: true,
     successStatus: 200,
   },
   listWebhookDeliveries: {

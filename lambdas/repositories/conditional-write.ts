@@ -1,5 +1,5 @@
 /**
- * A single-item write whose refused condition is an answer, not a failure: an item that is not
+ * A single-item write whose refused condition is a response, not a failure: an item that is not
  * there, a version that moved on, a wallet that is no longer active.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';

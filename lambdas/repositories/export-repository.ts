@@ -1,5 +1,5 @@
 /**
- * Export jobs: the exports too large to answer in the request, written to S3 in the background.
+ * Export jobs: the exports too large to return in the request, written to S3 in the background.
  * One item each in the company's exports partition (`exportJobKeys`).
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';

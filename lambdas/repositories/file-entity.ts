@@ -33,7 +33,7 @@ export const fileEntity = defineEntity('file', {
 
 export type FileRecord = RecordOf<typeof fileEntity>;
 
-/** A presigned upload that has been handed out and not yet completed (its answer is not a view of it). */
+/** A presigned upload that has been handed out and not yet completed (its response is not a view of it). */
 export const uploadSessionEntity = defineEntity('uploadSession', {
   id: attribute(uuid()),
   companyId: attribute(uuid()),

@@ -65,7 +65,7 @@ export async function deleteFileBytes(
   );
 }
 
-/** A short-lived GET address that answers with the given headers. */
+/** A short-lived GET address that responds with the given headers. */
 export const presignedDownloadUrl = (
   key: string,
   headers: { contentType: string; contentDisposition: string; cacheControl: string },

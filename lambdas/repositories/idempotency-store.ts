@@ -1,7 +1,7 @@
 /**
  * Idempotency records: one item per tenant, operation and `Idempotency-Key`, in a partition of
  * the tenant (`idempotencyKeys`), removed by DynamoDB's TTL after they expire. A record
- * is claimed "in progress" by a conditional Put before the request runs, then holds the answer
+ * is claimed "in progress" by a conditional Put before the request runs, then holds the response
  * ("completed"), or is deleted when the request failed.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
@@ -25,7 +25,7 @@ export interface IdempotencyScope {
 /** A record another request holds. */
 export type IdempotencyRecord =
   | { status: 'IN_PROGRESS'; fingerprint: string }
-  | { status: 'COMPLETED'; fingerprint: string; answer: string };
+  | { status: 'COMPLETED'; fingerprint: string; response: string };
 
 const recordKey = (scope: IdempotencyScope) => idempotencyKeys.key(scope);
 
@@ -74,20 +74,21 @@ export async function claimIdempotencyRecord(
     if (!(error instanceof ConditionalCheckFailedException) || !error.Item) throw error;
     const held = unmarshall(error.Item);
     return held.status === 'COMPLETED'
-      ? { status: 'COMPLETED', fingerprint: held.fingerprint, answer: held.answer }
+      ? { status: 'COMPLETED', fingerprint: held.fingerprint, response: held.answer }
       : { status: 'IN_PROGRESS', fingerprint: held.fingerprint };
   }
 }
 
-/** Keeps the answer of a request that ran, for the retries until the record expires. */
-export async function completeIdempotencyRecord(scope: IdempotencyScope, answer: string): Promise<void> {
+/** Keeps the response of a request that ran, for the retries until the record expires. */
+export async function completeIdempotencyRecord(scope: IdempotencyScope, response: string): Promise<void> {
   await dynamoDb.send(
     new UpdateCommand({
       TableName: tableName(),
       Key: recordKey(scope),
-      UpdateExpression: 'SET #status = :completed, answer = :answer REMOVE inProgressUntil',
+      // Stored as `answer`, the attribute's name in the items already written.
+      UpdateExpression: 'SET #status = :completed, answer = :response REMOVE inProgressUntil',
       ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':completed': 'COMPLETED', ':answer': answer },
+      ExpressionAttributeValues: { ':completed': 'COMPLETED', ':response': response },
     }),
   );
 }

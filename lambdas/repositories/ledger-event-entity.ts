@@ -45,7 +45,8 @@ export const ledgerEventEntity = defineEntity(LEDGER_EVENT_ENTITY, {
   timestamp: attribute(dateTime()),
   prevHash: attribute(sha256Hex(), { description: '64 zeros for the first event' }),
   hash: attribute(sha256Hex(), {
-    description: 'SHA-256 of the canonical JSON of every other field but txId (README)',
+    description:
+      'SHA-256 of the canonical JSON of every other field but txId (docs/ledger.md, "Canonical event serialization")',
   }),
 });
 

@@ -1,10 +1,10 @@
 /**
- * The ledger behind one small interface (DESIGN.md: "so that another journal backend could be
- * added"), as Tessera keeps its storage drivers behind `objStore` and `sequencer`: what the
- * sequencer, the log's read operations and the ledger tools need of storage, and nothing of
- * DynamoDB or S3. The stored implementation is `stored-ledger.ts` (events, outbox, state and
- * positions in the table; tiles and checkpoints in the bucket); the sequencer's unit tests run on
- * an in-memory one (`test/support/in-memory-ledger.ts`).
+ * The ledger behind one small interface, so that another journal backend could be added, as
+ * Tessera keeps its storage drivers behind `objStore` and `sequencer`: what the sequencer, the
+ * log's read operations and the ledger tools need of storage, and nothing of DynamoDB or S3. The
+ * stored implementation is `stored-ledger.ts` (events, outbox, state and positions in the table;
+ * tiles and checkpoints in the bucket); the sequencer's unit tests run on an in-memory one
+ * (`test/support/in-memory-ledger.ts`).
  *
  * One thing stays outside: an event is appended in the same DynamoDB transaction as the write of
  * its entity (`appendEventItems` in `ledger-repository.ts`), which a backend of another kind

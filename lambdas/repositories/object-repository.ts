@@ -289,7 +289,8 @@ type ObjectListPage = { records: ObjectRecord[]; total: number; lastKey?: ItemKe
 
 /**
  * One page of a company's objects and the exact number that match. Picks the narrowest
- * index partition for the filters given; see the README ("What list filters cost"). Objects
+ * index partition for the filters given (`docs/api-decisions.md`, "What list filters cost as a
+ * company grows"). Objects
  * of subcategories whose removal is still running are left out.
  */
 export async function listObjects(companyId: string, query: ObjectListQuery): Promise<ObjectListPage> {

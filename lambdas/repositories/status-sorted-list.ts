@@ -2,7 +2,8 @@
  * The list shape categories and wallets share: items sorted by creation time or by name, in a
  * partition per status and one for all statuses (gsi1/gsi2 by status, gsi3/gsi4 for all, by
  * creation time and by name, as their entities' keys declare), with exact totals from the tenant's per-status counters when no
- * text filter is given (a filter reads the whole partition; see the README).
+ * text filter is given (a filter reads the whole partition; `docs/api-decisions.md`, "What list
+ * filters cost as a company grows").
  */
 import type { ItemKey } from '#shared/page-cursor.js';
 import { readIndexWindow } from './index-query.js';

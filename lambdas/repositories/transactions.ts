@@ -2,7 +2,7 @@
  * One `TransactWriteItems` with the two failure modes we must tell apart: a condition of ours
  * failed (a conflict the caller should hear about), or DynamoDB cancelled the transaction
  * because another one touched the same items at the same moment (retried here, a bounded
- * number of times, then answered as a 409).
+ * number of times, then refused with a 409).
  *
  * An item whose failed condition means something carries the error it means
  * ({@link ConditionedItem}), so that no caller counts item positions.
@@ -33,7 +33,7 @@ export type TransactionEntry = TransactItem | ConditionedItem;
 const isConditioned = (entry: TransactionEntry): entry is ConditionedItem => 'onConditionFailed' in entry;
 
 /**
- * The item to send, without the error it carries: for a caller that answers every failed
+ * The item to send, without the error it carries: for a caller that responds to every failed
  * condition alike, or that writes the items some other way.
  */
 export const plainItem = (entry: TransactionEntry): TransactItem =>

@@ -53,7 +53,7 @@ export function insertSessionItem(session: WalletSessionRecord): TransactItem {
 }
 
 export async function findSession(tokenHash: string): Promise<WalletSessionRecord | undefined> {
-  // Strongly consistent: a wallet may call the API the moment its login answered.
+  // Strongly consistent: a wallet may call the API the moment its login returned.
   const { Item } = await dynamoDb.send(
     new GetCommand({ TableName: tableName(), Key: sessionKey(tokenHash), ConsistentRead: true }),
   );

@@ -41,7 +41,7 @@ export const webhookEntity = defineEntity('webhook', {
   sealedSecret: attribute(string(), { hidden: true }),
   /** The secret before the last rotation, sealed, while it still signs. */
   sealedPreviousSecret: attribute(nullable(string()), { hidden: true, missing: null }),
-  // Shown only by the rotation's answer.
+  // Shown only by the rotation's response.
   previousSecretExpiresAt: attribute(nullable(dateTime()), { missing: null }),
   version: attribute(integer({ min: 1 }), { hidden: true }),
 });
@@ -55,11 +55,11 @@ export type WebhookRecord = RecordOf<typeof webhookEntity>;
 export const deliveryAttemptEntity = defineEntity('webhookDeliveryAttempt', {
   attemptedAt: attribute(dateTime()),
   statusCode: attribute(nullable(integer({})), {
-    description: 'null when no answer came (timeout, refused)',
+    description: 'null when no response came (timeout, refused)',
   }),
   latencyMs: attribute(integer({ min: 0 })),
-  response: attribute(string(), { description: 'the first 1 KB of the answer body' }),
-  error: attribute(nullable(string()), { description: 'why no answer came' }),
+  response: attribute(string(), { description: 'the first 1 KB of the response body' }),
+  error: attribute(nullable(string()), { description: 'why no response came' }),
   manual: attribute(boolean(), { description: 'sent by POST .../retry' }),
 });
 

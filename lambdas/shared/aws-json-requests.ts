@@ -102,7 +102,7 @@ export function jsonRequest(service: JsonService, operation: string, input: obje
 }
 
 /**
- * Calls one operation and answers its output. The input's members must be in the order of the
+ * Calls one operation and returns its output. The input's members must be in the order of the
  * service's model (the SDK writes them so; the test compares the bytes), blobs in base64.
  *
  * @example
@@ -113,7 +113,7 @@ export async function callJson<Output>(
   operation: string,
   input: object,
 ): Promise<Output> {
-  const answer = await sendAws(jsonRequest(service, operation, input), { readError: jsonError });
-  const text = (await readAll(answer.body)).toString('utf8');
+  const response = await sendAws(jsonRequest(service, operation, input), { readError: jsonError });
+  const text = (await readAll(response.body)).toString('utf8');
   return (text ? JSON.parse(text) : {}) as Output;
 }

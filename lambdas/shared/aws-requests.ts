@@ -130,7 +130,7 @@ export interface AwsRequest {
   bucket?: string;
 }
 
-export interface AwsAnswer {
+export interface AwsResponse {
   status: number;
   headers: Record<string, string | undefined>;
   body: Readable;
@@ -209,7 +209,7 @@ export type AwsRequestObserver = (request: AwsRequest) => (failed: boolean) => v
 const observers: AwsRequestObserver[] = [];
 
 /**
- * Adds an observer of every request from now on, as an SDK middleware would; answers the
+ * Adds an observer of every request from now on, as an SDK middleware would; returns the
  * function that removes it.
  *
  * @example
@@ -245,7 +245,7 @@ const backoff = (attempt: number, throttled: boolean) =>
 
 let handler: NodeHttpHandler | undefined;
 
-async function sendOnce(request: AwsRequest): Promise<Omit<AwsAnswer, 'attempts'>> {
+async function sendOnce(request: AwsRequest): Promise<Omit<AwsResponse, 'attempts'>> {
   handler ??= new NodeHttpHandler();
   const { response } = await handler.handle(await signedAwsRequest(request));
   const headers = response.headers as Record<string, string | undefined>;
@@ -257,41 +257,45 @@ async function sendOnce(request: AwsRequest): Promise<Omit<AwsAnswer, 'attempts'
   };
 }
 
-/** How a service writes its refusals; and, for the answers that can fail after a 200, how to tell. */
-export interface AnswerReading {
+/** How a service writes its refusals; and, for the responses that can fail after a 200, how to tell. */
+export interface ResponseReading {
   readError: ErrorReader;
   /**
-   * Reads a 2xx answer whole and says the error it holds, if any (S3's CopyObject and
-   * CompleteMultipartUpload can fail after answering 200). Such an error is retried as a 503.
+   * Reads a 2xx response whole and says the error it holds, if any (S3's CopyObject and
+   * CompleteMultipartUpload can fail after responding 200). Such an error is retried as a 503.
    */
   errorInBody?: (text: string) => { code: string; message: string } | undefined;
 }
 
-function tracedSend(request: AwsRequest, reading: AnswerReading): Promise<AwsAnswer> {
+function tracedSend(request: AwsRequest, reading: ResponseReading): Promise<AwsResponse> {
   return traceAwsCall(
     { service: request.service, operation: request.operation, bucket: request.bucket },
     async () => {
       for (let attempt = 1; ; attempt++) {
         const last = attempt === MAX_ATTEMPTS;
-        let answer: Omit<AwsAnswer, 'attempts'>;
+        let response: Omit<AwsResponse, 'attempts'>;
         try {
-          answer = await sendOnce(request);
+          response = await sendOnce(request);
         } catch (error) {
           const sdkShaped = error as SdkShapedError;
           if (last || !retryable(sdkShaped)) throw error;
           await backoff(attempt, isThrottlingError(sdkShaped));
           continue;
         }
-        const status = answer.status;
+        const status = response.status;
         let refusal: { code: string; message: string } | undefined;
         if (status < 300 && reading.errorInBody) {
-          const text = (await readAll(answer.body)).toString('utf8');
+          const text = (await readAll(response.body)).toString('utf8');
           refusal = reading.errorInBody(text);
-          if (!refusal) return { ...answer, body: Readable.from([Buffer.from(text)]), attempts: attempt };
+          if (!refusal) return { ...response, body: Readable.from([Buffer.from(text)]), attempts: attempt };
         } else if (status < 300) {
-          return { ...answer, attempts: attempt };
+          return { ...response, attempts: attempt };
         } else {
-          refusal = reading.readError(status, answer.headers, (await readAll(answer.body)).toString('utf8'));
+          refusal = reading.readError(
+            status,
+            response.headers,
+            (await readAll(response.body)).toString('utf8'),
+          );
         }
         const sdkShaped = {
           name: refusal.code,
@@ -305,34 +309,34 @@ function tracedSend(request: AwsRequest, reading: AnswerReading): Promise<AwsAns
             status,
             refusal.code,
             refusal.message,
-            answer.requestId,
+            response.requestId,
             attempt,
           );
         }
         await backoff(attempt, isThrottlingError(sdkShaped));
       }
     },
-    (answerOrError) => {
-      const known = answerOrError as Partial<AwsAnswer & AwsRequestError>;
+    (responseOrError) => {
+      const known = responseOrError as Partial<AwsResponse & AwsRequestError>;
       return { httpStatusCode: known.status, requestId: known.requestId, attempts: known.attempts };
     },
   );
 }
 
 /**
- * Sends one request and answers its response, or throws {@link AwsRequestError} for a status of
+ * Sends one request and returns its response, or throws {@link AwsRequestError} for a status of
  * 300 or more (or an error `errorInBody` finds), with what `readError` reads of the service's
- * answer. The caller reads or drops the answer's `body`.
+ * response. The caller reads or drops the response's `body`.
  *
  * @example
- * const answer = await sendAws(request, { readError: xmlError });
+ * const response = await sendAws(request, { readError: xmlError });
  */
-export async function sendAws(request: AwsRequest, reading: AnswerReading): Promise<AwsAnswer> {
+export async function sendAws(request: AwsRequest, reading: ResponseReading): Promise<AwsResponse> {
   const ends = observers.map((observe) => observe(request));
   try {
-    const answer = await tracedSend(request, reading);
+    const response = await tracedSend(request, reading);
     for (const end of ends) end(false);
-    return answer;
+    return response;
   } catch (error) {
     for (const end of ends) end(true);
     throw error;

@@ -2,7 +2,7 @@
  * Work that must not hold up a request (removing a large subcategory's data, an import, an
  * export). In AWS a job is an asynchronous invocation of its own Lambda function (named by
  * `<JOB>_FUNCTION_NAME`); in local mode (`LOCAL_BACKGROUND_JOBS=inline`) it runs in this process
- * after the answer is sent, by the runners that local mode registers (`local/in-process-jobs.ts`).
+ * after the response is sent, by the runners that local mode registers (`local/in-process-jobs.ts`).
  * This module imports no job, so an operation's bundle holds none of their code; the Invoke is
  * a signed request of our own (`aws-json-requests.ts`), not the Lambda client (110 KB of bundle).
  */
@@ -77,8 +77,8 @@ export async function startBackgroundJob<Name extends BackgroundJobName>(
   }
   const functionName = process.env[JOB_FUNCTION_ENVIRONMENT[name]];
   if (!functionName) throw new Error(`${JOB_FUNCTION_ENVIRONMENT[name]} is not set`);
-  // Lambda's Invoke, asynchronous (`Event`): Lambda queues the payload and answers 202 at once.
-  const answer = await sendAws(
+  // Lambda's Invoke, asynchronous (`Event`): Lambda queues the payload and responds 202 at once.
+  const response = await sendAws(
     {
       ...serviceEndpoint('lambda'),
       service: 'Lambda',
@@ -90,7 +90,7 @@ export async function startBackgroundJob<Name extends BackgroundJobName>(
     },
     { readError: jsonError },
   );
-  await readAll(answer.body);
+  await readAll(response.body);
 }
 
 /** Resolves when every local background job started so far has finished (tests, shutdown). */

@@ -3,9 +3,9 @@
  * attribute's schema (type and constraints) and how it is stored. From it derive the record type
  * ({@link RecordOf}), the item codec (`toItem` / `fromItem`), and, through {@link defineView},
  * the view the API shows and its response JSON Schema ({@link ViewOf}, `view.jsonSchema`).
- * Keys and index attributes stay in the repository that owns them: it spreads `toItem` beside
- * them. A small helper of our own rather than a library, so no function's bundle or init grows.
- * Repositories call the codec inside their functions (`(item) => entity.fromItem(item)`, not
+ * Keys and index attributes are declared apart, in `lambdas/repositories/table-keys.ts`; a
+ * repository spreads `toItem` beside them. A small helper of our own rather than a library, so
+ * no function's bundle or init grows. Repositories call the codec inside their functions (`(item) => entity.fromItem(item)`, not
  * `= entity.fromItem` at module level), so that a bundle that never decodes an entity can drop
  * its declaration (package.json `sideEffects`).
  */
@@ -313,14 +313,14 @@ export type ViewOf<V> = V extends { toView(...args: never[]): infer Shape } ? Sh
 type AnyView = { readonly name: string; readonly jsonSchema: JsonSchema; toView(...args: never[]): unknown };
 
 /**
- * The schema of a view's answer as a reference to its named component schema (for a field that
+ * The schema of a view's response as a reference to its named component schema (for a field that
  * embeds another view). Reading takes any JSON object: views are written, not read.
  */
 export function viewRef<V extends AnyView>(view: V): Schema<ViewOf<V>> {
   return { read: (input) => input as ViewOf<V>, jsonSchema: { $ref: `#/components/schemas/${view.name}` } };
 }
 
-/** The schema of a view's answer written out in place (a shape with no component name of its own). */
+/** The schema of a view's response written out in place (a shape with no component name of its own). */
 export function embedded<V extends AnyView>(view: V): Schema<ViewOf<V>> {
   const { description: _description, ...inline } = view.jsonSchema;
   return { read: (input) => input as ViewOf<V>, jsonSchema: inline };

@@ -1,5 +1,5 @@
 /**
- * Every error code this API answers, each once, with its HTTP status: the codes the Lambdas
+ * Every error code this API returns, each once, with its HTTP status: the codes the Lambdas
  * throw (as `ApiError`s, `errors.ts`) and the ones API Gateway writes by itself
  * (`lib/api-gateway-settings.ts`). Code elsewhere names a code by its typed key
  * ({@link ErrorCode}), so a typo does not compile; the error responder and the OpenAPI document
@@ -11,17 +11,17 @@
 
 /** What the catalogue knows of one code. */
 export interface ErrorCodeEntry {
-  /** The HTTP status the code is answered with. */
+  /** The HTTP status of the responses that carry the code. */
   readonly status: number;
   /** Named in the spec's section 7; every other code is documented as an extension. */
   readonly spec?: true;
-  /** Only API Gateway answers it (no operation documents it: it is in the document's description). */
+  /** Only API Gateway returns it (no operation documents it: it is in the document's description). */
   readonly gatewayOnly?: true;
   /** The 400 body carries the field issues (`validationErrors` or `details`). */
   readonly withIssues?: true;
   /** The message when the thrower gives none. */
   readonly message?: string;
-  /** A second status the code is answered with, and where (kept for compatibility). */
+  /** A second status of responses that carry the code, and where (kept for compatibility). */
   readonly alsoStatus?: { readonly status: number; readonly where: string };
 }
 
@@ -88,13 +88,13 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 
 type AlsoStatusOf<Entry> = Entry extends { alsoStatus: { status: infer Status } } ? Status : never;
 
-/** Every status the code is answered with: its own, and its `alsoStatus` if it has one. */
+/** Every status of the responses that carry the code: its own, and its `alsoStatus` if it has one. */
 export type StatusOf<Code extends ErrorCode> =
   | (typeof ERROR_CODES)[Code]['status']
   | AlsoStatusOf<(typeof ERROR_CODES)[Code]>;
 
-/** The codes answered with `Status`, e.g. `CodeAnswering<404>`. */
-export type CodeAnswering<Status extends number> = {
+/** The codes whose status is `Status`, e.g. `CodeWithStatus<404>`. */
+export type CodeWithStatus<Status extends number> = {
   [Code in ErrorCode]: Status extends StatusOf<Code> ? Code : never;
 }[ErrorCode];
 

@@ -3,7 +3,7 @@
  * catalogue (`error-catalogue.ts`), which holds each code's HTTP status; the error middleware
  * (`error-responder.ts`) is the one place that turns them into the spec's error bodies.
  */
-import { type CodeAnswering, ERROR_CODES, type ErrorCode, type StatusOf } from './error-catalogue.js';
+import { type CodeWithStatus, ERROR_CODES, type ErrorCode, type StatusOf } from './error-catalogue.js';
 
 /** One entry of the spec's `validationErrors` array. */
 export interface FieldIssue {
@@ -23,9 +23,9 @@ export type CodeWithIssues = {
  * catalogue's; a subclass may name the code's other status (`alsoStatus`), which the types check.
  */
 export class ApiError<Code extends ErrorCode = ErrorCode> extends Error {
-  /** Headers of the error answer (`Retry-After`, ...). */
+  /** Headers of the error response (`Retry-After`, ...). */
   readonly headers: Record<string, string> = {};
-  /** The HTTP status the error responder answers with. */
+  /** The HTTP status the error responder responds with. */
   readonly statusCode: number;
   constructor(
     readonly code: Code,
@@ -50,8 +50,8 @@ export class ValidationError extends ApiError<CodeWithIssues> {
 }
 
 /** 400 with a code of its own (`INVALID_ACTION`, `FILE_REQUIRED`, ...). */
-export class BadRequestError extends ApiError<CodeAnswering<400>> {
-  constructor(code: CodeAnswering<400>, message: string) {
+export class BadRequestError extends ApiError<CodeWithStatus<400>> {
+  constructor(code: CodeWithStatus<400>, message: string) {
     super(code, message, 400);
   }
 }
@@ -64,36 +64,36 @@ export class UnauthorizedError extends ApiError<'UNAUTHORIZED'> {
 }
 
 /** 403 with the operation's access-denied code. */
-export class ForbiddenError extends ApiError<CodeAnswering<403>> {
-  constructor(code: CodeAnswering<403>, message: string) {
+export class ForbiddenError extends ApiError<CodeWithStatus<403>> {
+  constructor(code: CodeWithStatus<403>, message: string) {
     super(code, message, 403);
   }
 }
 
 /** 404 with a resource-specific code (`CATEGORY_NOT_FOUND`, ...). */
-export class NotFoundError extends ApiError<CodeAnswering<404>> {
-  constructor(code: CodeAnswering<404>, message: string) {
+export class NotFoundError extends ApiError<CodeWithStatus<404>> {
+  constructor(code: CodeWithStatus<404>, message: string) {
     super(code, message, 404);
   }
 }
 
 /** 409 with a resource-specific code (`CATEGORY_NAME_EXISTS`, ...). */
-export class ConflictError extends ApiError<CodeAnswering<409>> {
-  constructor(code: CodeAnswering<409>, message: string) {
+export class ConflictError extends ApiError<CodeWithStatus<409>> {
+  constructor(code: CodeWithStatus<409>, message: string) {
     super(code, message, 409);
   }
 }
 
 /** 413 `FILE_TOO_LARGE` and other size refusals. */
-export class PayloadTooLargeError extends ApiError<CodeAnswering<413>> {
-  constructor(code: CodeAnswering<413>, message: string) {
+export class PayloadTooLargeError extends ApiError<CodeWithStatus<413>> {
+  constructor(code: CodeWithStatus<413>, message: string) {
     super(code, message, 413);
   }
 }
 
 /** 415 for bodies of a type the operation does not take. */
-export class UnsupportedMediaTypeError extends ApiError<CodeAnswering<415>> {
-  constructor(code: CodeAnswering<415>, message: string) {
+export class UnsupportedMediaTypeError extends ApiError<CodeWithStatus<415>> {
+  constructor(code: CodeWithStatus<415>, message: string) {
     super(code, message, 415);
   }
 }

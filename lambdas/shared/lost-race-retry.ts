@@ -9,7 +9,7 @@ import { ConflictError } from './errors.js';
 /**
  * Tries before 409: the pauses between them add up to 1-2 s, long enough for about 20 writers of
  * one object that arrive together to take their turns (each turn is one transaction), even on a
- * loaded machine; with 6 tries (0.3-0.6 s) some of 10 uploads finishing together answered 409.
+ * loaded machine; with 6 tries (0.3-0.6 s) some of 10 uploads finishing together got 409.
  */
 export const LOST_RACE_ATTEMPTS = 10;
 
@@ -27,7 +27,7 @@ export function pauseBeforeRetry(attempt: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, delayMs));
 }
 
-/** The answer when a change keeps losing races: 409 `CONCURRENT_MODIFICATION`. */
+/** The response when a change keeps losing races: 409 `CONCURRENT_MODIFICATION`. */
 export const concurrentModification = (resource: string): ConflictError =>
   new ConflictError(
     'CONCURRENT_MODIFICATION',

@@ -173,10 +173,11 @@ export function startInvocation(context: Context): void {
 }
 
 /**
- * Counts an answer by operation and status class (`Answers2xx`, `Answers4xx`, `Answers5xx`),
- * on the invocation's own metrics, which the handler stack publishes at the end.
+ * Counts a response by operation and status class on the invocation's own metrics, which the
+ * handler stack publishes at the end. The metrics keep the names they were published under
+ * (`Answers2xx`, `Answers4xx`, `Answers5xx`), so that dashboards and alarms still find them.
  */
-export function countAnswer(operationId: string, statusCode: number): void {
+export function countResponse(operationId: string, statusCode: number): void {
   metrics.addDimension('operation', operationId);
   metrics.addMetric(`Answers${Math.floor(statusCode / 100)}xx`, 'Count', 1);
 }

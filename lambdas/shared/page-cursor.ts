@@ -1,5 +1,5 @@
 /**
- * Cursor pagination, an extension beside the spec's `offset`: every list answer carries
+ * Cursor pagination, an extension beside the spec's `offset`: every list response carries
  * `pagination.nextCursor` (null on the last page), and `?cursor=` reads the page after it. A
  * cursor holds the page's position (the items before it, and where the index read stopped,
  * so that the next read starts there instead of skipping) and an HMAC-SHA256 with the stack's
@@ -61,7 +61,7 @@ const invalidCursor = () =>
       field: 'cursor',
       code: 'FORMAT_INVALID',
       message:
-        'cursor is not a cursor of this list: use pagination.nextCursor as it was answered, with the same filters and sort',
+        'cursor is not a cursor of this list: use pagination.nextCursor as it was returned, with the same filters and sort',
     },
   ]);
 

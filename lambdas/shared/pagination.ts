@@ -19,7 +19,7 @@ export const pageQueryFields = (defaultLimit = PAGE_SIZE_DEFAULT) => ({
   offset: defaulted(integer({ min: 0, fromQueryString: true }), 0, 'items to skip'),
   cursor: optional(
     string({ min: 1, max: CURSOR_MAX_LENGTH }),
-    "(extension) the previous answer's pagination.nextCursor, as it was: reads the next page at the cost of page 1, whatever its depth. Only with the same filters and sort, and no offset",
+    "(extension) the previous response's pagination.nextCursor, as it was: reads the next page at the cost of page 1, whatever its depth. Only with the same filters and sort, and no offset",
   ),
 });
 

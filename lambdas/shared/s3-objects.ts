@@ -34,7 +34,7 @@ export async function putObject(
   contentType: string,
   options: { onlyIfAbsent?: boolean } = {},
 ): Promise<{ versionId?: string }> {
-  const answer = await sendS3({
+  const response = await sendS3({
     operation: 'PutObject',
     method: 'PUT',
     bucket: target.bucket,
@@ -47,20 +47,20 @@ export async function putObject(
     },
     body,
   });
-  answer.body.resume();
-  return { versionId: versionOf(answer.headers) };
+  response.body.resume();
+  return { versionId: versionOf(response.headers) };
 }
 
 /** GetObject: the bytes as a stream (the caller reads it to the end or destroys it). */
 export async function getObjectStream(object: ObjectRef): Promise<Readable> {
-  const answer = await sendS3({
+  const response = await sendS3({
     operation: 'GetObject',
     method: 'GET',
     bucket: object.bucket,
     key: object.key,
     query: { 'x-id': 'GetObject', ...versionQuery(object.versionId) },
   });
-  return answer.body;
+  return response.body;
 }
 
 /** GetObject, read whole. */
@@ -72,15 +72,15 @@ export async function headObject(
   object: ObjectRef,
 ): Promise<{ size: number; versionId?: string } | undefined> {
   try {
-    const answer = await sendS3({
+    const response = await sendS3({
       operation: 'HeadObject',
       method: 'HEAD',
       bucket: object.bucket,
       key: object.key,
       query: versionQuery(object.versionId),
     });
-    answer.body.resume();
-    return { size: Number(answer.headers['content-length'] ?? 0), versionId: versionOf(answer.headers) };
+    response.body.resume();
+    return { size: Number(response.headers['content-length'] ?? 0), versionId: versionOf(response.headers) };
   } catch (error) {
     if (isMissingObject(error)) return undefined;
     throw error;
@@ -94,7 +94,7 @@ export async function copyObject(
   contentType: string,
 ): Promise<{ versionId?: string }> {
   const source = `${from.bucket}/${from.key.split('/').map(encodeURIComponent).join('/')}${from.versionId ? `?versionId=${from.versionId}` : ''}`;
-  const answer = await sendS3Checked(
+  const response = await sendS3Checked(
     {
       operation: 'CopyObject',
       method: 'PUT',
@@ -109,8 +109,8 @@ export async function copyObject(
     },
     'CopyObjectResult',
   );
-  answer.body.resume();
-  return { versionId: versionOf(answer.headers) };
+  response.body.resume();
+  return { versionId: versionOf(response.headers) };
 }
 
 /**
@@ -127,7 +127,7 @@ export async function deleteObjects(bucket: string, objects: Array<{ key: string
       )
       .join('');
     const { body, headers } = xmlBody('Delete', `${entries}<Quiet>true</Quiet>`);
-    const answer = await sendS3({
+    const response = await sendS3({
       operation: 'DeleteObjects',
       method: 'POST',
       bucket,
@@ -135,16 +135,16 @@ export async function deleteObjects(bucket: string, objects: Array<{ key: string
       headers,
       body,
     });
-    const xml = (await readAll(answer.body)).toString('utf8');
+    const xml = (await readAll(response.body)).toString('utf8');
     const failed = /<Error>[\s\S]*?<\/Error>/.exec(xml)?.[0];
     if (failed)
       throw new AwsRequestError(
         'S3',
         'DeleteObjects',
-        answer.status,
+        response.status,
         xmlText(failed, 'Code') ?? 'Error',
         `${xmlText(failed, 'Key')}: ${xmlText(failed, 'Message')}`,
-        answer.requestId,
+        response.requestId,
       );
   }
 }

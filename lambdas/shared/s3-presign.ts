@@ -15,7 +15,7 @@ const isoSeconds = (date: Date) => date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 const signingTime = (date: Date) => isoSeconds(date).replace(/[-:]/g, '');
 
 /**
- * A GET address of one object, valid for `expiresInSeconds`; `response` sets the answer's
+ * A GET address of one object, valid for `expiresInSeconds`; `response` sets the response's
  * headers (`response-content-type`, …), which S3 honours only on signed requests.
  */
 export async function presignedGetUrl(

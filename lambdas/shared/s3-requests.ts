@@ -11,8 +11,8 @@ import type { HttpRequest } from '@smithy/core/protocols';
 import type { SignatureV4 } from '@smithy/signature-v4';
 import { s3BucketEndpoint } from './aws-endpoints.js';
 import {
-  type AwsAnswer,
   AwsRequestError,
+  type AwsResponse,
   credentialsFor,
   type ErrorReader,
   sendAws,
@@ -123,22 +123,22 @@ export const signedS3Request = (request: S3Request): Promise<HttpRequest> =>
   signedAwsRequest(awsRequestOf(request));
 
 /**
- * Sends one S3 request (`sendAws`: retried, traced, observed) and answers its response, or
- * throws an `AwsRequestError` with S3's error code. The caller reads or drops the answer's `body`.
+ * Sends one S3 request (`sendAws`: retried, traced, observed) and returns its response, or
+ * throws an `AwsRequestError` with S3's error code. The caller reads or drops the response's `body`.
  *
  * @example
- * const answer = await sendS3({ operation: 'HeadObject', method: 'HEAD', bucket, key });
+ * const response = await sendS3({ operation: 'HeadObject', method: 'HEAD', bucket, key });
  */
-export const sendS3 = (request: S3Request): Promise<AwsAnswer> =>
+export const sendS3 = (request: S3Request): Promise<AwsResponse> =>
   sendAws(awsRequestOf(request), { readError: s3Error });
 
 /**
- * Sends an S3 request whose 200 answer can still be a failure (CopyObject,
+ * Sends an S3 request whose 200 response can still be a failure (CopyObject,
  * CompleteMultipartUpload): an `<Error>` document, or a body cut off before its `<resultElement>`
- * (S3 ends such an answer early when it fails). Either is retried as the SDK retries it (as a
- * 503), then thrown. The answer's body is the whole document.
+ * (S3 ends such a response early when it fails). Either is retried as the SDK retries it (as a
+ * 503), then thrown. The response's body is the whole document.
  */
-export const sendS3Checked = (request: S3Request, resultElement: string): Promise<AwsAnswer> =>
+export const sendS3Checked = (request: S3Request, resultElement: string): Promise<AwsResponse> =>
   sendAws(awsRequestOf(request), {
     readError: s3Error,
     errorInBody: (xml) =>
@@ -146,7 +146,7 @@ export const sendS3Checked = (request: S3Request, resultElement: string): Promis
         ? s3Error(200, {}, xml)
         : xml.includes(`<${resultElement}`)
           ? undefined
-          : { code: 'InternalError', message: `S3 answered 200 without a ${resultElement}` },
+          : { code: 'InternalError', message: `S3 responded 200 without a ${resultElement}` },
   });
 
 /**

@@ -114,9 +114,9 @@ export function streamObject(target: Target, body: Readable, contentType: string
     const send = (bytes: Buffer) => {
       const partNumber = ++partCount;
       const sending: Promise<void> = sendS3(multipartRequests.uploadPart(target, uploadId, partNumber, bytes))
-        .then((answer) => {
-          answer.body.resume();
-          etags[partNumber - 1] = answer.headers.etag ?? '';
+        .then((response) => {
+          response.body.resume();
+          etags[partNumber - 1] = response.headers.etag ?? '';
         })
         // Kept, and thrown by the loop below: a rejection nobody awaits yet would end the process.
         .catch((error: unknown) => {
@@ -147,7 +147,7 @@ export function streamObject(target: Target, body: Readable, contentType: string
     } catch (error) {
       await Promise.allSettled(inFlight);
       await sendS3(multipartRequests.abort(target, uploadId)).then(
-        (answer) => answer.body.resume(),
+        (response) => response.body.resume(),
         () => undefined, // what S3 could not abort, the bucket's lifecycle rule removes
       );
       throw error;

@@ -3,7 +3,7 @@
  * progress on the same item is refused with `TransactionConflictException`, which the SDK's
  * standard retry strategy does not retry. It is transient by nature (the transaction ends within
  * milliseconds), so it is marked retryable here and the SDK retries it with its usual backoff;
- * otherwise such a write (a wallet's call counter, a login attempt) would answer 500.
+ * otherwise such a write (a wallet's call counter, a login attempt) would respond 500.
  * DynamoDB Local does not produce it; `test/unit/transaction-conflict-retry.test.ts` plays it.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -12,7 +12,7 @@ const TRANSACTION_CONFLICT = 'TransactionConflictException';
 
 /**
  * Installs the marking middleware on a client (inside the retry middleware, around the
- * deserializer that turns the answer into the error).
+ * deserializer that turns the response into the error).
  *
  * @example
  * retryTransactionConflicts(new DynamoDBClient({}));

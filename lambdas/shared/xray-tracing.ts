@@ -130,7 +130,7 @@ export function traceInvocation(options: {
   };
 }
 
-/** What an AWS call's subsegment records of its answer. */
+/** What an AWS call's subsegment records of its response. */
 export interface CallMetadata {
   httpStatusCode?: number;
   requestId?: string;
@@ -139,15 +139,15 @@ export interface CallMetadata {
 
 /**
  * Runs one AWS call as a subsegment named after the service, under the running invocation's
- * `## handler` subsegment; `metadataOf` reads the call's answer (or its error).
+ * `## handler` subsegment; `metadataOf` reads the call's response (or its error).
  *
  * @example
- * await traceAwsCall({ service: 'S3', operation: 'GetObject', bucket }, send, (answer) => answer.metadata);
+ * await traceAwsCall({ service: 'S3', operation: 'GetObject', bucket }, send, (response) => response.metadata);
  */
 export async function traceAwsCall<T>(
   call: { service: string; operation?: string; table?: string; bucket?: string },
   run: () => Promise<T>,
-  metadataOf: (answerOrError: unknown) => CallMetadata | undefined,
+  metadataOf: (responseOrError: unknown) => CallMetadata | undefined,
 ): Promise<T> {
   const parent = activeHandlerSegment;
   if (!parent) return run();
@@ -166,9 +166,9 @@ export async function traceAwsCall<T>(
     ...statusFlags(metadata?.httpStatusCode),
   });
   try {
-    const answer = await run();
-    sendSubsegment(subsegment, aws(metadataOf(answer)));
-    return answer;
+    const response = await run();
+    sendSubsegment(subsegment, aws(metadataOf(response)));
+    return response;
   } catch (error) {
     sendSubsegment(subsegment, aws(metadataOf(error)));
     throw error;
@@ -193,10 +193,10 @@ export function traceAwsCalls(client: DynamoDBClient, serviceName: string): void
           table: input.TableName,
         },
         () => next(args),
-        (answerOrError) =>
+        (responseOrError) =>
           (
-            (answerOrError as { output?: { $metadata?: CallMetadata } }).output ??
-            (answerOrError as { $metadata?: CallMetadata })
+            (responseOrError as { output?: { $metadata?: CallMetadata } }).output ??
+            (responseOrError as { $metadata?: CallMetadata })
           ).$metadata,
       );
     },

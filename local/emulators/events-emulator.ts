@@ -16,7 +16,7 @@ interface PutEventsEntry {
   EventBusName?: string;
 }
 
-const answer = (status: number, body: unknown) => ({
+const response = (status: number, body: unknown) => ({
   status,
   headers: { 'content-type': 'application/x-amz-json-1.1' },
   body: Buffer.from(JSON.stringify(body)),
@@ -27,7 +27,7 @@ export function eventsEmulator(busFile: string): ServiceEmulator {
   return async (request: EmulatedRequest) => {
     const operation = String(request.headers['x-amz-target'] ?? '');
     if (operation !== 'AWSEvents.PutEvents') {
-      return answer(400, {
+      return response(400, {
         __type: 'UnsupportedOperationException',
         message: `Local EventBridge does not emulate ${operation}`,
       });
@@ -48,7 +48,7 @@ export function eventsEmulator(busFile: string): ServiceEmulator {
       return `${JSON.stringify(busEntry)}\n`;
     });
     await appendFile(busFile, lines.join(''));
-    return answer(200, {
+    return response(200, {
       FailedEntryCount: 0,
       Entries: Entries.map((_, index) => ({ EventId: `local-${Date.now()}-${index}` })),
     });

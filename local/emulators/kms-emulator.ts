@@ -17,7 +17,7 @@ import {
 } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { ServiceAnswer } from '../iam/aws-refusals.js';
+import type { ServiceResponse } from '../iam/aws-refusals.js';
 import type { EmulatedRequest, ServiceEmulator } from '../iam/local-aws-endpoint.js';
 
 export interface KmsEmulatorOptions {
@@ -29,7 +29,7 @@ export interface KmsEmulatorOptions {
   keyFiles?: Record<string, string>;
 }
 
-const answer = (status: number, body: unknown, errorType?: string): ServiceAnswer => ({
+const response = (status: number, body: unknown, errorType?: string): ServiceResponse => ({
   status,
   headers: {
     'content-type': 'application/x-amz-json-1.1',
@@ -74,11 +74,11 @@ export function kmsEmulator(options: KmsEmulatorOptions): ServiceEmulator {
   const contextBytes = (context: unknown) =>
     Buffer.from(JSON.stringify(Object.entries((context ?? {}) as Record<string, string>).sort()));
 
-  const operations: Record<string, (body: Record<string, unknown>) => ServiceAnswer> = {
+  const operations: Record<string, (body: Record<string, unknown>) => ServiceResponse> = {
     GetPublicKey(body) {
       const keyArn = keyArnOf(String(body.KeyId));
       const publicKey = createPublicKey(signingKey(keyArn)).export({ format: 'der', type: 'spki' });
-      return answer(200, {
+      return response(200, {
         KeyId: keyArn,
         PublicKey: publicKey.toString('base64'),
         KeySpec: 'ECC_NIST_EDWARDS25519',
@@ -88,11 +88,11 @@ export function kmsEmulator(options: KmsEmulatorOptions): ServiceEmulator {
     },
     Sign(body) {
       if (body.SigningAlgorithm !== 'ED25519_SHA_512' || body.MessageType !== 'RAW') {
-        return answer(400, 'Local KMS signs RAW messages with ED25519_SHA_512 only', 'ValidationException');
+        return response(400, 'Local KMS signs RAW messages with ED25519_SHA_512 only', 'ValidationException');
       }
       const keyArn = keyArnOf(String(body.KeyId));
       const signature = sign(null, Buffer.from(String(body.Message), 'base64'), signingKey(keyArn));
-      return answer(200, {
+      return response(200, {
         KeyId: keyArn,
         Signature: signature.toString('base64'),
         SigningAlgorithm: body.SigningAlgorithm,
@@ -109,7 +109,7 @@ export function kmsEmulator(options: KmsEmulatorOptions): ServiceEmulator {
       ]);
       const keyBytes = Buffer.from(keyArn);
       const blob = Buffer.concat([Buffer.from([keyBytes.length]), keyBytes, iv, cipher.getAuthTag(), sealed]);
-      return answer(200, {
+      return response(200, {
         KeyId: keyArn,
         CiphertextBlob: blob.toString('base64'),
         EncryptionAlgorithm: 'SYMMETRIC_DEFAULT',
@@ -118,7 +118,8 @@ export function kmsEmulator(options: KmsEmulatorOptions): ServiceEmulator {
     Decrypt(body) {
       const blob = Buffer.from(String(body.CiphertextBlob), 'base64');
       const keyArn = keyArnOfCiphertext(blob);
-      if (!keyArn) return answer(400, 'The ciphertext is not one of this KMS', 'InvalidCiphertextException');
+      if (!keyArn)
+        return response(400, 'The ciphertext is not one of this KMS', 'InvalidCiphertextException');
       const keyLength = Buffer.byteLength(keyArn);
       const iv = blob.subarray(1 + keyLength, 13 + keyLength);
       const tag = blob.subarray(13 + keyLength, 29 + keyLength);
@@ -127,13 +128,13 @@ export function kmsEmulator(options: KmsEmulatorOptions): ServiceEmulator {
         decipher.setAAD(contextBytes(body.EncryptionContext));
         decipher.setAuthTag(tag);
         const plaintext = Buffer.concat([decipher.update(blob.subarray(29 + keyLength)), decipher.final()]);
-        return answer(200, {
+        return response(200, {
           KeyId: keyArn,
           Plaintext: plaintext.toString('base64'),
           EncryptionAlgorithm: 'SYMMETRIC_DEFAULT',
         });
       } catch {
-        return answer(
+        return response(
           400,
           'The ciphertext or its encryption context is not valid',
           'InvalidCiphertextException',
@@ -145,7 +146,8 @@ export function kmsEmulator(options: KmsEmulatorOptions): ServiceEmulator {
   return async (request: EmulatedRequest) => {
     const operation = String(request.headers['x-amz-target'] ?? '').replace(/^TrentService\./, '');
     const run = operations[operation];
-    if (!run) return answer(400, `Local KMS does not emulate ${operation}`, 'UnsupportedOperationException');
+    if (!run)
+      return response(400, `Local KMS does not emulate ${operation}`, 'UnsupportedOperationException');
     return run(JSON.parse(request.body.toString('utf8') || '{}') as Record<string, unknown>);
   };
 }

@@ -1,19 +1,19 @@
 /**
  * Lambda's Invoke, on the local AWS endpoint: `POST /2015-03-31/functions/<name>/invocations`
  * runs the function in local mode's Lambda service (`local/functions/local-functions.ts`). With
- * `X-Amz-Invocation-Type: Event` it answers 202 at once and runs the function after (a failure
+ * `X-Amz-Invocation-Type: Event` it responds 202 at once and runs the function after (a failure
  * is logged); otherwise 200 with the result, or with `X-Amz-Function-Error: Unhandled` and the
- * error, as Lambda answers a function that threw. A function the stack does not have is
+ * error, as Lambda reports a function that threw. A function the stack does not have is
  * Lambda's 404 `ResourceNotFoundException`.
  */
 
 import { FunctionError, type LocalFunctions } from '../functions/local-functions.js';
-import type { ServiceAnswer } from '../iam/aws-refusals.js';
+import type { ServiceResponse } from '../iam/aws-refusals.js';
 import type { EmulatedRequest, ServiceEmulator } from '../iam/local-aws-endpoint.js';
 
 const INVOKE_PATH = /^\/2015-03-31\/functions\/([^/]+)\/invocations$/;
 
-const json = (status: number, body: unknown, headers: Record<string, string> = {}): ServiceAnswer => ({
+const json = (status: number, body: unknown, headers: Record<string, string> = {}): ServiceResponse => ({
   status,
   headers: { 'content-type': 'application/json', ...headers },
   body: Buffer.from(body === undefined ? '' : JSON.stringify(body)),

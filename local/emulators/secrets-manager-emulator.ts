@@ -4,7 +4,7 @@
  */
 import type { EmulatedRequest, ServiceEmulator } from '../iam/local-aws-endpoint.js';
 
-const answer = (status: number, body: unknown) => ({
+const response = (status: number, body: unknown) => ({
   status,
   headers: { 'content-type': 'application/x-amz-json-1.1' },
   body: Buffer.from(JSON.stringify(body)),
@@ -15,13 +15,13 @@ export function secretsManagerEmulator(secretValue: () => string): ServiceEmulat
   return async (request: EmulatedRequest) => {
     const operation = String(request.headers['x-amz-target'] ?? '');
     if (operation !== 'secretsmanager.GetSecretValue') {
-      return answer(400, {
+      return response(400, {
         __type: 'UnsupportedOperationException',
         message: `Local Secrets Manager does not emulate ${operation}`,
       });
     }
     const { SecretId } = JSON.parse(request.body.toString('utf8') || '{}') as { SecretId?: string };
-    return answer(200, {
+    return response(200, {
       ARN: SecretId,
       Name: String(SecretId).split(':').pop(),
       SecretString: secretValue(),

@@ -18,7 +18,7 @@ interface SendEntry {
   MessageDeduplicationId: string;
 }
 
-const answer = (status: number, body: unknown) => ({
+const response = (status: number, body: unknown) => ({
   status,
   headers: { 'content-type': 'application/x-amz-json-1.0' },
   body: Buffer.from(JSON.stringify(body)),
@@ -41,7 +41,7 @@ export function sqsEmulator(): ServiceEmulator {
           deduplicationId: entry.MessageDeduplicationId,
         })),
       );
-      return answer(200, {
+      return response(200, {
         Successful: entries.map((entry, index) => ({
           Id: entry.Id,
           MessageId: `local-${Date.now()}-${index}`,
@@ -51,9 +51,9 @@ export function sqsEmulator(): ServiceEmulator {
     }
     if (operation === 'ChangeMessageVisibility') {
       await delayLocalMessage(String(body.ReceiptHandle), Number(body.VisibilityTimeout));
-      return answer(200, {});
+      return response(200, {});
     }
-    return answer(400, {
+    return response(400, {
       __type: 'com.amazonaws.sqs#UnsupportedOperation',
       message: `Local SQS does not emulate ${operation}`,
     });

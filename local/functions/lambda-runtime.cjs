@@ -6,7 +6,7 @@
  *
  * Messages from the parent: `{type:'invoke', id, event, context, streamed}`, then for a streamed
  * body `{type:'body', id, chunk}`… and `{type:'bodyEnd', id}`, each chunk sent once the runtime
- * asked for it (`{type:'bodyPull', id}`). Answers: `{type:'result', id, result}` or
+ * asked for it (`{type:'bodyPull', id}`). Replies: `{type:'result', id, result}` or
  * `{type:'error', id, error:{name, message, stack}}`.
  */
 const { parentPort, workerData } = require('node:worker_threads');
@@ -63,7 +63,7 @@ async function invoke(message) {
   } finally {
     const body = bodies.get(message.id);
     bodies.delete(message.id);
-    // A refused upload answers early: what is left of its body is read and dropped.
+    // A refused upload gets its response early: what is left of its body is read and dropped.
     body?.resume();
   }
 }

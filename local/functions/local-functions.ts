@@ -21,7 +21,7 @@ const RUNTIME_PATH = join(__dirname, 'lambda-runtime.cjs');
 /** Environments of one function at once (Lambda scales to the account's concurrency, 1,000 by default). */
 const MAX_ENVIRONMENTS_PER_FUNCTION = 10;
 
-/** What Lambda answers when the handler threw or the invocation ran out of time. */
+/** What Lambda returns when the handler threw or the invocation ran out of time. */
 export class FunctionError extends Error {
   constructor(
     readonly functionName: string,
@@ -153,7 +153,7 @@ class ExecutionEnvironment {
       bodyStream.on('error', (error) =>
         this.worker.postMessage({ type: 'bodyError', id, message: error.message }),
       );
-      // Once answered (a refusal may come early), what is left of the body is read and dropped.
+      // Once the response is out (a refusal may come early), what is left of the body is read and dropped.
       const drain = () => {
         this.bodies.delete(id);
         bodyStream.off('data', onData);

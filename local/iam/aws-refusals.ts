@@ -1,5 +1,5 @@
 /**
- * The answers AWS gives a call IAM refuses, and a call signed with a key it does not know, in
+ * The responses AWS gives a call IAM refuses, and a call signed with a key it does not know, in
  * each service's own error shape, so that the SDK and our own request code read the same error
  * code and status as in AWS:
  * - DynamoDB: 400, `{"__type":"com.amazon.coral.service#AccessDeniedException","Message":…}`;
@@ -10,8 +10,8 @@
  */
 import { randomUUID } from 'node:crypto';
 
-/** An answer the endpoint writes itself (a refusal, or a local emulator's answer). */
-export interface ServiceAnswer {
+/** A response the endpoint writes itself (a refusal, or a local emulator's response). */
+export interface ServiceResponse {
   status: number;
   headers: Record<string, string>;
   body: Buffer;
@@ -26,13 +26,13 @@ const xmlEscape = (text: string) =>
 /** A new request id, as the services write them. */
 export const newRequestId = (): string => randomUUID();
 
-/** An S3 error answer: the status and `<Error><Code>…</Code><Message>…</Message>…</Error>`. */
-export function s3ErrorAnswer(
+/** An S3 error response: the status and `<Error><Code>…</Code><Message>…</Message>…</Error>`. */
+export function s3ErrorResponse(
   status: number,
   code: string,
   message: string,
   requestId: string,
-): ServiceAnswer {
+): ServiceResponse {
   const xml =
     '<?xml version="1.0" encoding="UTF-8"?>\n' +
     `<Error><Code>${code}</Code><Message>${xmlEscape(message)}</Message><RequestId>${requestId}</RequestId>` +
@@ -49,7 +49,7 @@ function jsonError(
   headers: Record<string, string>,
   document: Record<string, string>,
   requestId: string,
-): ServiceAnswer {
+): ServiceResponse {
   return {
     status,
     headers: { 'x-amzn-requestid': requestId, ...headers },
@@ -58,13 +58,13 @@ function jsonError(
 }
 
 /**
- * The answer to a call IAM refused, as the service writes it.
+ * The response to a call IAM refused, as the service writes it.
  *
  * @example
- * accessDeniedAnswer('dynamodb', 'User: arn:aws:sts::…:assumed-role/… is not authorized to perform: …', newRequestId());
+ * accessDeniedResponse('dynamodb', 'User: arn:aws:sts::…:assumed-role/… is not authorized to perform: …', newRequestId());
  */
-export function accessDeniedAnswer(service: string, message: string, requestId: string): ServiceAnswer {
-  if (service === 's3') return s3ErrorAnswer(403, 'AccessDenied', message, requestId);
+export function accessDeniedResponse(service: string, message: string, requestId: string): ServiceResponse {
+  if (service === 's3') return s3ErrorResponse(403, 'AccessDenied', message, requestId);
   return jsonServiceError(
     service,
     { code: 'AccessDeniedException', queryCode: 'AccessDenied' },
@@ -73,10 +73,10 @@ export function accessDeniedAnswer(service: string, message: string, requestId: 
   );
 }
 
-/** The answer to a call signed with an access key id the endpoint does not know. */
-export function unknownCallerAnswer(service: string, requestId: string): ServiceAnswer {
+/** The response to a call signed with an access key id the endpoint does not know. */
+export function unknownCallerResponse(service: string, requestId: string): ServiceResponse {
   if (service === 's3') {
-    return s3ErrorAnswer(
+    return s3ErrorResponse(
       403,
       'InvalidAccessKeyId',
       'The AWS Access Key Id you provided does not exist in our records.',
@@ -101,7 +101,7 @@ function jsonServiceError(
   error: { code: string; queryCode: string },
   message: string,
   requestId: string,
-): ServiceAnswer {
+): ServiceResponse {
   switch (service) {
     case 'dynamodb':
       return jsonError(

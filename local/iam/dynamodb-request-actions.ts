@@ -38,7 +38,7 @@ export interface DynamoDbTranslation extends AwsAccount {
   keySchemaOf?: (tableName: string) => TableKeySchema;
   /**
    * The stream a `GetRecords` shard iterator reads (the iterator alone names it; the endpoint
-   * remembers the iterators `GetShardIterator` and `GetRecords` answered).
+   * remembers the iterators `GetShardIterator` and `GetRecords` returned).
    */
   streamArnOfIterator?: (shardIterator: string) => string | undefined;
 }

@@ -24,11 +24,11 @@ import type { AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
 import { Readable } from 'node:stream';
 import {
-  accessDeniedAnswer,
+  accessDeniedResponse,
   newRequestId,
-  type ServiceAnswer,
-  s3ErrorAnswer,
-  unknownCallerAnswer,
+  type ServiceResponse,
+  s3ErrorResponse,
+  unknownCallerResponse,
 } from './aws-refusals.js';
 import {
   type AuthorizationRequest,
@@ -65,7 +65,7 @@ export interface EmulatedRequest extends AwsHttpRequest {
   functionName: string | undefined;
 }
 
-export type ServiceEmulator = (request: EmulatedRequest) => Promise<ServiceAnswer>;
+export type ServiceEmulator = (request: EmulatedRequest) => Promise<ServiceResponse>;
 
 export interface LocalAwsEndpointOptions {
   /** The region and account of every ARN. */
@@ -182,16 +182,19 @@ async function readWholeForm(incoming: IncomingMessage): Promise<Buffer | undefi
   return Buffer.concat(chunks);
 }
 
-function writeAnswer(response: ServerResponse, method: string, answer: ServiceAnswer): void {
-  response.writeHead(answer.status, { ...answer.headers, 'content-length': String(answer.body.length) });
-  response.end(method === 'HEAD' ? undefined : answer.body);
+function writeResponse(response: ServerResponse, method: string, serviceResponse: ServiceResponse): void {
+  response.writeHead(serviceResponse.status, {
+    ...serviceResponse.headers,
+    'content-length': String(serviceResponse.body.length),
+  });
+  response.end(method === 'HEAD' ? undefined : serviceResponse.body);
 }
 
-/** A stream's GetShardIterator and GetRecords answers name the iterators of a stream: remembered here. */
+/** A stream's GetShardIterator and GetRecords responses name the iterators of a stream: remembered here. */
 class ShardIterators {
   private readonly streams = new Map<string, string>();
-  remember(streamArn: string, answer: Buffer): void {
-    const { ShardIterator, NextShardIterator } = JSON.parse(answer.toString('utf8') || '{}') as Record<
+  remember(streamArn: string, response: Buffer): void {
+    const { ShardIterator, NextShardIterator } = JSON.parse(response.toString('utf8') || '{}') as Record<
       string,
       string
     >;
@@ -287,7 +290,7 @@ export async function startLocalAwsEndpoint(options: LocalAwsEndpointOptions): P
     }
   };
 
-  /** Evaluates each authorization in turn; answers the first refusal, or none. */
+  /** Evaluates each authorization in turn; returns the first refusal, or none. */
   const refusalOf = async (
     identity: FunctionIdentity,
     authorizations: AuthorizationRequest[],
@@ -303,15 +306,15 @@ export async function startLocalAwsEndpoint(options: LocalAwsEndpointOptions): P
     return undefined;
   };
 
-  const logS3Refusal = (answer: ServiceAnswer, method: string, path: string) =>
+  const logS3Refusal = (response: ServiceResponse, method: string, path: string) =>
     log(
       JSON.stringify({
         level: 'WARN',
         message: 'Local S3 refused a request that S3 would refuse',
         method,
         path,
-        status: answer.status,
-        code: /<Code>([^<]*)<\/Code>/.exec(answer.body.toString('utf8'))?.[1],
+        status: response.status,
+        code: /<Code>([^<]*)<\/Code>/.exec(response.body.toString('utf8'))?.[1],
       }),
     );
 
@@ -350,10 +353,10 @@ export async function startLocalAwsEndpoint(options: LocalAwsEndpointOptions): P
       const whole = await readWholeForm(incoming);
       if (!whole) {
         response.setHeader('connection', 'close');
-        writeAnswer(
+        writeResponse(
           response,
           method,
-          s3ErrorAnswer(
+          s3ErrorResponse(
             400,
             'EntityTooLarge',
             'Your proposed upload exceeds the maximum allowed size',
@@ -367,7 +370,7 @@ export async function startLocalAwsEndpoint(options: LocalAwsEndpointOptions): P
       const refusal = await presignedPostRefusal(upload, bucket, secretAccessKeyOf, new Date(), requestId);
       if (refusal) {
         logS3Refusal(refusal, method, url.pathname);
-        writeAnswer(response, method, refusal);
+        writeResponse(response, method, refusal);
         return;
       }
       body = whole;
@@ -387,7 +390,7 @@ export async function startLocalAwsEndpoint(options: LocalAwsEndpointOptions): P
       );
       if (refusal) {
         logS3Refusal(refusal, method, url.pathname);
-        writeAnswer(response, method, refusal);
+        writeResponse(response, method, refusal);
         return;
       }
     } else if (
@@ -396,7 +399,7 @@ export async function startLocalAwsEndpoint(options: LocalAwsEndpointOptions): P
       !String(incoming.headers['x-amz-target'] ?? '').startsWith('DynamoDB')
     ) {
       // No authentication at all: S3 lets an anonymous request reach no private bucket.
-      writeAnswer(response, method, s3ErrorAnswer(403, 'AccessDenied', 'Access Denied', requestId));
+      writeResponse(response, method, s3ErrorResponse(403, 'AccessDenied', 'Access Denied', requestId));
       return;
     }
     // An unsigned request: a JSON target says DynamoDB; anything else is taken for S3.
@@ -412,14 +415,14 @@ export async function startLocalAwsEndpoint(options: LocalAwsEndpointOptions): P
           service,
         }),
       );
-      writeAnswer(response, method, unknownCallerAnswer(service, requestId));
+      writeResponse(response, method, unknownCallerResponse(service, requestId));
       return;
     }
     if (!isKnownService(service)) {
-      writeAnswer(
+      writeResponse(
         response,
         method,
-        accessDeniedAnswer(service, `The local endpoint does not serve ${service}`, requestId),
+        accessDeniedResponse(service, `The local endpoint does not serve ${service}`, requestId),
       );
       return;
     }
@@ -446,13 +449,13 @@ export async function startLocalAwsEndpoint(options: LocalAwsEndpointOptions): P
         log(
           JSON.stringify({ level: 'ERROR', message: reason, functionName: identity.functionName, service }),
         );
-        writeAnswer(response, method, accessDeniedAnswer(service, reason, requestId));
+        writeResponse(response, method, accessDeniedResponse(service, reason, requestId));
         return;
       }
       const refusal = await refusalOf(identity, authorizations);
       if (refusal && !refusal.decision.allowed) {
         logRefusal(identity.functionName, refusal.authorization, refusal.decision.message);
-        writeAnswer(response, method, accessDeniedAnswer(service, refusal.decision.message, requestId));
+        writeResponse(response, method, accessDeniedResponse(service, refusal.decision.message, requestId));
         return;
       }
     }
@@ -460,19 +463,19 @@ export async function startLocalAwsEndpoint(options: LocalAwsEndpointOptions): P
     const emulator = options.emulators?.[service];
     const backend = service === 'dynamodb' || service === 's3' ? options.backends[service] : undefined;
     if (emulator) {
-      const answer = await emulator({
+      const emulated = await emulator({
         ...awsRequest,
         body: body ?? (await readBody(bodyStream)),
         functionName: identity?.functionName,
       });
-      writeAnswer(response, method, answer);
+      writeResponse(response, method, emulated);
       return;
     }
     if (!backend) {
-      writeAnswer(
+      writeResponse(
         response,
         method,
-        accessDeniedAnswer(service, `No local backend serves ${service}`, requestId),
+        accessDeniedResponse(service, `No local backend serves ${service}`, requestId),
       );
       return;
     }
@@ -482,14 +485,14 @@ export async function startLocalAwsEndpoint(options: LocalAwsEndpointOptions): P
       incoming,
       response,
       bodyStream,
-      onAnswer: async (status, answerBody) => {
+      onResponse: async (status, responseBody) => {
         // A stream's iterators name no stream: remember which one each came from.
         const target = String(incoming.headers['x-amz-target'] ?? '');
         if (status === 200 && /^DynamoDBStreams_\d+\.(GetShardIterator|GetRecords)$/.test(target)) {
           const streamArn = authorizations[0]?.resource;
-          if (streamArn) shardIterators.remember(streamArn, await answerBody());
+          if (streamArn) shardIterators.remember(streamArn, await responseBody());
         }
-        // S3 answers a missing object 404 only to a caller who may list the bucket; to others 403.
+        // S3 responds to a missing object with 404 only to a caller who may list the bucket; to others 403.
         if (status === 404 && identity && service === 's3' && (method === 'GET' || method === 'HEAD')) {
           const read = authorizations[0];
           const { bucket, key } = s3Target(awsRequest);
@@ -502,7 +505,7 @@ export async function startLocalAwsEndpoint(options: LocalAwsEndpointOptions): P
             const refusal = await refusalOf(identity, [list]);
             if (refusal && !refusal.decision.allowed) {
               logRefusal(identity.functionName, list, refusal.decision.message);
-              return accessDeniedAnswer('s3', refusal.decision.message, requestId);
+              return accessDeniedResponse('s3', refusal.decision.message, requestId);
             }
           }
         }
@@ -542,9 +545,9 @@ interface Forwarding {
   bodyStream: Readable;
   /**
    * Sees the backend's status before it is passed on; may read the (small) body, or replace the
-   * answer with its own.
+   * response with its own.
    */
-  onAnswer: (status: number, body: () => Promise<Buffer>) => Promise<ServiceAnswer | undefined>;
+  onResponse: (status: number, body: () => Promise<Buffer>) => Promise<ServiceResponse | undefined>;
 }
 
 /**
@@ -576,9 +579,16 @@ function asS3rverCaller(incoming: IncomingMessage): { path: string; headers: Inc
 
 /**
  * Sends the request to the backend as it came (the Host header too; to s3rver with its key id)
- * and streams its answer back.
+ * and streams its response back.
  */
-function forward({ backend, service, incoming, response, bodyStream, onAnswer }: Forwarding): Promise<void> {
+function forward({
+  backend,
+  service,
+  incoming,
+  response,
+  bodyStream,
+  onResponse,
+}: Forwarding): Promise<void> {
   const target = new URL(backend);
   const { path, headers } =
     service === 's3' ? asS3rverCaller(incoming) : { path: incoming.url, headers: incoming.headers };
@@ -591,25 +601,25 @@ function forward({ backend, service, incoming, response, bodyStream, onAnswer }:
         path,
         headers,
       },
-      (answer) => {
-        // A backend that fails mid-answer cuts the caller's answer short, as a lost connection would.
-        answer.once('error', (error) => response.destroy(error));
-        const status = answer.statusCode ?? 502;
+      (backendResponse) => {
+        // A backend that fails mid-response cuts the caller's response short, as a lost connection would.
+        backendResponse.once('error', (error) => response.destroy(error));
+        const status = backendResponse.statusCode ?? 502;
         let buffered: Promise<Buffer> | undefined;
-        const answerBody = () => {
-          buffered ??= readBody(answer);
+        const responseBody = () => {
+          buffered ??= readBody(backendResponse);
           return buffered;
         };
-        onAnswer(status, answerBody)
+        onResponse(status, responseBody)
           .then(async (replacement) => {
             if (replacement) {
-              answer.resume();
-              writeAnswer(response, incoming.method ?? 'GET', replacement);
+              backendResponse.resume();
+              writeResponse(response, incoming.method ?? 'GET', replacement);
               return;
             }
-            response.writeHead(status, answer.headers);
+            response.writeHead(status, backendResponse.headers);
             if (buffered) response.end(await buffered);
-            else answer.pipe(response);
+            else backendResponse.pipe(response);
             await new Promise<void>((done) => response.once('close', done));
           })
           .then(resolve, reject);

@@ -18,7 +18,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { HttpRequest } from '@smithy/core/protocols';
 import { getSigningKey, SignatureV4 } from '@smithy/signature-v4';
 import { Sha256 } from '../../lambdas/shared/aws-requests.js';
-import { type ServiceAnswer, s3ErrorAnswer } from './aws-refusals.js';
+import { type ServiceResponse, s3ErrorResponse } from './aws-refusals.js';
 import { parseCredentialScope } from './request-credential.js';
 
 /** The secret of an access key id, or undefined for a key the endpoint does not know. */
@@ -86,21 +86,21 @@ export async function presignedQueryRefusal(
   secretOf: SecretOfAccessKey,
   now: Date,
   requestId: string,
-): Promise<ServiceAnswer | undefined> {
+): Promise<ServiceResponse | undefined> {
   const queryStart = request.url.indexOf('?');
   const path = queryStart < 0 ? request.url : request.url.slice(0, queryStart);
   let query: Record<string, string | string[]>;
   try {
     query = queryOf(queryStart < 0 ? '' : request.url.slice(queryStart + 1));
   } catch {
-    return s3ErrorAnswer(400, 'InvalidArgument', 'The query string is not well formed.', requestId);
+    return s3ErrorResponse(400, 'InvalidArgument', 'The query string is not well formed.', requestId);
   }
   const single = (name: string) => {
     const value = query[name];
     return typeof value === 'string' ? value : undefined;
   };
   const parametersError = (message: string) =>
-    s3ErrorAnswer(400, 'AuthorizationQueryParametersError', message, requestId);
+    s3ErrorResponse(400, 'AuthorizationQueryParametersError', message, requestId);
   const algorithm = single('X-Amz-Algorithm');
   const credential = single('X-Amz-Credential');
   const signingTime = single('X-Amz-Date');
@@ -126,7 +126,7 @@ export async function presignedQueryRefusal(
     return parametersError('X-Amz-Expires must be less than a week (in seconds) that is 604800');
   const secretAccessKey = secretOf(scope.accessKeyId);
   if (secretAccessKey === undefined)
-    return s3ErrorAnswer(
+    return s3ErrorResponse(
       403,
       'InvalidAccessKeyId',
       'The AWS Access Key Id you provided does not exist in our records.',
@@ -139,7 +139,7 @@ export async function presignedQueryRefusal(
   for (const name of signedHeaderNames) {
     const value = request.headers[name];
     if (value === undefined)
-      return s3ErrorAnswer(403, 'SignatureDoesNotMatch', SIGNATURE_MISMATCH, requestId);
+      return s3ErrorResponse(403, 'SignatureDoesNotMatch', SIGNATURE_MISMATCH, requestId);
     headers[name] = Array.isArray(value) ? value.join(',') : value;
   }
   // A presigned address signs no payload: S3 hashes it as UNSIGNED-PAYLOAD.
@@ -165,11 +165,11 @@ export async function presignedQueryRefusal(
   );
   const expected = String(resigned.query?.['X-Amz-Signature'] ?? '');
   if (resigned.query?.['X-Amz-SignedHeaders'] !== signedHeaders || !sameText(expected, signature))
-    return s3ErrorAnswer(403, 'SignatureDoesNotMatch', SIGNATURE_MISMATCH, requestId);
+    return s3ErrorResponse(403, 'SignatureDoesNotMatch', SIGNATURE_MISMATCH, requestId);
   if (now.valueOf() > signingDate.valueOf() + expiresInSeconds * 1000)
-    return s3ErrorAnswer(403, 'AccessDenied', 'Request has expired', requestId);
+    return s3ErrorResponse(403, 'AccessDenied', 'Request has expired', requestId);
   if (signingDate.valueOf() > now.valueOf() + MAX_CLOCK_SKEW_MS)
-    return s3ErrorAnswer(403, 'AccessDenied', 'Request is not valid yet', requestId);
+    return s3ErrorResponse(403, 'AccessDenied', 'Request is not valid yet', requestId);
   return undefined;
 }
 
@@ -238,14 +238,19 @@ export async function presignedPostRefusal(
   secretOf: SecretOfAccessKey,
   now: Date,
   requestId: string,
-): Promise<ServiceAnswer | undefined> {
+): Promise<ServiceResponse | undefined> {
   const { fields, fileSize } = form;
-  const policyError = (message: string) => s3ErrorAnswer(400, 'InvalidPolicyDocument', message, requestId);
-  const denied = (message: string) => s3ErrorAnswer(403, 'AccessDenied', message, requestId);
+  const policyError = (message: string) => s3ErrorResponse(400, 'InvalidPolicyDocument', message, requestId);
+  const denied = (message: string) => s3ErrorResponse(403, 'AccessDenied', message, requestId);
   if (fields.key === undefined)
-    return s3ErrorAnswer(400, 'InvalidArgument', "Bucket POST must contain a field named 'key'.", requestId);
+    return s3ErrorResponse(
+      400,
+      'InvalidArgument',
+      "Bucket POST must contain a field named 'key'.",
+      requestId,
+    );
   if (fileSize === undefined)
-    return s3ErrorAnswer(
+    return s3ErrorResponse(
       400,
       'InvalidArgument',
       'POST requires exactly one file upload per request.',
@@ -259,10 +264,10 @@ export async function presignedPostRefusal(
   if (!policyBase64 || !signature || !credential || !signingTime)
     return denied('Access Denied: a POST to this bucket needs a policy and its signature');
   if (fields['x-amz-algorithm'] !== ALGORITHM)
-    return s3ErrorAnswer(400, 'InvalidArgument', `x-amz-algorithm only supports "${ALGORITHM}"`, requestId);
+    return s3ErrorResponse(400, 'InvalidArgument', `x-amz-algorithm only supports "${ALGORITHM}"`, requestId);
   const scope = parseCredentialScope(credential);
   if (!scope || !parseSigningTime(signingTime) || credential.split('/')[1] !== signingTime.slice(0, 8))
-    return s3ErrorAnswer(
+    return s3ErrorResponse(
       400,
       'InvalidArgument',
       `Invalid x-amz-credential or x-amz-date: ${credential}`,
@@ -270,7 +275,7 @@ export async function presignedPostRefusal(
     );
   const secretAccessKey = secretOf(scope.accessKeyId);
   if (secretAccessKey === undefined)
-    return s3ErrorAnswer(
+    return s3ErrorResponse(
       403,
       'InvalidAccessKeyId',
       'The AWS Access Key Id you provided does not exist in our records.',
@@ -287,7 +292,7 @@ export async function presignedPostRefusal(
   hmac.update(policyBase64);
   const expected = Buffer.from(await hmac.digest()).toString('hex');
   if (!sameText(expected, signature))
-    return s3ErrorAnswer(403, 'SignatureDoesNotMatch', SIGNATURE_MISMATCH, requestId);
+    return s3ErrorResponse(403, 'SignatureDoesNotMatch', SIGNATURE_MISMATCH, requestId);
 
   let policy: { expiration?: unknown; conditions?: unknown };
   try {
@@ -341,14 +346,14 @@ export async function presignedPostRefusal(
   );
   if (extra.length > 0) return denied(`Invalid according to Policy: Extra input fields: ${extra.join(', ')}`);
   if (lengthRange && fileSize > lengthRange[1])
-    return s3ErrorAnswer(
+    return s3ErrorResponse(
       400,
       'EntityTooLarge',
       'Your proposed upload exceeds the maximum allowed size',
       requestId,
     );
   if (lengthRange && fileSize < lengthRange[0])
-    return s3ErrorAnswer(
+    return s3ErrorResponse(
       400,
       'EntityTooSmall',
       'Your proposed upload is smaller than the minimum allowed size',

@@ -244,7 +244,7 @@ export function s3Authorizations(request: AwsHttpRequest, account: AwsAccount): 
       ];
     }
     default:
-      throw new Error(`S3: no operation answers ${method} on an object`);
+      throw new Error(`S3: no operation serves ${method} on an object`);
   }
 }
 

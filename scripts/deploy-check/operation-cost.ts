@@ -121,7 +121,7 @@ export function operationCosts(
         AuthorizerId?: unknown;
         Integration?: { Uri?: unknown };
       };
-      // HEAD answers with the GET's function: one operation, counted once.
+      // HEAD responds with the GET's function: one operation, counted once.
       if (!method.OperationName || method.HttpMethod === 'HEAD' || method.HttpMethod === 'OPTIONS') continue;
       const operationFunction = functionReferencedBy(templates, stack, method.Integration?.Uri);
       if (!operationFunction) continue;

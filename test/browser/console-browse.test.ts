@@ -186,7 +186,7 @@ describe('browsing the registry in the console', () => {
     expect(await page.evaluate<string>('JSON.stringify(sessionStorage)')).toContain(company.apiKey);
   });
 
-  it('answers a wrong key with a clear message and the API code', async () => {
+  it('refuses a wrong key with a clear message and the API code', async () => {
     // Act
     await signIn(
       page,

@@ -17,10 +17,10 @@ jest.setTimeout(300_000);
 const MIB = 1024 * 1024;
 const FIFTY_MIB = 50 * MIB;
 
-interface ApiAnswer {
+interface ApiResponse {
   status: number;
   headers: Headers;
-  // biome-ignore lint/suspicious/noExplicitAny: parsed JSON answers of every shape
+  // biome-ignore lint/suspicious/noExplicitAny: parsed JSON responses of every shape
   body: any;
 }
 
@@ -65,7 +65,7 @@ describe('files over HTTP against npm start', () => {
   async function call(
     path: string,
     options: { method?: string; json?: unknown; form?: FormData; redirect?: 'follow' | 'manual' } = {},
-  ): Promise<ApiAnswer> {
+  ): Promise<ApiResponse> {
     const headers: Record<string, string> = { 'X-API-Key': apiKey };
     let body: FormData | string | undefined;
     if (options.json !== undefined) {
@@ -182,13 +182,13 @@ describe('files over HTTP against npm start', () => {
 
   it('refuses a renamed file over HTTP: 415 UNSUPPORTED_FILE_TYPE', async () => {
     // Act
-    const answer = await call(filesPath(), {
+    const response = await call(filesPath(), {
       method: 'POST',
       form: fileForm(buildJpeg(), 'photo.png', 'image/png'),
     });
     // Assess
-    expect(answer.status).toBe(415);
-    expect(answer.body.code).toBe('UNSUPPORTED_FILE_TYPE');
+    expect(response.status).toBe(415);
+    expect(response.body.code).toBe('UNSUPPORTED_FILE_TYPE');
   });
 
   it('a 45 MB PDF: uploaded with FormData, downloaded through the redirect, byte-exact', async () => {
@@ -230,15 +230,15 @@ describe('files over HTTP against npm start', () => {
     const before = await call(filesPath());
     const oversize = largePdf(55 * MIB);
     // Act
-    const answer = await call(filesPath(), {
+    const response = await call(filesPath(), {
       method: 'POST',
       form: fileForm(oversize, 'huge.pdf', 'application/pdf'),
     });
     const after = await call(filesPath());
     measurements.oversize55MB = memoryOf(serverPid);
     // Assess
-    expect(answer.status).toBe(413);
-    expect(answer.body.code).toBe('FILE_TOO_LARGE');
+    expect(response.status).toBe(413);
+    expect(response.body.code).toBe('FILE_TOO_LARGE');
     expect(after.body.pagination.total).toBe(before.body.pagination.total);
   });
 
@@ -275,12 +275,12 @@ describe('files over HTTP against npm start', () => {
       body,
       duplex: 'half',
     } as RequestInit);
-    const answer = (await response.json()) as { code: string };
+    const refusal = (await response.json()) as { code: string };
     const after = await call(filesPath());
     measurements.oversizeChunked = memoryOf(serverPid);
     // Assess
     expect(response.status).toBe(413);
-    expect(answer.code).toBe('FILE_TOO_LARGE');
+    expect(refusal.code).toBe('FILE_TOO_LARGE');
     expect(after.body.pagination.total).toBe(before.body.pagination.total);
   });
 
@@ -304,7 +304,7 @@ describe('files over HTTP against npm start', () => {
     const before = memoryOf(serverPid);
     const startedAt = Date.now();
     // Act
-    const answers = await Promise.all(
+    const responses = await Promise.all(
       Array.from({ length: 10 }, (_, index) => {
         const form = new FormData();
         form.append('file', blob, `scan-${index}.pdf`);
@@ -314,8 +314,8 @@ describe('files over HTTP against npm start', () => {
     const after = memoryOf(serverPid);
     measurements.tenConcurrent45MB = { before, after, elapsedMs: Date.now() - startedAt };
     // Assess
-    expect(answers.map((answer) => answer.status)).toEqual(new Array(10).fill(201));
-    for (const answer of answers) expect(answer.body.checksum).toBe(`sha256:${sha256Hex(pdf)}`);
+    expect(responses.map((response) => response.status)).toEqual(new Array(10).fill(201));
+    for (const response of responses) expect(response.body.checksum).toBe(`sha256:${sha256Hex(pdf)}`);
   });
 
   it('the presigned upload session works through the local gateway and s3rver', async () => {
@@ -365,9 +365,9 @@ describe('files over HTTP against npm start', () => {
   it('401 without an API key', async () => {
     // Act
     const response = await fetch(`${server?.baseUrl}${filesPath()}`);
-    const body = (await response.json()) as { code: string };
+    const refusal = (await response.json()) as { code: string };
     // Assess
     expect(response.status).toBe(401);
-    expect(body.code).toBe('UNAUTHORIZED');
+    expect(refusal.code).toBe('UNAUTHORIZED');
   });
 });

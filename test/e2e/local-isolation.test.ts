@@ -100,9 +100,9 @@ describeOnLinux('local mode keeps its data to itself', () => {
     const bucket = `${state?.environment.AWS_ENDPOINT_URL_S3}/${state?.environment.FILES_BUCKET_NAME}`;
     const folders = Array.from({ length: 20 }, (_, index) => `race/${index}`);
     const send = (method: string, key: string, body?: string) =>
-      fetch(`${bucket}/${key}`, { method, body }).then(async (answer) => {
-        await answer.arrayBuffer();
-        return answer.status;
+      fetch(`${bucket}/${key}`, { method, body }).then(async (response) => {
+        await response.arrayBuffer();
+        return response.status;
       });
     // Act: each folder's only object is deleted while another is uploaded into the folder.
     const statuses: number[] = [];

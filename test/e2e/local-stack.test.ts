@@ -23,10 +23,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const API_KEY = /^ark_[0-9a-f]{24}_[A-Za-z0-9_-]{43}$/;
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-interface ApiAnswer {
+interface ApiResponse {
   status: number;
   headers: Headers;
-  // biome-ignore lint/suspicious/noExplicitAny: parsed JSON answers of every shape
+  // biome-ignore lint/suspicious/noExplicitAny: parsed JSON responses of every shape
   body: any;
 }
 
@@ -46,7 +46,7 @@ describe('npm start, the admin CLI and the API over HTTP', () => {
   async function call(
     path: string,
     options: { method?: string; apiKey?: string; body?: unknown; rawBody?: string } = {},
-  ): Promise<ApiAnswer> {
+  ): Promise<ApiResponse> {
     const headers: Record<string, string> = {};
     if (options.apiKey !== undefined) headers['X-API-Key'] = options.apiKey;
     const body = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
@@ -108,12 +108,12 @@ describe('npm start, the admin CLI and the API over HTTP', () => {
     companyKey = printed.apiKey;
   });
 
-  it('answers 401 UNAUTHORIZED without an API key', async () => {
+  it('responds 401 UNAUTHORIZED without an API key', async () => {
     // Act
-    const answer = await call('/v2/categories');
+    const response = await call('/v2/categories');
     // Assess
-    expect(answer.status).toBe(401);
-    expect(answer.body).toEqual({
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({
       error:
         'Missing credentials: send an API key in X-API-Key, or a wallet session token as Authorization: Bearer <token>',
       code: 'UNAUTHORIZED',
@@ -121,7 +121,7 @@ describe('npm start, the admin CLI and the API over HTTP', () => {
     });
   });
 
-  it('answers 401 UNAUTHORIZED for a key that was never issued', async () => {
+  it('responds 401 UNAUTHORIZED for a key that was never issued', async () => {
     // Act
     const malformed = await call('/v2/categories', { apiKey: 'let-me-in' });
     const wellFormed = await call('/v2/categories', { apiKey: `ark_${'0'.repeat(24)}_${'a'.repeat(43)}` });
@@ -132,13 +132,13 @@ describe('npm start, the admin CLI and the API over HTTP', () => {
     expect(wellFormed.body.code).toBe('UNAUTHORIZED');
   });
 
-  it('answers 401 for a valid key id with a wrong secret', async () => {
+  it('responds 401 for a valid key id with a wrong secret', async () => {
     // Prepare
     const forged = `${companyKey.slice(0, 29)}${'A'.repeat(43)}`;
     // Act
-    const answer = await call('/v2/categories', { apiKey: forged });
+    const response = await call('/v2/categories', { apiKey: forged });
     // Assess
-    expect(answer.status).toBe(401);
+    expect(response.status).toBe(401);
   });
 
   it('creates a category: 201, the category, and a Location that reads it back', async () => {
@@ -171,11 +171,11 @@ describe('npm start, the admin CLI and the API over HTTP', () => {
 
   it('lists the category in the pagination wrapper', async () => {
     // Act
-    const answer = await call('/v2/categories?limit=5', { apiKey: companyKey });
+    const response = await call('/v2/categories?limit=5', { apiKey: companyKey });
     // Assess
-    expect(answer.status).toBe(200);
-    expect(answer.body.data.map((category: { id: string }) => category.id)).toEqual([categoryId]);
-    expect(answer.body.pagination).toEqual({
+    expect(response.status).toBe(200);
+    expect(response.body.data.map((category: { id: string }) => category.id)).toEqual([categoryId]);
+    expect(response.body.pagination).toEqual({
       limit: 5,
       offset: 0,
       total: 1,
@@ -185,19 +185,19 @@ describe('npm start, the admin CLI and the API over HTTP', () => {
     });
   });
 
-  it('answers 409 CATEGORY_NAME_EXISTS for the same name in another case', async () => {
+  it('responds 409 CATEGORY_NAME_EXISTS for the same name in another case', async () => {
     // Act
-    const answer = await call('/v2/categories', {
+    const response = await call('/v2/categories', {
       method: 'POST',
       apiKey: companyKey,
       body: { name: 'VEHICLES' },
     });
     // Assess
-    expect(answer.status).toBe(409);
-    expect(answer.body.code).toBe('CATEGORY_NAME_EXISTS');
+    expect(response.status).toBe(409);
+    expect(response.body.code).toBe('CATEGORY_NAME_EXISTS');
   });
 
-  it('answers 400 VALIDATION_ERROR for malformed JSON and for bad query parameters', async () => {
+  it('responds 400 VALIDATION_ERROR for malformed JSON and for bad query parameters', async () => {
     // Act
     const malformed = await call('/v2/categories', {
       method: 'POST',
@@ -216,7 +216,7 @@ describe('npm start, the admin CLI and the API over HTTP', () => {
     ]);
   });
 
-  it('answers 404 ROUTE_NOT_FOUND for an unknown route, with or without a key', async () => {
+  it('responds 404 ROUTE_NOT_FOUND for an unknown route, with or without a key', async () => {
     // Act
     const withoutKey = await call('/v2/nothing-here');
     const withKey = await call('/v2/categories', { method: 'DELETE', apiKey: companyKey });
@@ -234,13 +234,13 @@ describe('npm start, the admin CLI and the API over HTTP', () => {
   it('create-app prints the App id and its key, and that key may not use category operations', async () => {
     // Act
     const printed = await adminOk('create-app', '--name', 'Scanner');
-    const answer = await call('/v2/categories', { apiKey: printed.apiKey as string });
+    const response = await call('/v2/categories', { apiKey: printed.apiKey as string });
     // Assess
     expect(Object.keys(printed)).toEqual(['appId', 'apiKey']);
     expect(printed.appId).toMatch(UUID);
     expect(printed.apiKey).toMatch(API_KEY);
-    expect(answer.status).toBe(403);
-    expect(answer.body).toEqual({
+    expect(response.status).toBe(403);
+    expect(response.body).toEqual({
       error: 'This operation needs a key of a company',
       code: 'COMPANY_ACCESS_DENIED',
       timestamp: expect.stringMatching(ISO_UTC),
@@ -270,7 +270,7 @@ describe('npm start, the admin CLI and the API over HTTP', () => {
   });
 
   it('revoke-key prints {keyId, revoked: true} and the key is refused at once, though it was cached', async () => {
-    // Prepare: a key that works, and whose authorizer answer the gateway now caches
+    // Prepare: a key that works, and whose authorizer response the gateway now caches
     const { keyId, apiKey } = (await adminOk(
       'create-key',
       '--company',
@@ -296,9 +296,9 @@ describe('npm start, the admin CLI and the API over HTTP', () => {
 
   it('keeps the company key working after another key is revoked', async () => {
     // Act
-    const answer = await call('/v2/categories', { apiKey: companyKey });
+    const response = await call('/v2/categories', { apiKey: companyKey });
     // Assess
-    expect(answer.status).toBe(200);
+    expect(response.status).toBe(200);
   });
 
   it.each([

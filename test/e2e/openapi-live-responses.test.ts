@@ -3,7 +3,7 @@
  * key, then a realistic flow over HTTP (a company from the admin CLI, categories,
  * subcategories, objects, events and verification, files, an App with wallets, a login and
  * calls with the wallet's Bearer token), every call made by operationId through the document's
- * own method and path, and every answer checked against the document: a documented status and
+ * own method and path, and every response checked against the document: a documented status and
  * a body valid against its schema. The tests of this file run in order and share the server.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { OpenApiDocument } from '../../lambdas/openapi/openapi-document';
 import { eventually, type LocalServer, runAdmin, startLocalServer } from '../support/local-server';
-import { OpenApiClient, type OperationAnswer } from '../support/openapi-client';
+import { OpenApiClient, type OperationResponse } from '../support/openapi-client';
 import { officialSchemaProblems } from '../support/openapi-validator';
 import { webhookReceiver } from '../support/webhook-receiver';
 
@@ -51,9 +51,9 @@ describe('OpenAPI document against the live API (npm start)', () => {
   let walletId = '';
   let token = '';
 
-  /** Asserts the status, and that the answer is as the document says. */
-  function expectAnswer(answer: OperationAnswer, status: number): void {
-    expect({ status: answer.status, problems: answer.problems }).toEqual({
+  /** Asserts the status, and that the response is as the document says. */
+  function expectResponse(response: OperationResponse, status: number): void {
+    expect({ status: response.status, problems: response.problems }).toEqual({
       status,
       problems: [],
     });
@@ -66,7 +66,7 @@ describe('OpenAPI document against the live API (npm start)', () => {
   };
 
   beforeAll(async () => {
-    // Exports over 1.5 KB become jobs on this server, so that both answers are seen.
+    // Exports over 1.5 KB become jobs on this server, so that both responses are seen.
     server = await startLocalServer({ dataDirectory, context: { exportInlineMaxBytes: '1536' } });
   });
 
@@ -87,7 +87,7 @@ describe('OpenAPI document against the live API (npm start)', () => {
     expect(officialSchemaProblems(document)).toEqual([]);
     // Relative (no stage prefix locally): resolved against where the document was read.
     expect(document.servers).toEqual([expect.objectContaining({ url: '/' })]);
-    expectAnswer(again, 200);
+    expectResponse(again, 200);
   });
 
   it('sets up a company, a key without permissions and an App with the admin CLI', async () => {
@@ -154,29 +154,29 @@ describe('OpenAPI document against the live API (npm start)', () => {
       path: { categoryId: 'not-a-uuid' },
     });
     // Assess
-    expectAnswer(created, 201);
+    expectResponse(created, 201);
     expect(created.headers.get('location')).toBe(`/v2/categories/${categoryId}`);
-    expectAnswer(duplicate, 409);
+    expectResponse(duplicate, 409);
     expect(duplicate.body.code).toBe('CATEGORY_NAME_EXISTS');
-    expectAnswer(invalid, 400);
+    expectResponse(invalid, 400);
     expect(invalid.body.validationErrors.length).toBe(2);
-    expectAnswer(malformed, 400);
-    expectAnswer(listed, 200);
-    expectAnswer(badQuery, 400);
-    expectAnswer(read, 200);
-    expectAnswer(updated, 200);
+    expectResponse(malformed, 400);
+    expectResponse(listed, 200);
+    expectResponse(badQuery, 400);
+    expectResponse(read, 200);
+    expectResponse(updated, 200);
     expect(updated.body.status).toBe('inactive');
-    expectAnswer(withoutKey, 401);
-    expectAnswer(badKey, 401);
-    expectAnswer(forbidden, 403);
-    expectAnswer(appForbidden, 403);
-    expectAnswer(first, 201);
-    expectAnswer(retry, 201);
+    expectResponse(withoutKey, 401);
+    expectResponse(badKey, 401);
+    expectResponse(forbidden, 403);
+    expectResponse(appForbidden, 403);
+    expectResponse(first, 201);
+    expectResponse(retry, 201);
     expect(retry.body.id).toBe(first.body.id);
-    expectAnswer(reused, 409);
+    expectResponse(reused, 409);
     expect(reused.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
-    expectAnswer(unknown, 404);
-    expectAnswer(notUuid, 400);
+    expectResponse(unknown, 404);
+    expectResponse(notUuid, 400);
   });
 
   it('subcategories: create (with image), invalid, detail, multipart update, actions, 404', async () => {
@@ -264,28 +264,28 @@ describe('OpenAPI document against the live API (npm start)', () => {
       path: { categoryId },
     });
     // Assess
-    expectAnswer(created, 200);
-    expectAnswer(duplicate, 409);
-    expectAnswer(invalid, 400);
+    expectResponse(created, 200);
+    expectResponse(duplicate, 409);
+    expectResponse(invalid, 400);
     expect(Object.keys(invalid.body.details).sort()).toEqual(['description', 'name']);
-    expectAnswer(badImage, 400);
+    expectResponse(badImage, 400);
     expect(Object.keys(badImage.body.details)).toEqual(['image']);
-    expectAnswer(noCategory, 404);
-    expectAnswer(detail, 200);
+    expectResponse(noCategory, 404);
+    expectResponse(detail, 200);
     expect(detail.body.data.files).toHaveLength(1);
-    expectAnswer(withImage, 200);
+    expectResponse(withImage, 200);
     expect(withImage.body.changes).toHaveProperty('imageId');
-    expectAnswer(notAnImage, 415);
-    expectAnswer(badAction, 400);
+    expectResponse(notAnImage, 415);
+    expectResponse(badAction, 400);
     expect(badAction.body.code).toBe('INVALID_ACTION');
-    expectAnswer(deactivated, 200);
-    expectAnswer(objectInDelisted, 409);
+    expectResponse(deactivated, 200);
+    expectResponse(objectInDelisted, 409);
     expect(objectInDelisted.body.code).toBe('SUBCATEGORY_NOT_ACTIVE');
-    expectAnswer(activated, 200);
-    expectAnswer(activatedAgain, 409);
-    expectAnswer(otherCompany, 403);
-    expectAnswer(unknown, 404);
-    expectAnswer(categoryWithSubcategory, 200);
+    expectResponse(activated, 200);
+    expectResponse(activatedAgain, 409);
+    expectResponse(otherCompany, 403);
+    expectResponse(unknown, 404);
+    expectResponse(categoryWithSubcategory, 200);
     expect(categoryWithSubcategory.body.subcategories).toHaveLength(1);
   });
 
@@ -372,35 +372,35 @@ describe('OpenAPI document against the live API (npm start)', () => {
       path: { objectId: crypto.randomUUID() },
     });
     // Assess
-    expectAnswer(created, 201);
-    expectAnswer(second, 201);
-    expectAnswer(duplicate, 409);
-    expectAnswer(invalid, 400);
-    expectAnswer(noSubcategory, 404);
-    expectAnswer(listed, 200);
+    expectResponse(created, 201);
+    expectResponse(second, 201);
+    expectResponse(duplicate, 409);
+    expectResponse(invalid, 400);
+    expectResponse(noSubcategory, 404);
+    expectResponse(listed, 200);
     expect(listed.body.pagination.total).toBe(2);
-    expectAnswer(filtered, 200);
-    expectAnswer(byExternalId, 200);
-    expectAnswer(ofSubcategory, 200);
+    expectResponse(filtered, 200);
+    expectResponse(byExternalId, 200);
+    expectResponse(ofSubcategory, 200);
     expect(ofSubcategory.body.pagination).toMatchObject({ hasPrevious: true, hasNext: false });
-    expectAnswer(read, 200);
-    expectAnswer(atLocation, 200);
-    expectAnswer(updated, 200);
-    expectAnswer(transferred, 200);
-    expectAnswer(transferWithoutOwner, 400);
-    expectAnswer(stolen, 200);
+    expectResponse(read, 200);
+    expectResponse(atLocation, 200);
+    expectResponse(updated, 200);
+    expectResponse(transferred, 200);
+    expectResponse(transferWithoutOwner, 400);
+    expectResponse(stolen, 200);
     expect(stolen.body.status).toBe('stolen');
-    expectAnswer(events, 200);
+    expectResponse(events, 200);
     expect(events.body.data.map((event: { action: string }) => event.action)).toEqual([
       'create',
       'update',
       'transfer',
       'report_stolen',
     ]);
-    expectAnswer(verified, 200);
+    expectResponse(verified, 200);
     expect(verified.body.valid).toBe(true);
-    expectAnswer(unknown, 404);
-    expectAnswer(unknownEvents, 404);
+    expectResponse(unknown, 404);
+    expectResponse(unknownEvents, 404);
   });
 
   it('files: upload, refusals, list, download, 304, delete, upload sessions', async () => {
@@ -502,35 +502,35 @@ describe('OpenAPI document against the live API (npm start)', () => {
       path: { companyId, objectId, uploadId: crypto.randomUUID() },
     });
     // Assess
-    expectAnswer(uploaded, 201);
+    expectResponse(uploaded, 201);
     expect(uploaded.headers.get('location')).toBe(uploaded.body.url);
-    expectAnswer(byExternalId, 201);
-    expectAnswer(withoutFile, 400);
+    expectResponse(byExternalId, 201);
+    expectResponse(withoutFile, 400);
     expect(withoutFile.body.code).toBe('FILE_REQUIRED');
-    expectAnswer(notMultipart, 400);
-    expectAnswer(unsupported, 415);
-    expectAnswer(noObject, 404);
-    expectAnswer(otherCompany, 403);
-    expectAnswer(listed, 200);
+    expectResponse(notMultipart, 400);
+    expectResponse(unsupported, 415);
+    expectResponse(noObject, 404);
+    expectResponse(otherCompany, 403);
+    expectResponse(listed, 200);
     expect(listed.body.pagination.total).toBe(2);
-    expectAnswer(downloaded, 200);
+    expectResponse(downloaded, 200);
     expect(downloaded.text).toBe(CSV.toString('utf8'));
     expect(downloaded.headers.get('content-disposition')).toMatch(/^attachment/);
-    expectAnswer(notModified, 304);
-    expectAnswer(forbiddenDownload, 403);
+    expectResponse(notModified, 304);
+    expectResponse(forbiddenDownload, 403);
     expect(forbiddenDownload.body.code).toBe('FILE_ACCESS_DENIED');
-    expectAnswer(forbiddenDelete, 403);
+    expectResponse(forbiddenDelete, 403);
     expect(forbiddenDelete.body.code).toBe('FILE_DELETE_DENIED');
-    expectAnswer(deleted, 204);
-    expectAnswer(goneDownload, 404);
-    expectAnswer(goneDelete, 404);
-    expectAnswer(session, 201);
-    expectAnswer(earlyComplete, 409);
+    expectResponse(deleted, 204);
+    expectResponse(goneDownload, 404);
+    expectResponse(goneDelete, 404);
+    expectResponse(session, 201);
+    expectResponse(earlyComplete, 409);
     expect(earlyComplete.body.code).toBe('UPLOAD_NOT_RECEIVED');
     expect(posted.status).toBeLessThan(300);
-    expectAnswer(completed, 201);
-    expectAnswer(unsupportedSession, 415);
-    expectAnswer(unknownSession, 404);
+    expectResponse(completed, 201);
+    expectResponse(unsupportedSession, 415);
+    expectResponse(unknownSession, 404);
   });
 
   it('imports and exports: a CSV as a form part, as the body, JSON Lines, a presigned upload, errors, CSV and JSONL exports, an export job', async () => {
@@ -657,29 +657,29 @@ describe('OpenAPI document against the live API (npm start)', () => {
       path: { exportId: crypto.randomUUID() },
     });
     // Assess
-    expectAnswer(asForm, 202);
+    expectResponse(asForm, 202);
     expect(asForm.headers.get('location')).toBe(`/v2/imports/${asForm.body.id}`);
     expect(asForm.body).toMatchObject({ status: 'running', format: 'csv', fileName: 'vehicles.csv' });
-    expectAnswer(asBody, 202);
-    expectAnswer(asLines, 202);
+    expectResponse(asBody, 202);
+    expectResponse(asLines, 202);
     expect(asLines.body).toMatchObject({ format: 'jsonl', mode: 'upsert' });
-    expectAnswer(noFile, 400);
+    expectResponse(noFile, 400);
     expect(noFile.body.code).toBe('FILE_REQUIRED');
-    expectAnswer(badOption, 400);
+    expectResponse(badOption, 400);
     expect(badOption.body.code).toBe('VALIDATION_ERROR');
-    expectAnswer(forbidden, 403);
-    expectAnswer(presigned, 202);
+    expectResponse(forbidden, 403);
+    expectResponse(presigned, 202);
     expect(presigned.body).toMatchObject({ status: 'pending', upload: { method: 'POST' } });
     expect(presigned.body.upload.startPath).toBe(`/v2/imports/${presignedId}/start`);
-    expectAnswer(early, 409);
+    expectResponse(early, 409);
     expect(early.body.code).toBe('UPLOAD_NOT_RECEIVED');
     expect(uploaded.status).toBeLessThan(300);
-    expectAnswer(started, 202);
+    expectResponse(started, 202);
     expect(started.body.status).toBe('running');
-    expectAnswer(startedAgain, 409);
+    expectResponse(startedAgain, 409);
     expect(startedAgain.body.code).toBe('IMPORT_ALREADY_STARTED');
-    expectAnswer(startUnknown, 404);
-    expectAnswer(formJob, 200);
+    expectResponse(startUnknown, 404);
+    expectResponse(formJob, 200);
     expect(formJob.body).toMatchObject({
       status: 'completed',
       counts: { total: 2, created: 1, updated: 0, skipped: 0, failed: 1 },
@@ -692,27 +692,27 @@ describe('OpenAPI document against the live API (npm start)', () => {
       counts: { total: 2, created: 1, updated: 1 },
     });
     expect(presignedJob.body).toMatchObject({ status: 'completed', counts: { total: 2, created: 2 } });
-    expectAnswer(listed, 200);
+    expectResponse(listed, 200);
     expect(listed.body.pagination).toMatchObject({ total: 4, hasNext: true });
-    expectAnswer(nextPage, 200);
+    expectResponse(nextPage, 200);
     expect(nextPage.body.data).toHaveLength(2);
-    expectAnswer(unknownJob, 404);
+    expectResponse(unknownJob, 404);
     expect(unknownJob.body.code).toBe('IMPORT_NOT_FOUND');
-    expectAnswer(notUuid, 400);
-    expectAnswer(errors, 200);
+    expectResponse(notUuid, 400);
+    expectResponse(errors, 200);
     expect(errors.body.data).toEqual([
       expect.objectContaining({ row: 3, field: 'name', code: 'REQUIRED', outcome: 'failed' }),
     ]);
-    expectAnswer(errorsCsv, 200);
+    expectResponse(errorsCsv, 200);
     expect(errorsCsv.headers.get('content-type')).toMatch(/^text\/csv/);
     expect(errorsCsv.text.split('\r\n')[0]).toBe('row,field,code,message,outcome');
-    expectAnswer(unknownErrors, 404);
-    expectAnswer(exportedCsv, 200);
+    expectResponse(unknownErrors, 404);
+    expectResponse(exportedCsv, 200);
     expect(exportedCsv.headers.get('content-type')).toMatch(/^text\/csv/);
     expect(exportedCsv.headers.get('content-disposition')).toMatch(/^attachment; filename="objects-/);
     expect(exportedCsv.text.trimEnd().split('\r\n')).toHaveLength(2);
     expect(exportedCsv.text).toContain('IMP-1,Imported one');
-    expectAnswer(exportedLines, 200);
+    expectResponse(exportedLines, 200);
     expect(exportedLines.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
     expect(
       exportedLines.text
@@ -720,15 +720,15 @@ describe('OpenAPI document against the live API (npm start)', () => {
         .split('\n')
         .map((line) => JSON.parse(line).name),
     ).toEqual(['Raw three, renamed']);
-    expectAnswer(badExport, 400);
-    expectAnswer(unreadable, 403);
-    expectAnswer(exportJob, 202);
+    expectResponse(badExport, 400);
+    expectResponse(unreadable, 403);
+    expectResponse(exportJob, 202);
     expect(exportJob.headers.get('location')).toBe(`/v2/exports/${exportId}`);
-    expectAnswer(exportRead, 200);
+    expectResponse(exportRead, 200);
     expect(exportRead.body).toMatchObject({ status: 'completed', format: 'csv', rowCount: 7 });
     expect(exportFile.status).toBe(200);
     expect(exportText.split('\r\n').filter(Boolean)).toHaveLength(8);
-    expectAnswer(unknownExport, 404);
+    expectResponse(unknownExport, 404);
     expect(unknownExport.body.code).toBe('EXPORT_NOT_FOUND');
   });
 
@@ -779,26 +779,26 @@ describe('OpenAPI document against the live API (npm start)', () => {
     const deleteAgain = await client.call('deleteWallet', { apiKey: appKey, path: { walletId } });
     const tokenAfterDelete = await client.call('getWallet', { bearer: token, path: { walletId } });
     // Assess
-    expectAnswer(created, 201);
-    expectAnswer(duplicate, 409);
-    expectAnswer(invalid, 400);
-    expectAnswer(companyOnWallets, 403);
-    expectAnswer(listed, 200);
-    expectAnswer(read, 200);
-    expectAnswer(updated, 200);
-    expectAnswer(badUpdate, 400);
-    expectAnswer(login, 200);
-    expectAnswer(wrongPassword, 401);
-    expectAnswer(loginInvalid, 400);
-    expectAnswer(asWallet, 200);
+    expectResponse(created, 201);
+    expectResponse(duplicate, 409);
+    expectResponse(invalid, 400);
+    expectResponse(companyOnWallets, 403);
+    expectResponse(listed, 200);
+    expectResponse(read, 200);
+    expectResponse(updated, 200);
+    expectResponse(badUpdate, 400);
+    expectResponse(login, 200);
+    expectResponse(wrongPassword, 401);
+    expectResponse(loginInvalid, 400);
+    expectResponse(asWallet, 200);
     expect(asWallet.body.stats.apiCallCount).toBeGreaterThanOrEqual(1);
-    expectAnswer(listAsWallet, 200);
-    expectAnswer(updateAsWallet, 403);
+    expectResponse(listAsWallet, 200);
+    expectResponse(updateAsWallet, 403);
     expect(updateAsWallet.body.code).toBe('APP_ACCESS_DENIED');
-    expectAnswer(deleted, 204);
-    expectAnswer(afterDelete, 404);
-    expectAnswer(deleteAgain, 404);
-    expectAnswer(tokenAfterDelete, 401);
+    expectResponse(deleted, 204);
+    expectResponse(afterDelete, 404);
+    expectResponse(deleteAgain, 404);
+    expectResponse(tokenAfterDelete, 401);
   });
 
   it('webhooks: create, refused address, list, get, update, rotate, deliveries, retry, dead letters, delete', async () => {
@@ -854,29 +854,29 @@ describe('OpenAPI document against the live API (npm start)', () => {
       });
       const deleted = await client.call('deleteWebhook', { apiKey: companyKey, path: { webhookId } });
       // Assess
-      expectAnswer(created, 201);
+      expectResponse(created, 201);
       expect(created.body.secret).toMatch(/^whsec_/);
-      expectAnswer(privateAddress, 400);
-      expectAnswer(forbidden, 403);
-      expectAnswer(listed, 200);
-      expectAnswer(read, 200);
+      expectResponse(privateAddress, 400);
+      expectResponse(forbidden, 403);
+      expectResponse(listed, 200);
+      expectResponse(read, 200);
       expect(read.text).not.toContain(created.body.secret);
-      expectAnswer(unknown, 404);
-      expectAnswer(updated, 200);
-      expectAnswer(rotated, 200);
-      expectAnswer(deliveries, 200);
+      expectResponse(unknown, 404);
+      expectResponse(updated, 200);
+      expectResponse(rotated, 200);
+      expectResponse(deliveries, 200);
       expect(deliveries.body.data[0]).toMatchObject({ eventType: 'object.repaired', status: 'succeeded' });
-      expectAnswer(retried, 202);
-      expectAnswer(unknownDelivery, 404);
-      expectAnswer(deadLetters, 200);
-      expectAnswer(replayed, 202);
-      expectAnswer(deleted, 204);
+      expectResponse(retried, 202);
+      expectResponse(unknownDelivery, 404);
+      expectResponse(deadLetters, 200);
+      expectResponse(replayed, 202);
+      expectResponse(deleted, 204);
     } finally {
       await receiver.stop();
     }
   });
 
-  it('removes the subcategory, after which it answers 404', async () => {
+  it('removes the subcategory, after which it responds 404', async () => {
     // Act
     const detailPath = { companyId, categoryId, subcategoryId };
     const removed = await client.call('updateSubcategory', {
@@ -887,9 +887,9 @@ describe('OpenAPI document against the live API (npm start)', () => {
     const gone = await client.call('getSubcategory', { apiKey: companyKey, path: detailPath });
     const objectGone = await client.call('getObject', { apiKey: companyKey, path: { objectId } });
     // Assess
-    expectAnswer(removed, 200);
-    expectAnswer(gone, 404);
-    expectAnswer(objectGone, 404);
+    expectResponse(removed, 200);
+    expectResponse(gone, 404);
+    expectResponse(objectGone, 404);
   });
 
   it('the ledger log: checkpoint, key, a tile, a proof (JSON and tlog-proof), consistency', async () => {
@@ -918,7 +918,7 @@ describe('OpenAPI document against the live API (npm start)', () => {
     expect(consistency.status).toBe(200);
   });
 
-  it('called every operation of the document, and every answer was as documented', () => {
+  it('called every operation of the document, and every response was as documented', () => {
     // Prepare
     const documented = Object.values(client.document.paths).flatMap((item) =>
       Object.values(item).map((operation) => operation.operationId),

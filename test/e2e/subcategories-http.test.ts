@@ -16,9 +16,9 @@ jest.setTimeout(180_000);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-interface ApiAnswer {
+interface ApiResponse {
   status: number;
-  // biome-ignore lint/suspicious/noExplicitAny: parsed JSON answers of every shape
+  // biome-ignore lint/suspicious/noExplicitAny: parsed JSON responses of every shape
   body: any;
 }
 
@@ -53,7 +53,7 @@ describe('subcategories over HTTP against npm start', () => {
       form?: FormData;
       raw?: { body: Buffer; contentType: string };
     } = {},
-  ): Promise<ApiAnswer> {
+  ): Promise<ApiResponse> {
     const headers: Record<string, string> = { 'X-API-Key': apiKey };
     let body: NonNullable<Parameters<typeof fetch>[1]>['body'];
     if (options.json !== undefined) {
@@ -95,33 +95,33 @@ describe('subcategories over HTTP against npm start', () => {
 
   it('creates a subcategory with a base64 PNG: 200 { status, data: { id }, timestamp }', async () => {
     // Act
-    const answer = await call(`/v2/categories/${categoryId}/subcategories`, {
+    const response = await call(`/v2/categories/${categoryId}/subcategories`, {
       method: 'POST',
       json: { name: 'Trucks', description: 'Heavy', image: PNG_1X1.toString('base64') },
     });
     // Assess
-    expect(answer.status).toBe(200);
-    expect(answer.body).toEqual({
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({
       status: 'success',
       data: { id: expect.stringMatching(UUID) },
       timestamp: expect.stringMatching(ISO_UTC),
     });
-    subcategoryId = answer.body.data.id;
+    subcategoryId = response.body.data.id;
   });
 
   it('reads the detail at /api/v2/object/...: path, imageId and the PNG file', async () => {
     // Act
-    const answer = await call(detailPath());
+    const response = await call(detailPath());
     // Assess
-    expect(answer.status).toBe(200);
-    expect(answer.body.data).toMatchObject({
+    expect(response.status).toBe(200);
+    expect(response.body.data).toMatchObject({
       id: subcategoryId,
       path: 'Vehicles/Trucks',
       status: 'active',
       files: [expect.objectContaining({ mimeType: 'image/png' })],
     });
-    firstImageId = answer.body.data.imageId;
-    expect(answer.body.data.files[0].id).toBe(firstImageId);
+    firstImageId = response.body.data.imageId;
+    expect(response.body.data.files[0].id).toBe(firstImageId);
   });
 
   it('updates with a multipart body from FormData: name, description and a GIF', async () => {
@@ -132,12 +132,12 @@ describe('subcategories over HTTP against npm start', () => {
     form.set('description', 'Heavier');
     form.set('file', new Blob([GIF_1X1], { type: 'image/gif' }), 'lorry.gif');
     // Act
-    const answer = await call(detailPath(), { method: 'PUT', form });
+    const response = await call(detailPath(), { method: 'PUT', form });
     const detail = await call(detailPath());
     // Assess
-    expect(answer.status).toBe(200);
-    const imageId = answer.body.data.imageId;
-    expect(answer.body).toEqual({
+    expect(response.status).toBe(200);
+    const imageId = response.body.data.imageId;
+    expect(response.body).toEqual({
       status: 'success',
       data: { imageId },
       changes: {
@@ -156,29 +156,29 @@ describe('subcategories over HTTP against npm start', () => {
     ]);
   });
 
-  it('answers 415 UNSUPPORTED_FILE_TYPE for a text file sent as the image', async () => {
+  it('responds 415 UNSUPPORTED_FILE_TYPE for a text file sent as the image', async () => {
     // Prepare
     const form = new FormData();
     form.set('name', 'Lorries');
     form.set('file', new Blob([TEXT_SAMPLE], { type: 'text/plain' }), 'notes.txt');
     // Act
-    const answer = await call(detailPath(), { method: 'PUT', form });
+    const response = await call(detailPath(), { method: 'PUT', form });
     // Assess
-    expect(answer.status).toBe(415);
-    expect(answer.body.code).toBe('UNSUPPORTED_FILE_TYPE');
+    expect(response.status).toBe(415);
+    expect(response.body.code).toBe('UNSUPPORTED_FILE_TYPE');
   });
 
-  it('answers 400 INVALID_ACTION with details.action for an unknown action', async () => {
+  it('responds 400 INVALID_ACTION with details.action for an unknown action', async () => {
     // Prepare
     const form = new FormData();
     form.set('name', 'Lorries');
     form.set('action', 'ARCHIVE');
     // Act
-    const answer = await call(detailPath(), { method: 'PUT', form });
+    const response = await call(detailPath(), { method: 'PUT', form });
     // Assess
-    expect(answer.status).toBe(400);
-    expect(answer.body.code).toBe('INVALID_ACTION');
-    expect(Object.keys(answer.body.details)).toEqual(['action']);
+    expect(response.status).toBe(400);
+    expect(response.body.code).toBe('INVALID_ACTION');
+    expect(Object.keys(response.body.details)).toEqual(['action']);
   });
 
   it('DEACTIVATE through JSON delists it, and a new object there gets 409 SUBCATEGORY_NOT_ACTIVE', async () => {
@@ -201,7 +201,7 @@ describe('subcategories over HTTP against npm start', () => {
     expect(category.body.subcategories[0]).toMatchObject({ id: subcategoryId, status: 'delisted' });
   });
 
-  it('answers 400 to a multipart body cut off inside the file, and keeps serving', async () => {
+  it('responds 400 to a multipart body cut off inside the file, and keeps serving', async () => {
     // Prepare
     const boundary = 'e2e-truncated-boundary';
     const whole = multipartBody(
@@ -213,16 +213,16 @@ describe('subcategories over HTTP against npm start', () => {
     );
     const truncated = whole.subarray(0, whole.length - 30);
     // Act
-    let answer: ApiAnswer | Error;
+    let response: ApiResponse | Error;
     try {
-      answer = await call(detailPath(), {
+      response = await call(detailPath(), {
         method: 'PUT',
         raw: { body: truncated, contentType: `multipart/form-data; boundary=${boundary}` },
       });
     } catch (error) {
-      answer = error as Error;
+      response = error as Error;
     }
-    let afterwards: ApiAnswer | Error;
+    let afterwards: ApiResponse | Error;
     try {
       afterwards = await call(detailPath());
     } catch (error) {
@@ -231,7 +231,7 @@ describe('subcategories over HTTP against npm start', () => {
     const serverOutput = server?.output() ?? '';
     // Assess
     expect(serverOutput).not.toContain("Unhandled 'error' event");
-    expect(answer).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR' } });
+    expect(response).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR' } });
     expect(afterwards).toMatchObject({ status: 200 });
   });
 });

@@ -2,7 +2,7 @@
  * The whole API through the generated client (`client/`), as a TypeScript user drives it
  * against `npm start`: every operation of the served document at least once, without a cast;
  * files sent as Blob/File, downloads read as bytes, errors read by their typed `code`. Every
- * answer is also checked against the document. The tests run in order and share the server.
+ * response is also checked against the document. The tests run in order and share the server.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -40,7 +40,7 @@ describe('the typed client against npm start', () => {
   let validator: ResponseValidator;
   /** `GET /v2/categories`, ...: every operation the clients called, by method and path template. */
   const called = new Set<string>();
-  /** Differences between live answers and the document. */
+  /** Differences between live responses and the document. */
   const problems: string[] = [];
   const operationIds = new Map<string, string>();
 
@@ -80,7 +80,7 @@ describe('the typed client against npm start', () => {
   let objectId = '';
 
   beforeAll(async () => {
-    // Exports over 1.5 KB become jobs on this server, so that both answers are seen.
+    // Exports over 1.5 KB become jobs on this server, so that both responses are seen.
     server = await startLocalServer({ dataDirectory, context: { exportInlineMaxBytes: '1536' } });
   });
 
@@ -231,8 +231,13 @@ describe('the typed client against npm start', () => {
     });
     // Assess
     expect(created.response.status).toBe(201);
-    expect(actions.map((answer) => answer.data?.blockchain.eventCount)).toEqual([2, 3, 4, 5]);
-    expect(actions.map((answer) => answer.data?.status)).toEqual(['active', 'active', 'stolen', 'active']);
+    expect(actions.map((response) => response.data?.blockchain.eventCount)).toEqual([2, 3, 4, 5]);
+    expect(actions.map((response) => response.data?.status)).toEqual([
+      'active',
+      'active',
+      'stolen',
+      'active',
+    ]);
     const refusal = transferWithoutOwner.error;
     // Narrowed by its code, the 400 body carries its typed validationErrors.
     expect(refusal?.code === 'VALIDATION_ERROR' ? refusal.validationErrors : refusal).toEqual([
@@ -255,7 +260,7 @@ describe('the typed client against npm start', () => {
     expect(consistency.response.status).toBe(200);
     expect([200, 404]).toContain(tile.response.status); // a tile exists once 256 entries are logged
     expect([200, 409]).toContain(proof.response.status); // 409 until the event is in a checkpoint
-    // The code is a literal union: a code this operation cannot answer would not compile here.
+    // The code is a literal union: a code this operation cannot return would not compile here.
     if (unknown.error?.code !== 'OBJECT_NOT_FOUND')
       throw new Error(`expected OBJECT_NOT_FOUND: ${unknown.error}`);
   });
@@ -448,7 +453,7 @@ describe('the typed client against npm start', () => {
     expect(presignedJob.data).toMatchObject({ status: 'completed', format: 'jsonl', counts: { created: 1 } });
     expect(startedAgain.error?.code).toBe('IMPORT_ALREADY_STARTED');
     expect(listed.data?.pagination.total).toBe(3);
-    // The answer is JSON or (format=csv) text: the type says both, the JSON page is an object.
+    // The response is JSON or (format=csv) text: the type says both, the JSON page is an object.
     expect(typeof errors.data === 'object' ? errors.data.data : errors.data).toEqual([
       { row: 3, field: 'name', code: 'REQUIRED', message: expect.any(String), outcome: 'failed' },
     ]);
@@ -555,7 +560,7 @@ describe('the typed client against npm start', () => {
     }
   });
 
-  it('called every operation of the document, and every answer was as documented', () => {
+  it('called every operation of the document, and every response was as documented', () => {
     // Assess
     expect([...operationIds.keys()].filter((route) => !called.has(route))).toEqual([]);
     expect(problems).toEqual([]);

@@ -14,10 +14,10 @@ jest.setTimeout(180_000);
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const PASSWORD = 'e2e wallet password';
 
-interface ApiAnswer {
+interface ApiResponse {
   status: number;
   headers: Headers;
-  // biome-ignore lint/suspicious/noExplicitAny: parsed JSON answers of every shape
+  // biome-ignore lint/suspicious/noExplicitAny: parsed JSON responses of every shape
   body: any;
 }
 
@@ -35,7 +35,7 @@ describe('wallets over HTTP: App key, login, Bearer token', () => {
   async function call(
     path: string,
     options: { method?: string; apiKey?: string; bearer?: string; body?: unknown } = {},
-  ): Promise<ApiAnswer> {
+  ): Promise<ApiResponse> {
     const headers: Record<string, string> = {};
     if (options.apiKey !== undefined) headers['X-API-Key'] = options.apiKey;
     if (options.bearer !== undefined) headers.Authorization = `Bearer ${options.bearer}`;
@@ -98,20 +98,20 @@ describe('wallets over HTTP: App key, login, Bearer token', () => {
 
   it('logs the wallet in without any API key: 200 with a token', async () => {
     // Act
-    const answer = await call('/v2/wallets/login', {
+    const response = await call('/v2/wallets/login', {
       method: 'POST',
       body: { username: `handheld-7@${appId}`, password: PASSWORD },
     });
-    token = answer.body?.token;
+    token = response.body?.token;
     // Assess
-    expect(answer.status).toBe(200);
+    expect(response.status).toBe(200);
     expect(token).toMatch(/^arw_[A-Za-z0-9_-]{43}$/);
-    expect(answer.body.expiresAt).toMatch(ISO_UTC);
-    expect(answer.body.wallet).toMatchObject({ id: walletId, lastLoginAt: expect.stringMatching(ISO_UTC) });
-    expect(answer.headers.get('cache-control')).toBe('no-store');
+    expect(response.body.expiresAt).toMatch(ISO_UTC);
+    expect(response.body.wallet).toMatchObject({ id: walletId, lastLoginAt: expect.stringMatching(ISO_UTC) });
+    expect(response.headers.get('cache-control')).toBe('no-store');
   });
 
-  it('answers a wrong password with the 401 of an unknown wallet', async () => {
+  it('refuses a wrong password with the 401 of an unknown wallet', async () => {
     // Act
     const wrongPassword = await call('/v2/wallets/login', {
       method: 'POST',
@@ -130,31 +130,31 @@ describe('wallets over HTTP: App key, login, Bearer token', () => {
     expect(unknownBody).toEqual(wrongBody);
   });
 
-  it('throttles a guessing address: 5 failures answer 401, the next 429 with Retry-After', async () => {
+  it('throttles a guessing address: 5 failures response 401, the next 429 with Retry-After', async () => {
     // Act: a username of its own, so that the other tests' logins from this address go on
-    const answers: ApiAnswer[] = [];
+    const responses: ApiResponse[] = [];
     for (let attempt = 1; attempt <= 6; attempt++)
-      answers.push(
+      responses.push(
         await call('/v2/wallets/login', {
           method: 'POST',
           body: { username: `guessed@${appId}`, password: 'a guess' },
         }),
       );
     // Assess
-    expect(answers.map((answer) => answer.status)).toEqual([401, 401, 401, 401, 401, 429]);
-    expect(answers[5]?.body).toMatchObject({
+    expect(responses.map((response) => response.status)).toEqual([401, 401, 401, 401, 401, 429]);
+    expect(responses[5]?.body).toMatchObject({
       code: 'TOO_MANY_REQUESTS',
       timestamp: expect.stringMatching(ISO_UTC),
     });
-    expect(answers[5]?.headers.get('retry-after')).toBe('2');
+    expect(responses[5]?.headers.get('retry-after')).toBe('2');
   });
 
   it('reads GET /v2/wallets/{id} with the Bearer token, the call counted in its stats', async () => {
     // Act
-    const answer = await call(`/v2/wallets/${walletId}`, { bearer: token });
+    const response = await call(`/v2/wallets/${walletId}`, { bearer: token });
     // Assess
-    expect(answer.status).toBe(200);
-    expect(answer.body).toMatchObject({
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({
       id: walletId,
       fullUsername: `handheld-7@${appId}`,
       metadata: { site: 'dock 4' },
@@ -164,17 +164,17 @@ describe('wallets over HTTP: App key, login, Bearer token', () => {
 
   it('lets the wallet read but not write: 403 APP_ACCESS_DENIED on PUT', async () => {
     // Act
-    const answer = await call(`/v2/wallets/${walletId}`, {
+    const response = await call(`/v2/wallets/${walletId}`, {
       method: 'PUT',
       bearer: token,
       body: { status: 'active' },
     });
     // Assess
-    expect(answer.status).toBe(403);
-    expect(answer.body.code).toBe('APP_ACCESS_DENIED');
+    expect(response.status).toBe(403);
+    expect(response.body.code).toBe('APP_ACCESS_DENIED');
   });
 
-  it('answers 401 UNAUTHORIZED to a wallet route without any credential, and to a forged token', async () => {
+  it('responds 401 UNAUTHORIZED to a wallet route without any credential, and to a forged token', async () => {
     // Act
     const none = await call(`/v2/wallets/${walletId}`);
     const forged = await call(`/v2/wallets/${walletId}`, { bearer: `arw_${'A'.repeat(43)}` });

@@ -52,7 +52,7 @@ describe('webhooks through npm start', () => {
         headers: { 'X-API-Key': apiKey, 'Content-Type': 'application/json' },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
-      // biome-ignore lint/suspicious/noExplicitAny: the tests read answers of every shape
+      // biome-ignore lint/suspicious/noExplicitAny: the tests read responses of every shape
       return { status: response.status, body: (await response.json()) as any };
     };
     const webhook = await call('POST', '/v2/webhooks', { url: receiver.url });

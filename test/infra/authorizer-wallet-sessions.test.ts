@@ -49,7 +49,7 @@ describe('authorizer for API keys and wallet sessions', () => {
 
   it('may update items only under wallet partitions, and put, delete or batch-write nothing', () => {
     // Act
-    // Only table actions count here: its log group and X-Ray grants (issue 7) write no item.
+    // Only table actions count here: its log group and X-Ray grants write no item.
     const allowed = authorizerStatements().filter(
       (statement) =>
         statement.Effect === 'Allow' &&
@@ -109,7 +109,7 @@ describe('authorizer for API keys and wallet sessions', () => {
       template.toJSON().Resources[synthesized.logicalIdOf(authorizerFunction)].Properties.Environment
         .Variables;
     // Assess
-    // Issue 7 added the shared usage key (usage plans) and the Powertools names.
+    // Besides the table: the shared usage key (usage plans) and the Powertools names.
     expect(Object.keys(variables).sort()).toEqual([
       DEFAULT_USAGE_IDENTIFIER_KEY_ENVIRONMENT,
       'NODE_OPTIONS',
@@ -141,7 +141,7 @@ describe('wallet routes', () => {
     // Act
     const routes = Object.values(template.findResources('AWS::ApiGateway::Method'))
       .map((method) => `${method.Properties.HttpMethod} ${paths.get(method.Properties.ResourceId.Ref)}`)
-      // The CORS preflights (OPTIONS, answered by API Gateway itself) are no operation's route.
+      // The CORS preflights (OPTIONS, served by API Gateway itself) are no operation's route.
       .filter((route) => route.includes('/v2/wallets') && !route.startsWith('OPTIONS '));
     // Assess
     expect(routes.sort()).toEqual(routesOfRows(walletRows).sort());
@@ -149,7 +149,7 @@ describe('wallet routes', () => {
       expect(synthesized.stack.api.operationFunctions.has(operation.id)).toBe(true);
   });
 
-  it('mark only the login (and the OpenAPI document, issue 7) as public in the table', () => {
+  it('mark only the login (and the OpenAPI document) as public in the table', () => {
     // Assess
     expect(
       operationList
@@ -158,8 +158,6 @@ describe('wallet routes', () => {
     ).toEqual(['walletLogin', 'openapi']);
   });
 
-  // Flip to `it` once lib/operation-routes.ts honours `authorization: 'none'` (see the report of issue 6):
-  // until then the login route still sits behind the authorizer in the synthesized stack.
   it('puts no authorizer on POST /v2/wallets/login', () => {
     // Prepare
     const paths = resourcePaths(template);

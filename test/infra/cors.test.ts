@@ -1,7 +1,7 @@
 /**
- * CORS in the stack: with `-c corsAllowedOrigins=...`, API Gateway answers preflights on every
+ * CORS in the stack: with `-c corsAllowedOrigins=...`, API Gateway responds to preflights on every
  * resource (a mock, no authorizer), the gateway responses carry the allowed origin so that a
- * page can read errors, and every operation function knows the origins for its own answers.
+ * page can read errors, and every operation function knows the origins for its own responses.
  * Without the context there is no CORS at all.
  */
 import type { Template } from 'aws-cdk-lib/assertions';
@@ -43,7 +43,7 @@ describe('CORS, with one allowed origin (the console)', () => {
   const synthesized = synthesizeStack({ corsAllowedOrigins: `${CONSOLE}/` });
   const { template } = synthesized;
 
-  it('answers preflights on every resource with a mock: no authorizer, no key, the origin, methods and headers', () => {
+  it('responds to preflights on every resource with a mock: no authorizer, no key, the origin, methods and headers', () => {
     // Act
     const preflights = methodsWith(template, 'OPTIONS');
     const resources = Object.keys(template.findResources('AWS::ApiGateway::Resource'));

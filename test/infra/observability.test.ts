@@ -71,7 +71,7 @@ describe('logs', () => {
     expect(() => synthesizeStack({ logRetentionDays: '31' })).toThrow(/logRetentionDays must be one of/);
   });
 
-  it('writes an API access log line as JSON with the request, caller and answer', () => {
+  it('writes an API access log line as JSON with the request, caller and response', () => {
     // Prepare
     const [stage] = Object.values(template.findResources('AWS::ApiGateway::Stage'));
     const accessLogGroupId = synthesized.logicalIdOf(synthesized.stack.api.accessLogGroup);

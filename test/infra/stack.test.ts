@@ -78,7 +78,7 @@ describe('Lambda functions', () => {
     expect(resourceTypes).not.toContain('AWS::CloudFormation::CustomResource');
   });
 
-  // Node.js 24 since issue 7: cdk-nag's AwsSolutions-L1 wants the newest runtime.
+  // Node.js 24: cdk-nag's AwsSolutions-L1 wants the newest runtime.
   it('runs every function on Node.js 24, arm64, 1024 MB, with source maps; API functions stop at 29 s, the sequencer and the removal job at 300 s, the import and export jobs at 900 s', () => {
     // Prepare
     const functions = template.findResources('AWS::Lambda::Function') as Record<string, CfnResource>;
@@ -125,8 +125,8 @@ describe('Lambda functions', () => {
     });
   });
 
-  // Which actions each function gets is proven in least-privilege.test.ts (issue 7 replaced
-  // "reads for GET, reads and writes otherwise" with each row's own declaration).
+  // Which actions each function gets is proven in least-privilege.test.ts, from the actions each
+  // row of the operation table declares.
 
   it('lets the authorizer use the table and nothing else (besides its logs and traces)', () => {
     // Prepare
@@ -237,7 +237,7 @@ describe('REST API', () => {
     },
   );
 
-  it.each(Object.entries(GATEWAY_RESPONSES))('answers %s in the spec error format', (type, response) => {
+  it.each(Object.entries(GATEWAY_RESPONSES))('returns %s in the spec error format', (type, response) => {
     // Assess
     template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
       ResponseType: type,

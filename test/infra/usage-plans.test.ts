@@ -43,7 +43,7 @@ describe('usage plans', () => {
       routesOfRows(operationList.filter((operation) => operation.authorization === 'none')),
     );
     // Act
-    // The CORS preflights (OPTIONS, answered by API Gateway itself) are no operation's route.
+    // The CORS preflights (OPTIONS, served by API Gateway itself) are no operation's route.
     const methods = Object.values(template.findResources('AWS::ApiGateway::Method'))
       .map((method) => method.Properties)
       .filter((method) => method.HttpMethod !== 'OPTIONS');
@@ -99,7 +99,7 @@ describe('usage plans', () => {
   });
 
   it.each(Object.entries(USAGE_PLAN_GATEWAY_RESPONSES))(
-    'answers %s in the spec error format',
+    'returns %s in the spec error format',
     (type, response) => {
       // Assess
       template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {

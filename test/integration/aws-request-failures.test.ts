@@ -1,6 +1,6 @@
 /**
  * AWS failure paths of the service's own requests (`lambdas/shared/aws-requests.ts`), which
- * s3rver never takes: an S3 stand-in on a local port answers what S3 answers when it fails
+ * s3rver never takes: an S3 stand-in on a local port returns what S3 returns when it fails
  * (throttling, a timeout, an error inside a 200, a 200 cut short, a refusal), and the requests
  * must be retried or refused as the SDK's standard mode does it.
  */
@@ -17,7 +17,7 @@ interface Scripted {
   body?: string;
 }
 
-/** The stand-in's answers, in order (the last one repeats), and the requests it took. */
+/** The stand-in's responses, in order (the last one repeats), and the requests it took. */
 let script: Scripted[] = [];
 let received: Array<{ method: string; url: string; headers: IncomingMessage['headers'] }> = [];
 let server: Server;
@@ -29,9 +29,9 @@ beforeAll(async () => {
     received.push({ method: request.method ?? '', url: request.url ?? '', headers: request.headers });
     request.resume();
     request.on('end', () => {
-      const answer = script.length > 1 ? (script.shift() as Scripted) : (script[0] as Scripted);
-      response.writeHead(answer.status, { 'x-amz-request-id': `req-${received.length}` });
-      response.end(answer.body ?? '');
+      const scripted = script.length > 1 ? (script.shift() as Scripted) : (script[0] as Scripted);
+      response.writeHead(scripted.status, { 'x-amz-request-id': `req-${received.length}` });
+      response.end(scripted.body ?? '');
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -69,7 +69,7 @@ describe('retried as the SDK retries', () => {
     expect(received).toHaveLength(2);
   });
 
-  it("a CopyObject that fails inside its 200 answer is sent again, and the second answer's result is kept", async () => {
+  it("a CopyObject that fails inside its 200 response is sent again, and the second response's result is kept", async () => {
     // Prepare
     script = [
       { status: 200, body: s3Error('InternalError', 'We encountered an internal error') },
@@ -81,7 +81,7 @@ describe('retried as the SDK retries', () => {
     expect(received).toHaveLength(2);
   });
 
-  it('a CopyObject whose 200 answer is cut short fails after 3 attempts, as InternalError', async () => {
+  it('a CopyObject whose 200 response is cut short fails after 3 attempts, as InternalError', async () => {
     // Prepare
     script = [{ status: 200, body: '' }];
     // Act
@@ -91,8 +91,8 @@ describe('retried as the SDK retries', () => {
     expect(received).toHaveLength(3);
   });
 
-  it('a CompleteMultipartUpload that fails inside its 200 answer fails the upload, which is aborted', async () => {
-    // Prepare: create, two parts, then every Complete answered with an error inside a 200.
+  it('a CompleteMultipartUpload that fails inside its 200 response fails the upload, which is aborted', async () => {
+    // Prepare: create, two parts, then every Complete responded with an error inside a 200.
     script = [
       {
         status: 200,

@@ -1,7 +1,7 @@
 /**
  * The bundles the stack deploys, not the TypeScript sources the other tests call: a handler
  * built as `cdk deploy` builds it (from packages' ES module builds, `lib/function-bundling.ts`)
- * answers as its source does, on its DynamoDB path, on its lazily loaded idempotency path, and
+ * responds as its source does, on its DynamoDB path, on its lazily loaded idempotency path, and
  * on its lazily loaded S3 paths (a streamed multipart upload and a download).
  */
 import { randomUUID } from 'node:crypto';
@@ -29,7 +29,7 @@ describe('bundled handlers', () => {
 
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-  it('creates a category, and answers a repeated Idempotency-Key with the same category', async () => {
+  it('creates a category, and responds to a repeated Idempotency-Key with the same category', async () => {
     // Prepare
     const event = proxyEvent({
       method: 'POST',

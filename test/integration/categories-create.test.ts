@@ -6,7 +6,7 @@ const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 describe('create category', () => {
-  it('answers 201 with the category, its Location, and defaults for the fields left out', async () => {
+  it('responds 201 with the category, its Location, and defaults for the fields left out', async () => {
     // Prepare
     const principal = companyPrincipal();
     // Act
@@ -59,7 +59,7 @@ describe('create category', () => {
     expect(response.body.name).toBe(name);
   });
 
-  it('answers 409 CATEGORY_NAME_EXISTS for a name the company already uses', async () => {
+  it('responds 409 CATEGORY_NAME_EXISTS for a name the company already uses', async () => {
     // Prepare
     const principal = companyPrincipal();
     await postCategory(principal, { name: 'Vehicles' });
@@ -74,7 +74,7 @@ describe('create category', () => {
     });
   });
 
-  it('answers 409 CATEGORY_NAME_EXISTS for the same name in another case', async () => {
+  it('responds 409 CATEGORY_NAME_EXISTS for the same name in another case', async () => {
     // Prepare
     const principal = companyPrincipal();
     await postCategory(principal, { name: 'Vehicles' });
@@ -85,7 +85,7 @@ describe('create category', () => {
     expect(response.body.code).toBe('CATEGORY_NAME_EXISTS');
   });
 
-  it('answers 409 for the same name in another Unicode normalization form', async () => {
+  it('responds 409 for the same name in another Unicode normalization form', async () => {
     // Prepare
     const principal = companyPrincipal();
     await postCategory(principal, { name: 'Caf\u00e9' });
@@ -96,7 +96,7 @@ describe('create category', () => {
     expect(response.body.code).toBe('CATEGORY_NAME_EXISTS');
   });
 
-  it('answers 409 for the upper case of a name whose capital has no precomposed form (ẖ → H̱)', async () => {
+  it('responds 409 for the upper case of a name whose capital has no precomposed form (ẖ → H̱)', async () => {
     // Prepare
     const principal = companyPrincipal();
     await postCategory(principal, { name: '\u1e96-tools' });
@@ -158,7 +158,7 @@ describe('create category validation', () => {
   it.each([
     ['a 1-character name', { name: 'V' }, 'name must be 2 to 100 characters long'],
     ['a 101-character name', { name: 'v'.repeat(101) }, 'name must be 2 to 100 characters long'],
-  ])('answers 400 LENGTH_INVALID for %s', async (_label, body, message) => {
+  ])('responds 400 LENGTH_INVALID for %s', async (_label, body, message) => {
     // Act
     const response = await postCategory(companyPrincipal(), body);
     // Assess
@@ -172,7 +172,7 @@ describe('create category validation', () => {
     ['a left-to-right isolate', '\u2066Pumps', 'U+2066'],
     ['DEL', 'Pumps\u007f', 'U+007F'],
   ])(
-    'answers 400 FORMAT_INVALID for a name with control or bidirectional formatting characters',
+    'responds 400 FORMAT_INVALID for a name with control or bidirectional formatting characters',
     async (_label, name, codePoint) => {
       // Act
       const response = await postCategory(companyPrincipal(), { name });
@@ -190,7 +190,7 @@ describe('create category validation', () => {
     },
   );
 
-  it('answers 400 REQUIRED for a missing name', async () => {
+  it('responds 400 REQUIRED for a missing name', async () => {
     // Act
     const response = await postCategory(companyPrincipal(), { description: 'no name' });
     // Assess
@@ -200,7 +200,7 @@ describe('create category validation', () => {
     );
   });
 
-  it('answers 400 REQUIRED for an empty body', async () => {
+  it('responds 400 REQUIRED for an empty body', async () => {
     // Act
     const response = await postCategory(companyPrincipal(), undefined);
     // Assess
@@ -210,7 +210,7 @@ describe('create category validation', () => {
     ]);
   });
 
-  it('answers 400 TYPE_INVALID for a number as the name', async () => {
+  it('responds 400 TYPE_INVALID for a number as the name', async () => {
     // Act
     const response = await postCategory(companyPrincipal(), { name: 42 });
     // Assess
@@ -222,7 +222,7 @@ describe('create category validation', () => {
     );
   });
 
-  it('answers 400 LENGTH_INVALID for a 501-character description', async () => {
+  it('responds 400 LENGTH_INVALID for a 501-character description', async () => {
     // Act
     const response = await postCategory(companyPrincipal(), { name: 'Tools', description: 'd'.repeat(501) });
     // Assess
@@ -238,7 +238,7 @@ describe('create category validation', () => {
     );
   });
 
-  it('answers 400 TYPE_INVALID for metadata that is an array', async () => {
+  it('responds 400 TYPE_INVALID for metadata that is an array', async () => {
     // Act
     const response = await postCategory(companyPrincipal(), { name: 'Tools', metadata: ['a'] });
     // Assess
@@ -248,7 +248,7 @@ describe('create category validation', () => {
     ]);
   });
 
-  it('answers 400 SIZE_INVALID for metadata over 16384 bytes', async () => {
+  it('responds 400 SIZE_INVALID for metadata over 16384 bytes', async () => {
     // Act
     const response = await postCategory(companyPrincipal(), {
       name: 'Tools',
@@ -273,7 +273,7 @@ describe('create category validation', () => {
     ]);
   });
 
-  it('answers 400 FORMAT_INVALID on "body" for malformed JSON', async () => {
+  it('responds 400 FORMAT_INVALID on "body" for malformed JSON', async () => {
     // Act
     const response = await postCategory(companyPrincipal(), undefined, { rawBody: '{"name": "Tools",' });
     // Assess
@@ -290,7 +290,7 @@ describe('create category validation', () => {
     ['a JSON array', '[{"name":"Tools"}]'],
     ['a JSON string', '"Tools"'],
     ['a JSON number', '7'],
-  ])('answers 400 TYPE_INVALID on "body" for %s', async (_label, rawBody) => {
+  ])('responds 400 TYPE_INVALID on "body" for %s', async (_label, rawBody) => {
     // Act
     const response = await postCategory(companyPrincipal(), undefined, { rawBody });
     // Assess

@@ -384,7 +384,7 @@ describe('list categories: invalid query parameters', () => {
     ['status', 'bogus', 'ENUM_INVALID', 'status must be one of: active, inactive, all'],
     ['status', 'archived', 'ENUM_INVALID', 'status must be one of: active, inactive, all'],
     ['name', 'n'.repeat(101), 'LENGTH_INVALID', 'name must be at most 100 characters long'],
-  ])('answers 400 VALIDATION_ERROR for %s=%s', async (field, value, code, message) => {
+  ])('responds 400 VALIDATION_ERROR for %s=%s', async (field, value, code, message) => {
     // Act
     const response = await listCategories(companyPrincipal(), { [field]: value });
     // Assess

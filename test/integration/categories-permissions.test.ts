@@ -10,7 +10,7 @@ import {
 import { appPrincipal, companyPrincipal } from '../support/principals';
 
 describe('category permissions', () => {
-  it('answers 403 COMPANY_ACCESS_DENIED to a create with a key without categories:write', async () => {
+  it('responds 403 COMPANY_ACCESS_DENIED to a create with a key without categories:write', async () => {
     // Prepare
     const principal = companyPrincipal(['categories:read']);
     // Act
@@ -41,7 +41,7 @@ describe('category permissions', () => {
     expect(read.statusCode).toBe(200);
   });
 
-  it('answers 403 to an update with a key without categories:write, and changes nothing', async () => {
+  it('responds 403 to an update with a key without categories:write, and changes nothing', async () => {
     // Prepare
     const companyId = randomUUID();
     const created = await createCategoryOk(companyPrincipal(undefined, companyId), { name: 'Vehicles' });
@@ -55,7 +55,7 @@ describe('category permissions', () => {
     expect(readBack.body.name).toBe('Vehicles');
   });
 
-  it('answers 403 to a list with a key without categories:read', async () => {
+  it('responds 403 to a list with a key without categories:read', async () => {
     // Act
     const response = await listCategories(companyPrincipal(['categories:write', 'objects:read']));
     // Assess
@@ -67,7 +67,7 @@ describe('category permissions', () => {
     });
   });
 
-  it('answers 403 COMPANY_ACCESS_DENIED to an App key, even one holding category permissions', async () => {
+  it('responds 403 COMPANY_ACCESS_DENIED to an App key, even one holding category permissions', async () => {
     // Prepare
     const principal = appPrincipal(['categories:read', 'categories:write']);
     // Act
@@ -84,7 +84,7 @@ describe('category permissions', () => {
     expect(listed.body.code).toBe('COMPANY_ACCESS_DENIED');
   });
 
-  it('answers 401 UNAUTHORIZED when no principal reached the handler', async () => {
+  it('responds 401 UNAUTHORIZED when no principal reached the handler', async () => {
     // Act
     const response = await postCategory(undefined, { name: 'Vehicles' });
     // Assess

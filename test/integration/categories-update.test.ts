@@ -100,7 +100,7 @@ describe('update category', () => {
     expect(response.body.code).toBe('CATEGORY_NAME_EXISTS');
   });
 
-  it('answers 409 CATEGORY_NAME_EXISTS for a rename to a name in use, and changes nothing', async () => {
+  it('responds 409 CATEGORY_NAME_EXISTS for a rename to a name in use, and changes nothing', async () => {
     // Prepare
     const principal = companyPrincipal();
     await createCategoryOk(principal, { name: 'Vehicles' });
@@ -154,7 +154,7 @@ describe('update category', () => {
     expect(response.body.name).toBe('Vehicles');
   });
 
-  it('answers 400 ENUM_INVALID for an unknown status', async () => {
+  it('responds 400 ENUM_INVALID for an unknown status', async () => {
     // Prepare
     const principal = companyPrincipal();
     const created = await createCategoryOk(principal, { name: 'Tools' });
@@ -176,7 +176,7 @@ describe('update category', () => {
     });
   });
 
-  it('answers 400 for a name that is too short or a description that is too long', async () => {
+  it('responds 400 for a name that is too short or a description that is too long', async () => {
     // Prepare
     const principal = companyPrincipal();
     const created = await createCategoryOk(principal, { name: 'Tools' });
@@ -194,7 +194,7 @@ describe('update category', () => {
     ]);
   });
 
-  it('answers 400 for a JSON null body, which is not an object', async () => {
+  it('responds 400 for a JSON null body, which is not an object', async () => {
     // Prepare
     const principal = companyPrincipal();
     const created = await createCategoryOk(principal, { name: 'Tools' });
@@ -207,7 +207,7 @@ describe('update category', () => {
     ]);
   });
 
-  it('answers 404 CATEGORY_NOT_FOUND for an unknown id', async () => {
+  it('responds 404 CATEGORY_NOT_FOUND for an unknown id', async () => {
     // Prepare
     const categoryId = randomUUID();
     // Act
@@ -221,7 +221,7 @@ describe('update category', () => {
     });
   });
 
-  it("answers 404 for another company's category and leaves it unchanged", async () => {
+  it("responds 404 for another company's category and leaves it unchanged", async () => {
     // Prepare
     const owner = companyPrincipal();
     const intruder = companyPrincipal();
@@ -235,7 +235,7 @@ describe('update category', () => {
     expect(readBack.body).toEqual(created);
   });
 
-  it('answers 400 FORMAT_INVALID for a category id that is not a UUID', async () => {
+  it('responds 400 FORMAT_INVALID for a category id that is not a UUID', async () => {
     // Act
     const response = await putCategory(companyPrincipal(), 'not-a-uuid', { name: 'Anything' });
     // Assess
@@ -278,7 +278,7 @@ describe('update category', () => {
 });
 
 describe('get category', () => {
-  it('answers 200 with the category', async () => {
+  it('responds 200 with the category', async () => {
     // Prepare
     const principal = companyPrincipal();
     const created = await createCategoryOk(principal, { name: 'Vehicles' });
@@ -289,7 +289,7 @@ describe('get category', () => {
     expect(response.body).toEqual(created);
   });
 
-  it("answers 404 CATEGORY_NOT_FOUND for another company's category", async () => {
+  it("responds 404 CATEGORY_NOT_FOUND for another company's category", async () => {
     // Prepare
     const created = await createCategoryOk(companyPrincipal(), { name: 'Vehicles' });
     // Act
@@ -299,7 +299,7 @@ describe('get category', () => {
     expect(response.body.code).toBe('CATEGORY_NOT_FOUND');
   });
 
-  it('answers 400 for a category id that is not a UUID', async () => {
+  it('responds 400 for a category id that is not a UUID', async () => {
     // Act
     const response = await getCategory(companyPrincipal(), '123');
     // Assess

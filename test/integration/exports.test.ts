@@ -74,9 +74,9 @@ const jsonLines = (text: string) =>
     .map((line) => JSON.parse(line) as ObjectBody & { category: string | null; subcategory: string | null });
 
 async function exportOk(principal: Principal, query: Record<string, string>) {
-  const answer = await exportObjects(principal, query);
-  if (answer.statusCode !== 200) throw new Error(`export ${answer.statusCode}: ${answer.text}`);
-  return answer;
+  const response = await exportObjects(principal, query);
+  if (response.statusCode !== 200) throw new Error(`export ${response.statusCode}: ${response.text}`);
+  return response;
 }
 
 describe('CSV export', () => {
@@ -93,18 +93,18 @@ describe('CSV export', () => {
       metadata: { note: 'a,b', quote: '"', nested: { list: [1, 2] } },
     });
     // Act
-    const answer = await exportOk(principal, { format: 'csv' });
+    const response = await exportOk(principal, { format: 'csv' });
     // Assess
-    expect(answer.headers['Content-Type']).toBe('text/csv; charset=utf-8');
-    expect(answer.headers['Content-Disposition']).toMatch(
+    expect(response.headers['Content-Type']).toBe('text/csv; charset=utf-8');
+    expect(response.headers['Content-Disposition']).toMatch(
       /^attachment; filename="objects-\d{4}-\d{2}-\d{2}\.csv"$/,
     );
-    expect(answer.text.startsWith(`${HEADER.join(',')}\r\n`)).toBe(true);
-    expect(answer.text.endsWith('\r\n')).toBe(true);
-    expect(answer.text).toContain(
+    expect(response.text.startsWith(`${HEADER.join(',')}\r\n`)).toBe(true);
+    expect(response.text.endsWith('\r\n')).toBe(true);
+    expect(response.text).toContain(
       `${object.id},Q-1,"Van, long","He said ""hi""\nthen left","line one\r\nline two","Ann, Bob",active,${place!.categoryId},"Fleet, ""north""",${place!.subcategoryId},Vans,`,
     );
-    const rows = parse(answer.text) as string[][];
+    const rows = parse(response.text) as string[][];
     expect(rows).toEqual([
       HEADER,
       [
@@ -131,9 +131,9 @@ describe('CSV export', () => {
 
   it('writes the header row alone when nothing matches', async () => {
     // Act
-    const answer = await exportOk(companyPrincipal(), { format: 'csv' });
+    const response = await exportOk(companyPrincipal(), { format: 'csv' });
     // Assess
-    expect(answer.text).toBe(`${HEADER.join(',')}\r\n`);
+    expect(response.text).toBe(`${HEADER.join(',')}\r\n`);
   });
 
   it.each([
@@ -153,9 +153,9 @@ describe('CSV export', () => {
       owner: value,
     });
     // Act
-    const answer = await exportOk(principal, { format: 'csv' });
+    const response = await exportOk(principal, { format: 'csv' });
     // Assess
-    const [, row] = parse(answer.text) as string[][];
+    const [, row] = parse(response.text) as string[][];
     const cell = (column: string) => row![HEADER.indexOf(column)];
     for (const column of ['externalId', 'name', 'description', 'summary', 'owner', 'category']) {
       expect([column, cell(column)]).toEqual([column, `'${value}`]);
@@ -176,9 +176,9 @@ describe('CSV export', () => {
       const [place] = await givenPlaces(principal, 'Tools', ['Hand']);
       await createObjectOk(principal, place!, { externalId: value, description: value, summary: value });
       // Act
-      const answer = await exportOk(principal, { format: 'csv' });
+      const response = await exportOk(principal, { format: 'csv' });
       // Assess
-      const [, row] = parse(answer.text) as string[][];
+      const [, row] = parse(response.text) as string[][];
       const cell = (column: string) => row![HEADER.indexOf(column)];
       for (const column of ['externalId', 'description', 'summary']) {
         expect([column, cell(column)]).toEqual([column, `'${value}`]);
@@ -199,9 +199,9 @@ describe('CSV export', () => {
       metadata: { formula: '=1+1' },
     });
     // Act
-    const answer = await exportOk(principal, { format: 'csv' });
+    const response = await exportOk(principal, { format: 'csv' });
     // Assess
-    const [, row] = parse(answer.text) as string[][];
+    const [, row] = parse(response.text) as string[][];
     const cell = (column: string) => row![HEADER.indexOf(column)];
     expect(cell('externalId')).toBe('a=b');
     expect(cell('name')).toBe("'plain");
@@ -222,15 +222,15 @@ describe('JSON Lines export', () => {
       { place: second!, body: { name: 'Valve, line', description: 'two\nlines', owner: 'Ann' } },
     ]);
     // Act
-    const answer = await exportOk(principal, { format: 'jsonl', sort: 'createdAt:asc' });
+    const response = await exportOk(principal, { format: 'jsonl', sort: 'createdAt:asc' });
     // Assess
-    expect(answer.headers['Content-Type']).toBe('application/x-ndjson; charset=utf-8');
-    expect(answer.text.endsWith('\n')).toBe(true);
-    expect(answer.text.split('\n')).toHaveLength(3);
+    expect(response.headers['Content-Type']).toBe('application/x-ndjson; charset=utf-8');
+    expect(response.text.endsWith('\n')).toBe(true);
+    expect(response.text.split('\n')).toHaveLength(3);
     const entities = await Promise.all(
       objects.map(async (object) => (await getObject(principal, object.id)).body),
     );
-    expect(jsonLines(answer.text)).toEqual([
+    expect(jsonLines(response.text)).toEqual([
       { ...entities[0], category: 'Machines', subcategory: 'Pumps' },
       { ...entities[1], category: 'Machines', subcategory: 'Valves' },
     ]);
@@ -342,7 +342,7 @@ describe('export filters and sorts (spec 4.1)', () => {
     // Prepare
     const foreignIds = await listedIds(other, { status: 'all' });
     const foreignPlace = (
-      await exportOk(other, { format: 'jsonl' }).then((answer) => jsonLines(answer.text))
+      await exportOk(other, { format: 'jsonl' }).then((response) => jsonLines(response.text))
     )[0]!;
     // Act
     const all = jsonLines((await exportOk(principal, { format: 'jsonl', status: 'all' })).text);
@@ -436,7 +436,7 @@ describe('a large export', () => {
     },
   );
 
-  it("answers 404 EXPORT_NOT_FOUND for another company's export and for an unknown id", async () => {
+  it("responds 404 EXPORT_NOT_FOUND for another company's export and for an unknown id", async () => {
     // Prepare
     const started = await exportObjects(principal, { format: 'csv' });
     const { id } = JSON.parse(started.text);

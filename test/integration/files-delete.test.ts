@@ -92,11 +92,11 @@ describe('delete (spec 4.18)', () => {
     const { principal, file } = await givenUploadedFile();
     const readOnly = companyPrincipal(['files:read', 'objects:read', 'objects:write'], principal.tenantId);
     // Act
-    const answer = await deleteFile(readOnly, file.id);
+    const response = await deleteFile(readOnly, file.id);
     const downloaded = await download(principal, file.id);
     // Assess
-    expect(answer.statusCode).toBe(403);
-    expect(answer.body).toEqual(errorBody('FILE_DELETE_DENIED'));
+    expect(response.statusCode).toBe(403);
+    expect(response.body).toEqual(errorBody('FILE_DELETE_DENIED'));
     expect(downloaded.statusCode).toBe(200);
   });
 
@@ -105,11 +105,11 @@ describe('delete (spec 4.18)', () => {
     const { principal, file } = await givenUploadedFile();
     const other = companyPrincipal();
     // Act
-    const answer = await deleteFile(other, file.id, { companyId: principal.tenantId });
+    const response = await deleteFile(other, file.id, { companyId: principal.tenantId });
     const downloaded = await download(principal, file.id);
     // Assess
-    expect(answer.statusCode).toBe(403);
-    expect(answer.body).toEqual(errorBody('FILE_DELETE_DENIED'));
+    expect(response.statusCode).toBe(403);
+    expect(response.body).toEqual(errorBody('FILE_DELETE_DENIED'));
     expect(downloaded.statusCode).toBe(200);
   });
 
@@ -133,11 +133,11 @@ describe('delete (spec 4.18)', () => {
     // Prepare
     const { principal, objectId, file } = await givenUploadedFile();
     // Act
-    const answers = await Promise.all([deleteFile(principal, file.id), deleteFile(principal, file.id)]);
+    const responses = await Promise.all([deleteFile(principal, file.id), deleteFile(principal, file.id)]);
     const events = await listObjectEvents(principal, objectId);
     const listed = await listFiles(principal, objectId);
     // Assess
-    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([204, 404]);
+    expect(responses.map((response) => response.statusCode).sort()).toEqual([204, 404]);
     expect(
       events.body.data.filter((event: { action: string }) => event.action === 'file_delete'),
     ).toHaveLength(1);

@@ -31,14 +31,14 @@ describe('download (spec 4.17)', () => {
     file = await uploadSampleOk(principal, objectId, png);
   });
 
-  it('answers the exact bytes, base64-encoded, with Content-Type, Content-Length, Content-Disposition, Cache-Control and ETag', async () => {
+  it('returns the exact bytes, base64-encoded, with Content-Type, Content-Length, Content-Disposition, Cache-Control and ETag', async () => {
     // Act
-    const answer = await download(principal, file.id);
+    const response = await download(principal, file.id);
     // Assess
-    expect(answer.statusCode).toBe(200);
-    expect(answer.isBase64Encoded).toBe(true);
-    expect(answer.content.equals(png.content)).toBe(true);
-    expect(answer.headers).toEqual({
+    expect(response.statusCode).toBe(200);
+    expect(response.isBase64Encoded).toBe(true);
+    expect(response.content.equals(png.content)).toBe(true);
+    expect(response.headers).toEqual({
       'Content-Type': 'image/png',
       'Content-Length': String(png.content.length),
       'Content-Disposition': `inline; filename="photo.png"; filename*=UTF-8''photo.png`,
@@ -48,7 +48,7 @@ describe('download (spec 4.17)', () => {
     });
   });
 
-  it('download=true answers Content-Disposition attachment; download=false inline', async () => {
+  it('download=true returns Content-Disposition attachment; download=false inline', async () => {
     // Act
     const attachment = await download(principal, file.id, { query: { download: 'true' } });
     const inline = await download(principal, file.id, { query: { download: 'false' } });
@@ -92,10 +92,10 @@ describe('download (spec 4.17)', () => {
     const weak = await download(principal, file.id, { headers: { 'if-none-match': `W/${etag}` } });
     const listed = await download(principal, file.id, { headers: { 'If-None-Match': `"stale", ${etag}` } });
     // Assess
-    for (const answer of [exact, weak, listed]) {
-      expect(answer.statusCode).toBe(304);
-      expect(answer.rawBody).toBe('');
-      expect(answer.headers.ETag).toBe(etag);
+    for (const response of [exact, weak, listed]) {
+      expect(response.statusCode).toBe(304);
+      expect(response.rawBody).toBe('');
+      expect(response.headers.ETag).toBe(etag);
     }
     expect(exact.headers['Cache-Control']).toBe('private, max-age=300');
     expect(exact.headers['X-Content-Type-Options']).toBe('nosniff');
@@ -103,29 +103,29 @@ describe('download (spec 4.17)', () => {
 
   it('a stale ETag: 200 with the bytes', async () => {
     // Act
-    const answer = await download(principal, file.id, {
+    const response = await download(principal, file.id, {
       headers: { 'If-None-Match': `"${'0'.repeat(64)}"` },
     });
     // Assess
-    expect(answer.statusCode).toBe(200);
-    expect(answer.content.equals(png.content)).toBe(true);
+    expect(response.statusCode).toBe(200);
+    expect(response.content.equals(png.content)).toBe(true);
   });
 
-  it('answers exactly 4 MiB inline', async () => {
+  it('returns exactly 4 MiB inline', async () => {
     // Prepare
     const content = largePdf(FOUR_MIB);
     const uploaded = await uploadParts(principal, objectId, [
       { name: 'file', fileName: 'four.pdf', contentType: 'application/pdf', content },
     ]);
     // Act
-    const answer = await download(principal, uploaded.body.id);
+    const response = await download(principal, uploaded.body.id);
     // Assess
-    expect(answer.statusCode).toBe(200);
-    expect(answer.headers['Content-Length']).toBe(String(FOUR_MIB));
-    expect(sha256Hex(answer.content)).toBe(sha256Hex(content));
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['Content-Length']).toBe(String(FOUR_MIB));
+    expect(sha256Hex(response.content)).toBe(sha256Hex(content));
   });
 
-  it('above 4 MiB: 302 to a presigned S3 GET that answers the same bytes and headers', async () => {
+  it('above 4 MiB: 302 to a presigned S3 GET that returns the same bytes and headers', async () => {
     // Prepare
     const content = largePdf(FOUR_MIB + 1);
     const uploaded = await uploadParts(principal, objectId, [
@@ -167,59 +167,59 @@ describe('download (spec 4.17)', () => {
       { name: 'file', fileName: 'big.pdf', contentType: 'application/pdf', content },
     ]);
     // Act
-    const answer = await download(principal, uploaded.body.id, {
+    const response = await download(principal, uploaded.body.id, {
       headers: { 'If-None-Match': `"${sha256Hex(content)}"` },
     });
     // Assess
-    expect(answer.statusCode).toBe(304);
-    expect(answer.headers.Location).toBeUndefined();
+    expect(response.statusCode).toBe(304);
+    expect(response.headers.Location).toBeUndefined();
   });
 
   it('403 FILE_ACCESS_DENIED for another company’s companyId in the path', async () => {
     // Prepare
     const other = companyPrincipal();
     // Act
-    const answer = await download(other, file.id, { companyId: principal.tenantId });
+    const response = await download(other, file.id, { companyId: principal.tenantId });
     // Assess
-    expect(answer.statusCode).toBe(403);
-    expect(answer.json).toEqual(errorBody('FILE_ACCESS_DENIED'));
+    expect(response.statusCode).toBe(403);
+    expect(response.json).toEqual(errorBody('FILE_ACCESS_DENIED'));
   });
 
   it('404 FILE_NOT_FOUND for another company’s file id under one’s own companyId', async () => {
     // Prepare
     const other = companyPrincipal();
     // Act
-    const answer = await download(other, file.id);
+    const response = await download(other, file.id);
     // Assess
-    expect(answer.statusCode).toBe(404);
-    expect(answer.json).toEqual(errorBody('FILE_NOT_FOUND'));
+    expect(response.statusCode).toBe(404);
+    expect(response.json).toEqual(errorBody('FILE_NOT_FOUND'));
   });
 
   it('404 FILE_NOT_FOUND for an unknown file id', async () => {
     // Act
-    const answer = await download(principal, randomUUID());
+    const response = await download(principal, randomUUID());
     // Assess
-    expect(answer.statusCode).toBe(404);
-    expect(answer.json).toEqual(errorBody('FILE_NOT_FOUND'));
+    expect(response.statusCode).toBe(404);
+    expect(response.json).toEqual(errorBody('FILE_NOT_FOUND'));
   });
 
   it('403 FILE_ACCESS_DENIED for a key without files:read', async () => {
     // Prepare
     const limited = companyPrincipal(['objects:read', 'files:write'], principal.tenantId);
     // Act
-    const answer = await download(limited, file.id);
+    const response = await download(limited, file.id);
     // Assess
-    expect(answer.statusCode).toBe(403);
-    expect(answer.json).toEqual(errorBody('FILE_ACCESS_DENIED'));
+    expect(response.statusCode).toBe(403);
+    expect(response.json).toEqual(errorBody('FILE_ACCESS_DENIED'));
   });
 
   it('a key with only files:read may download', async () => {
     // Prepare
     const readOnly = companyPrincipal(['files:read'], principal.tenantId);
     // Act
-    const answer = await download(readOnly, file.id);
+    const response = await download(readOnly, file.id);
     // Assess
-    expect(answer.statusCode).toBe(200);
+    expect(response.statusCode).toBe(200);
   });
 
   it('400 VALIDATION_ERROR for download=maybe and for a file id that is not a UUID', async () => {
@@ -238,8 +238,8 @@ describe('download (spec 4.17)', () => {
 
   it('401 UNAUTHORIZED without a principal', async () => {
     // Act
-    const answer = await download(undefined, file.id, { companyId: principal.tenantId });
+    const response = await download(undefined, file.id, { companyId: principal.tenantId });
     // Assess
-    expect(answer.statusCode).toBe(401);
+    expect(response.statusCode).toBe(401);
   });
 });

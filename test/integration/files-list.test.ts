@@ -29,11 +29,11 @@ describe('list an object’s files', () => {
 
   it('lists newest first with the full records and the pagination wrapper', async () => {
     // Act
-    const answer = await listFiles(principal, object.id);
+    const response = await listFiles(principal, object.id);
     // Assess
-    expect(answer.statusCode).toBe(200);
-    expect(answer.body.data).toEqual([...uploaded].reverse());
-    expect(answer.body.pagination).toEqual({
+    expect(response.statusCode).toBe(200);
+    expect(response.body.data).toEqual([...uploaded].reverse());
+    expect(response.body.pagination).toEqual({
       limit: 20,
       offset: 0,
       total: 3,
@@ -76,10 +76,10 @@ describe('list an object’s files', () => {
 
   it('takes the externalId as objectId', async () => {
     // Act
-    const answer = await listFiles(principal, object.externalId);
+    const response = await listFiles(principal, object.externalId);
     // Assess
-    expect(answer.statusCode).toBe(200);
-    expect(answer.body.data.map((file: FileRecordBody) => file.id)).toEqual(
+    expect(response.statusCode).toBe(200);
+    expect(response.body.data.map((file: FileRecordBody) => file.id)).toEqual(
       [...uploaded].reverse().map((file) => file.id),
     );
   });
@@ -92,19 +92,19 @@ describe('list an object’s files', () => {
     const second = await uploadSampleOk(principal, own.id, sample('photo.jpg'));
     // Act
     await deleteFile(principal, first.id);
-    const answer = await listFiles(principal, own.id);
+    const response = await listFiles(principal, own.id);
     // Assess
-    expect(answer.body.data.map((file: FileRecordBody) => file.id)).toEqual([second.id]);
-    expect(answer.body.pagination.total).toBe(1);
+    expect(response.body.data.map((file: FileRecordBody) => file.id)).toEqual([second.id]);
+    expect(response.body.pagination.total).toBe(1);
   });
 
   it('an object without files: an empty page', async () => {
     // Prepare
     const empty = await givenObject(principal, await givenSubcategoryPath(principal));
     // Act
-    const answer = await listFiles(principal, empty.id);
+    const response = await listFiles(principal, empty.id);
     // Assess
-    expect(answer.body).toEqual({
+    expect(response.body).toEqual({
       data: [],
       pagination: { limit: 20, offset: 0, total: 0, hasNext: false, hasPrevious: false, nextCursor: null },
     });
@@ -118,9 +118,9 @@ describe('list an object’s files', () => {
     const foreign = await listFiles(other, object.id);
     const foreignExternal = await listFiles(other, object.externalId);
     // Assess
-    for (const answer of [unknown, foreign, foreignExternal]) {
-      expect(answer.statusCode).toBe(404);
-      expect(answer.body).toEqual(errorBody('OBJECT_NOT_FOUND'));
+    for (const response of [unknown, foreign, foreignExternal]) {
+      expect(response.statusCode).toBe(404);
+      expect(response.body).toEqual(errorBody('OBJECT_NOT_FOUND'));
     }
   });
 
@@ -140,15 +140,15 @@ describe('list an object’s files', () => {
 
   it('400 VALIDATION_ERROR for limit 0, limit 101 and a negative offset', async () => {
     // Act
-    const answers = await Promise.all([
+    const responses = await Promise.all([
       listFiles(principal, object.id, { query: { limit: '0' } }),
       listFiles(principal, object.id, { query: { limit: '101' } }),
       listFiles(principal, object.id, { query: { offset: '-1' } }),
     ]);
     // Assess
-    for (const answer of answers) {
-      expect(answer.statusCode).toBe(400);
-      expect(answer.body.code).toBe('VALIDATION_ERROR');
+    for (const response of responses) {
+      expect(response.statusCode).toBe(400);
+      expect(response.body.code).toBe('VALIDATION_ERROR');
     }
   });
 });

@@ -79,10 +79,10 @@ async function createSessionOk(
   objectRef: string,
   body: Record<string, unknown>,
 ): Promise<UploadSessionBody> {
-  const answer = await createUploadSession(principal, objectRef, body);
-  if (answer.statusCode !== 201)
-    throw new Error(`session: ${answer.statusCode} ${JSON.stringify(answer.body)}`);
-  return answer.body as UploadSessionBody;
+  const response = await createUploadSession(principal, objectRef, body);
+  if (response.statusCode !== 201)
+    throw new Error(`session: ${response.statusCode} ${JSON.stringify(response.body)}`);
+  return response.body as UploadSessionBody;
 }
 
 describe('upload sessions: create', () => {
@@ -91,7 +91,7 @@ describe('upload sessions: create', () => {
     const { principal, object } = await givenCompanyObject();
     const before = Date.now();
     // Act
-    const answer = await createUploadSession(principal, object.externalId, {
+    const response = await createUploadSession(principal, object.externalId, {
       fileName: 'photo.png',
       mimeType: 'image/png',
       size: 1234,
@@ -99,8 +99,8 @@ describe('upload sessions: create', () => {
       tags: 'a, b',
     });
     // Assess
-    expect(answer.statusCode).toBe(201);
-    const session = answer.body as UploadSessionBody;
+    expect(response.statusCode).toBe(201);
+    const session = response.body as UploadSessionBody;
     expect(session).toEqual({
       uploadId: expect.stringMatching(UUID_V4),
       method: 'POST',
@@ -136,10 +136,10 @@ describe('upload sessions: create', () => {
     // Prepare
     const { principal, object } = await givenCompanyObject();
     // Act
-    const answer = await createUploadSession(principal, object.id, { ...body, size: 10 });
+    const response = await createUploadSession(principal, object.id, { ...body, size: 10 });
     // Assess
-    expect(answer.statusCode).toBe(415);
-    expect(answer.body).toEqual(errorBody('UNSUPPORTED_FILE_TYPE'));
+    expect(response.statusCode).toBe(415);
+    expect(response.body).toEqual(errorBody('UNSUPPORTED_FILE_TYPE'));
   });
 
   it.each([
@@ -151,14 +151,14 @@ describe('upload sessions: create', () => {
     // Prepare
     const { principal, object } = await givenCompanyObject();
     // Act
-    const answer = await createUploadSession(principal, object.id, {
+    const response = await createUploadSession(principal, object.id, {
       fileName: 'photo.png',
       mimeType: 'image/png',
       size,
     });
     // Assess
-    expect(answer.statusCode).toBe(400);
-    expect(answer.body).toMatchObject({
+    expect(response.statusCode).toBe(400);
+    expect(response.body).toMatchObject({
       code: 'VALIDATION_ERROR',
       validationErrors: [expect.objectContaining({ field: 'size' })],
     });
@@ -168,13 +168,13 @@ describe('upload sessions: create', () => {
     // Prepare
     const { principal, object } = await givenCompanyObject();
     // Act
-    const answer = await createUploadSession(principal, object.id, {
+    const response = await createUploadSession(principal, object.id, {
       fileName: 'big.pdf',
       mimeType: 'application/pdf',
       size: FIFTY_MIB,
     });
     // Assess
-    expect(answer.statusCode).toBe(201);
+    expect(response.statusCode).toBe(201);
   });
 
   it('400 VALIDATION_ERROR without fileName, mimeType and size; 400 for a description of 501 characters', async () => {
@@ -365,10 +365,10 @@ describe('upload sessions: upload and complete', () => {
       size: 100,
     });
     // Act
-    const answer = await completeUploadSession(principal, object.id, session.uploadId);
+    const response = await completeUploadSession(principal, object.id, session.uploadId);
     // Assess
-    expect(answer.statusCode).toBe(409);
-    expect(answer.body).toEqual(errorBody('UPLOAD_NOT_RECEIVED'));
+    expect(response.statusCode).toBe(409);
+    expect(response.body).toEqual(errorBody('UPLOAD_NOT_RECEIVED'));
   });
 
   it('bytes of another size than announced: 400 VALIDATION_ERROR, and the stored object is deleted', async () => {
@@ -393,13 +393,13 @@ describe('upload sessions: upload and complete', () => {
     );
     const storedBefore = await readStoredObject(stagingKeyOf(principal.tenantId, session.uploadId));
     // Act
-    const answer = await completeUploadSession(principal, object.id, session.uploadId);
+    const response = await completeUploadSession(principal, object.id, session.uploadId);
     const listed = await listFiles(principal, object.id);
     // Assess
     expect(posted).toBe(400);
     expect(storedBefore?.content.equals(png)).toBe(true);
-    expect(answer.statusCode).toBe(400);
-    expect(answer.body).toEqual({
+    expect(response.statusCode).toBe(400);
+    expect(response.body).toEqual({
       ...errorBody('VALIDATION_ERROR'),
       validationErrors: [{ field: 'size', code: 'SIZE_INVALID', message: expect.any(String) }],
     });
@@ -419,12 +419,12 @@ describe('upload sessions: upload and complete', () => {
     });
     await postToPresignedAddress(session, jpeg, 'photo.png');
     // Act
-    const answer = await completeUploadSession(principal, object.id, session.uploadId);
+    const response = await completeUploadSession(principal, object.id, session.uploadId);
     const listed = await listFiles(principal, object.id);
     const events = await listObjectEvents(principal, object.id);
     // Assess
-    expect(answer.statusCode).toBe(415);
-    expect(answer.body).toEqual(errorBody('UNSUPPORTED_FILE_TYPE'));
+    expect(response.statusCode).toBe(415);
+    expect(response.body).toEqual(errorBody('UNSUPPORTED_FILE_TYPE'));
     expect(await storedCompanyKeys(principal.tenantId)).toEqual([]);
     expect(listed.body.pagination.total).toBe(0);
     expect(events.body.pagination.total).toBe(1);
@@ -462,10 +462,10 @@ describe('upload sessions: upload and complete', () => {
     });
     await expireSession(principal.tenantId, session.uploadId);
     // Act
-    const answer = await completeUploadSession(principal, object.id, session.uploadId);
+    const response = await completeUploadSession(principal, object.id, session.uploadId);
     // Assess
-    expect(answer.statusCode).toBe(404);
-    expect(answer.body).toEqual(errorBody('UPLOAD_NOT_FOUND'));
+    expect(response.statusCode).toBe(404);
+    expect(response.body).toEqual(errorBody('UPLOAD_NOT_FOUND'));
   });
 
   it('an expired session is 404 UPLOAD_NOT_FOUND even when bytes arrived (docs: "unknown, expired or completed")', async () => {
@@ -480,11 +480,11 @@ describe('upload sessions: upload and complete', () => {
     await postToPresignedAddress(session, png);
     await expireSession(principal.tenantId, session.uploadId);
     // Act
-    const answer = await completeUploadSession(principal, object.id, session.uploadId);
+    const response = await completeUploadSession(principal, object.id, session.uploadId);
     const listed = await listFiles(principal, object.id);
     // Assess
-    expect(answer.statusCode).toBe(404);
-    expect(answer.body).toEqual(errorBody('UPLOAD_NOT_FOUND'));
+    expect(response.statusCode).toBe(404);
+    expect(response.body).toEqual(errorBody('UPLOAD_NOT_FOUND'));
     expect(listed.body.pagination.total).toBe(0);
   });
 

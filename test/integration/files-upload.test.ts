@@ -46,18 +46,18 @@ async function givenCompanyObject(permissions?: Parameters<typeof companyPrincip
 }
 
 describe('upload: the file record (spec 2.6)', () => {
-  it('answers 201 with every field of the record and a Location at its url', async () => {
+  it('responds 201 with every field of the record and a Location at its url', async () => {
     // Prepare
     const { principal, object } = await givenCompanyObject();
     const startedAt = new Date().toISOString();
     // Act
-    const answer = await uploadSample(principal, object.id, png, {
+    const response = await uploadSample(principal, object.id, png, {
       description: 'Front view',
       tags: ' red , front,, red ,  ,side ',
     });
     // Assess
-    expect(answer.statusCode).toBe(201);
-    const record = answer.body as FileRecordBody;
+    expect(response.statusCode).toBe(201);
+    const record = response.body as FileRecordBody;
     expect(record.id).toMatch(UUID_V4);
     expect(record).toEqual({
       id: record.id,
@@ -74,7 +74,7 @@ describe('upload: the file record (spec 2.6)', () => {
     });
     expect(record.uploadedAt >= startedAt).toBe(true);
     expect(record.uploadedAt <= new Date().toISOString()).toBe(true);
-    expect(answer.headers.Location).toBe(record.url);
+    expect(response.headers.Location).toBe(record.url);
   });
 
   it('defaults description to "" and tags to [] when the form has only the file', async () => {
@@ -92,10 +92,10 @@ describe('upload: the file record (spec 2.6)', () => {
     const { principal, object } = await givenCompanyObject();
     const description = `${'😀'.repeat(10)}${'d'.repeat(490)}`;
     // Act
-    const answer = await uploadSample(principal, object.id, png, { description });
+    const response = await uploadSample(principal, object.id, png, { description });
     // Assess
-    expect(answer.statusCode).toBe(201);
-    expect(answer.body.description).toBe(description);
+    expect(response.statusCode).toBe(201);
+    expect(response.body.description).toBe(description);
   });
 
   it('takes the object by its externalId as well as by its UUID', async () => {
@@ -118,10 +118,10 @@ describe('upload: the file record (spec 2.6)', () => {
     // Prepare
     const { principal, object } = await givenCompanyObject();
     // Act
-    const answer = await uploadSample(principal, object.id, png, {}, { contentLength: null });
+    const response = await uploadSample(principal, object.id, png, {}, { contentLength: null });
     // Assess
-    expect(answer.statusCode).toBe(201);
-    expect(answer.body.size).toBe(png.content.length);
+    expect(response.statusCode).toBe(201);
+    expect(response.body.size).toBe(png.content.length);
   });
 });
 
@@ -165,13 +165,13 @@ describe('upload: every supported type (spec 4.16 table) round-trips byte-exact'
     'declared application/octet-stream, %s is judged by extension and bytes: 201 %s',
     async (fileName, mimeType, content) => {
       // Act
-      const answer = await uploadParts(principal, objectId, [
+      const response = await uploadParts(principal, objectId, [
         { name: 'file', fileName, contentType: 'application/octet-stream', content },
       ]);
       // Assess
-      expect(answer.statusCode).toBe(201);
-      expect(answer.body.mimeType).toBe(mimeType);
-      expect(answer.body.originalFileName).toBe(fileName);
+      expect(response.statusCode).toBe(201);
+      expect(response.body.mimeType).toBe(mimeType);
+      expect(response.body.originalFileName).toBe(fileName);
     },
   );
 });
@@ -194,10 +194,12 @@ describe('upload: a name without an extension, and declared types clients use', 
     ['prices.csv', 'text/plain', Buffer.from('a,b\n1,2\n'), 'text/csv'],
   ])('%s declared %s: 201 %s', async (fileName, contentType, content, mimeType) => {
     // Act
-    const answer = await uploadParts(principal, objectId, [{ name: 'file', fileName, contentType, content }]);
+    const response = await uploadParts(principal, objectId, [
+      { name: 'file', fileName, contentType, content },
+    ]);
     // Assess
-    expect(answer.statusCode).toBe(201);
-    expect(answer.body).toMatchObject({ mimeType, originalFileName: fileName, size: content.length });
+    expect(response.statusCode).toBe(201);
+    expect(response.body).toMatchObject({ mimeType, originalFileName: fileName, size: content.length });
   });
 });
 
@@ -239,10 +241,12 @@ describe('upload: the type check on three signals (415 UNSUPPORTED_FILE_TYPE)', 
     ['a .csv declared as a PDF', 'prices.csv', 'application/pdf', Buffer.from('a,b\n1,2\n')],
   ])('refuses %s', async (_case, fileName, contentType, content) => {
     // Act
-    const answer = await uploadParts(principal, objectId, [{ name: 'file', fileName, contentType, content }]);
+    const response = await uploadParts(principal, objectId, [
+      { name: 'file', fileName, contentType, content },
+    ]);
     // Assess
-    expect(answer.statusCode).toBe(415);
-    expect(answer.body).toEqual(errorBody('UNSUPPORTED_FILE_TYPE'));
+    expect(response.statusCode).toBe(415);
+    expect(response.body).toEqual(errorBody('UNSUPPORTED_FILE_TYPE'));
   });
 
   it('stores nothing and records nothing for refused files', async () => {
@@ -279,21 +283,21 @@ describe('upload: refusals', () => {
     const { principal, object } = await givenCompanyObject();
     const json = Buffer.from(JSON.stringify({ description: 'no file' }));
     // Act
-    const answer = await uploadRaw(principal, object.id, json, '', { contentType: 'application/json' });
+    const response = await uploadRaw(principal, object.id, json, '', { contentType: 'application/json' });
     // Assess
-    expect(answer.statusCode).toBe(400);
-    expect(answer.body).toEqual(errorBody('FILE_REQUIRED'));
+    expect(response.statusCode).toBe(400);
+    expect(response.body).toEqual(errorBody('FILE_REQUIRED'));
   });
 
   it('400 VALIDATION_ERROR for a description of 501 characters, and the stored bytes are removed', async () => {
     // Prepare
     const { principal, object } = await givenCompanyObject();
     // Act
-    const answer = await uploadSample(principal, object.id, png, { description: 'd'.repeat(501) });
+    const response = await uploadSample(principal, object.id, png, { description: 'd'.repeat(501) });
     const listed = await listFiles(principal, object.id);
     // Assess
-    expect(answer.statusCode).toBe(400);
-    expect(answer.body).toEqual({
+    expect(response.statusCode).toBe(400);
+    expect(response.body).toEqual({
       ...errorBody('VALIDATION_ERROR'),
       validationErrors: [{ field: 'description', code: 'LENGTH_INVALID', message: expect.any(String) }],
     });
@@ -311,9 +315,9 @@ describe('upload: refusals', () => {
     const foreignById = await uploadSample(principal, foreignObject.id, png);
     const foreignByExternalId = await uploadSample(principal, foreignObject.externalId, png);
     // Assess
-    for (const answer of [unknownId, unknownExternalId, foreignById, foreignByExternalId]) {
-      expect(answer.statusCode).toBe(404);
-      expect(answer.body).toEqual(errorBody('OBJECT_NOT_FOUND'));
+    for (const response of [unknownId, unknownExternalId, foreignById, foreignByExternalId]) {
+      expect(response.statusCode).toBe(404);
+      expect(response.body).toEqual(errorBody('OBJECT_NOT_FOUND'));
     }
     expect(await storedCompanyKeys(principal.tenantId)).toEqual([]);
   });
@@ -323,11 +327,11 @@ describe('upload: refusals', () => {
     const { principal, object } = await givenCompanyObject();
     const other = companyPrincipal();
     // Act
-    const answer = await uploadSample(other, object.id, png, {}, { companyId: principal.tenantId });
+    const response = await uploadSample(other, object.id, png, {}, { companyId: principal.tenantId });
     const listed = await listFiles(principal, object.id);
     // Assess
-    expect(answer.statusCode).toBe(403);
-    expect(answer.body).toEqual(errorBody('COMPANY_ACCESS_DENIED'));
+    expect(response.statusCode).toBe(403);
+    expect(response.body).toEqual(errorBody('COMPANY_ACCESS_DENIED'));
     expect(listed.body.pagination.total).toBe(0);
   });
 
@@ -354,20 +358,20 @@ describe('upload: refusals', () => {
     // Prepare
     const { principal, object } = await givenCompanyObject();
     // Act
-    const answer = await uploadSample(undefined, object.id, png, {}, { companyId: principal.tenantId });
+    const response = await uploadSample(undefined, object.id, png, {}, { companyId: principal.tenantId });
     // Assess
-    expect(answer.statusCode).toBe(401);
-    expect(answer.body).toEqual(errorBody('UNAUTHORIZED'));
+    expect(response.statusCode).toBe(401);
+    expect(response.body).toEqual(errorBody('UNAUTHORIZED'));
   });
 
   it('400 VALIDATION_ERROR for a companyId that is not a UUID', async () => {
     // Prepare
     const { principal, object } = await givenCompanyObject();
     // Act
-    const answer = await uploadSample(principal, object.id, png, {}, { companyId: 'not-a-uuid' });
+    const response = await uploadSample(principal, object.id, png, {}, { companyId: 'not-a-uuid' });
     // Assess
-    expect(answer.statusCode).toBe(400);
-    expect(answer.body.code).toBe('VALIDATION_ERROR');
+    expect(response.statusCode).toBe(400);
+    expect(response.body.code).toBe('VALIDATION_ERROR');
   });
 });
 
@@ -376,16 +380,16 @@ describe('upload: form details', () => {
     // Prepare
     const { principal, object } = await givenCompanyObject();
     // Act
-    const answer = await uploadParts(principal, object.id, [
+    const response = await uploadParts(principal, object.id, [
       filePartOf(png),
       filePartOf(sample('manual.pdf')),
       { name: 'description', value: 'two files sent' },
     ]);
     const listed = await listFiles(principal, object.id);
     // Assess
-    expect(answer.statusCode).toBe(201);
-    expect(answer.body.originalFileName).toBe('photo.png');
-    expect(answer.body.description).toBe('two files sent');
+    expect(response.statusCode).toBe(201);
+    expect(response.body.originalFileName).toBe('photo.png');
+    expect(response.body.description).toBe('two files sent');
     expect(listed.body.pagination.total).toBe(1);
     expect(await storedCompanyKeys(principal.tenantId)).toHaveLength(1);
   });
@@ -394,10 +398,10 @@ describe('upload: form details', () => {
     // Prepare
     const { principal, object } = await givenCompanyObject();
     // Act
-    const answer = await uploadParts(principal, object.id, [{ name: 'file', value: 'hello' }]);
+    const response = await uploadParts(principal, object.id, [{ name: 'file', value: 'hello' }]);
     // Assess
-    expect(answer.statusCode).toBe(400);
-    expect(answer.body).toEqual(errorBody('FILE_REQUIRED'));
+    expect(response.statusCode).toBe(400);
+    expect(response.body).toEqual(errorBody('FILE_REQUIRED'));
   });
 
   it('51 tags or a tag of 101 characters: 400 VALIDATION_ERROR on tags, and the stored bytes are removed', async () => {
@@ -411,9 +415,9 @@ describe('upload: form details', () => {
       tags: Array.from({ length: 50 }, (_, index) => `t${index}`).join(','),
     });
     // Assess
-    for (const answer of [many, long]) {
-      expect(answer.statusCode).toBe(400);
-      expect(answer.body.validationErrors).toEqual([
+    for (const response of [many, long]) {
+      expect(response.statusCode).toBe(400);
+      expect(response.body.validationErrors).toEqual([
         expect.objectContaining({ field: 'tags', code: 'LENGTH_INVALID' }),
       ]);
     }
@@ -429,12 +433,12 @@ describe('upload: form details', () => {
     const { principal, object } = await givenCompanyObject();
     const samples = ['photo.png', 'photo.jpg', 'anim.gif', 'manual.pdf', 'notes.txt'].map(sample);
     // Act
-    const answers = await Promise.all(samples.map((each) => uploadSample(principal, object.id, each)));
+    const responses = await Promise.all(samples.map((each) => uploadSample(principal, object.id, each)));
     const listed = await listFiles(principal, object.id);
     const objectAfter = await getObject(principal, object.id);
     const verification = await verifyObject(principal, object.id);
     // Assess
-    expect(answers.map((answer) => answer.statusCode)).toEqual([201, 201, 201, 201, 201]);
+    expect(responses.map((response) => response.statusCode)).toEqual([201, 201, 201, 201, 201]);
     expect(listed.body.pagination.total).toBe(5);
     expect(objectAfter.body.blockchain.eventCount).toBe(6);
     expect(verification.body).toMatchObject({ valid: true, eventCount: 6 });
@@ -448,14 +452,14 @@ describe('upload: the 50 MB limit (spec 8)', () => {
     const before = await listFiles(principal, object.id);
     const content = Buffer.alloc(FIFTY_MIB + 1, 'a');
     // Act
-    const answer = await uploadParts(principal, object.id, [
+    const response = await uploadParts(principal, object.id, [
       { name: 'file', fileName: 'big.txt', contentType: 'text/plain', content },
     ]);
     const after = await listFiles(principal, object.id);
     const objectAfter = await getObject(principal, object.id);
     // Assess
-    expect(answer.statusCode).toBe(413);
-    expect(answer.body).toEqual(errorBody('FILE_TOO_LARGE'));
+    expect(response.statusCode).toBe(413);
+    expect(response.body).toEqual(errorBody('FILE_TOO_LARGE'));
     expect(after.body.pagination.total).toBe(before.body.pagination.total);
     expect(objectAfter.body.blockchain.eventCount).toBe(1);
     expect(await keysSeenWithin(principal.tenantId)).toEqual([]);
@@ -467,12 +471,12 @@ describe('upload: the 50 MB limit (spec 8)', () => {
     const boundary = newBoundary();
     const body = multipartBody([filePartOf(png)], boundary);
     // Act
-    const answer = await uploadRaw(principal, object.id, body, boundary, {
+    const response = await uploadRaw(principal, object.id, body, boundary, {
       contentLength: String(60 * 1024 * 1024),
     });
     // Assess
-    expect(answer.statusCode).toBe(413);
-    expect(answer.body).toEqual(errorBody('FILE_TOO_LARGE'));
+    expect(response.statusCode).toBe(413);
+    expect(response.body).toEqual(errorBody('FILE_TOO_LARGE'));
     expect(await storedCompanyKeys(principal.tenantId)).toEqual([]);
   });
 
@@ -481,15 +485,15 @@ describe('upload: the 50 MB limit (spec 8)', () => {
     const { principal, object } = await givenCompanyObject();
     const content = Buffer.alloc(FIFTY_MIB, 'a');
     // Act
-    const answer = await uploadParts(principal, object.id, [
+    const response = await uploadParts(principal, object.id, [
       { name: 'file', fileName: 'big.txt', contentType: 'text/plain', content },
     ]);
     // Assess
-    expect(answer.statusCode).toBe(201);
-    expect(answer.body.size).toBe(FIFTY_MIB);
-    expect(answer.body.checksum).toBe(`sha256:${sha256Hex(content)}`);
+    expect(response.statusCode).toBe(201);
+    expect(response.body.size).toBe(FIFTY_MIB);
+    expect(response.body.checksum).toBe(`sha256:${sha256Hex(content)}`);
     expect(await storedCompanyKeys(principal.tenantId)).toEqual([
-      `companies/${principal.tenantId}/files/${answer.body.id}`,
+      `companies/${principal.tenantId}/files/${response.body.id}`,
     ]);
   });
 });
@@ -528,11 +532,11 @@ describe('upload: malformed multipart bodies are 400, never 500', () => {
     // Prepare
     const { principal, object } = await givenCompanyObject();
     // Act
-    const answer = await uploadRaw(principal, object.id, cut(wholeBody()), boundary);
+    const response = await uploadRaw(principal, object.id, cut(wholeBody()), boundary);
     const listed = await listFiles(principal, object.id);
     // Assess
-    expect(answer.statusCode).toBe(400);
-    expect(answer.body.code).toBe('VALIDATION_ERROR');
+    expect(response.statusCode).toBe(400);
+    expect(response.body.code).toBe('VALIDATION_ERROR');
     expect(listed.body.pagination.total).toBe(0);
     expect(await keysSeenWithin(principal.tenantId)).toEqual([]);
   });
@@ -541,20 +545,20 @@ describe('upload: malformed multipart bodies are 400, never 500', () => {
     // Prepare
     const { principal, object } = await givenCompanyObject();
     // Act
-    const answer = await uploadRaw(principal, object.id, wholeBody(), boundary, {
+    const response = await uploadRaw(principal, object.id, wholeBody(), boundary, {
       contentType: 'multipart/form-data',
     });
     // Assess
-    expect(answer.statusCode).toBe(400);
+    expect(response.statusCode).toBe(400);
   });
 
   it('a body that is not multipart at all under a multipart Content-Type: 400', async () => {
     // Prepare
     const { principal, object } = await givenCompanyObject();
     // Act
-    const answer = await uploadRaw(principal, object.id, Buffer.from('just text'), boundary);
+    const response = await uploadRaw(principal, object.id, Buffer.from('just text'), boundary);
     // Assess
-    expect(answer.statusCode).toBe(400);
+    expect(response.statusCode).toBe(400);
   });
 });
 

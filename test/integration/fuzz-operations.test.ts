@@ -1,9 +1,9 @@
 /**
  * Fuzzing every operation of the table through the local gateway (in process, against DynamoDB
  * Local and s3rver): generated path ids, query strings, bodies and credentials (see
- * `test/support/fuzz-requests.ts`). Every answer must be a status the OpenAPI document lists for
- * the operation, with a body valid against its schema; a 5xx, an undocumented answer or a hang
- * (no answer within {@link REQUEST_TIMEOUT_MS}) fails, with the input that caused it.
+ * `test/support/fuzz-requests.ts`). Every response must be a status the OpenAPI document lists for
+ * the operation, with a body valid against its schema; a 5xx, an undocumented response or a hang
+ * (no response within {@link REQUEST_TIMEOUT_MS}) fails, with the input that caused it.
  *
  * `FUZZ_RUNS` (default 25) sets the requests per operation; `FUZZ_SEED` replays a run (with the
  * seed a failure prints); `FUZZ_SHRINK=1` shrinks a failing input to a smaller one;
@@ -50,10 +50,10 @@ describe('fuzzing every operation through the local gateway', () => {
 
   /** A call that must succeed, to build the resources the fuzzing points at. */
   async function setUp(operationId: string, call: Parameters<OpenApiClient['call']>[1]) {
-    const answer = await client.call(operationId, call);
-    if (answer.status >= 300)
-      throw new Error(`${operationId} for the fuzz world: ${answer.status} ${answer.text}`);
-    return answer.body;
+    const response = await client.call(operationId, call);
+    if (response.status >= 300)
+      throw new Error(`${operationId} for the fuzz world: ${response.status} ${response.text}`);
+    return response.body;
   }
 
   /** A category with a subcategory, an object, a file and an open upload session. */
@@ -184,7 +184,7 @@ describe('fuzzing every operation through the local gateway', () => {
     }
   });
 
-  it.each(operationList)('$id ($method $path) answers only as documented', async (row) => {
+  it.each(operationList)('$id ($method $path) responds only as documented', async (row) => {
     // Prepare
     const world = await worldFor(row);
     const statuses = new Map<number, number>();
@@ -198,9 +198,9 @@ describe('fuzzing every operation through the local gateway', () => {
     // Act / Assess
     await fc.assert(
       fc.asyncProperty(requests, async (request: FuzzRequest) => {
-        let answer: Awaited<ReturnType<OpenApiClient['call']>>;
+        let response: Awaited<ReturnType<OpenApiClient['call']>>;
         try {
-          answer = await client.call(row.id, {
+          response = await client.call(row.id, {
             path: request.path,
             query: request.query,
             headers: request.headers,
@@ -209,13 +209,13 @@ describe('fuzzing every operation through the local gateway', () => {
           });
         } catch (error) {
           const hang = (error as Error).name === 'TimeoutError';
-          throw new Error(`${hang ? `no answer within ${REQUEST_TIMEOUT_MS} ms` : String(error)}`);
+          throw new Error(`${hang ? `no response within ${REQUEST_TIMEOUT_MS} ms` : String(error)}`);
         }
-        statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
-        if (answer.status >= 500) {
-          throw new Error(`${answer.status} ${answer.text.slice(0, 300)}`);
+        statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+        if (response.status >= 500) {
+          throw new Error(`${response.status} ${response.text.slice(0, 300)}`);
         }
-        if (answer.problems.length > 0) throw new Error(answer.problems.join('\n'));
+        if (response.problems.length > 0) throw new Error(response.problems.join('\n'));
       }),
       {
         numRuns: RUNS,
@@ -226,7 +226,7 @@ describe('fuzzing every operation through the local gateway', () => {
       },
     );
     // Assess: the fuzzing got past the credential and schema checks at least once (the
-    // well-formed examples, at least). On a public row a 401 is the domain's answer, not a
+    // well-formed examples, at least). On a public row a 401 is the domain's response, not a
     // credential check.
     const pastChecks = (status: number) =>
       status !== 400 && (row.authorization === 'none' || (status !== 401 && status !== 403));
@@ -237,19 +237,22 @@ describe('fuzzing every operation through the local gateway', () => {
     // local/local-gateway.ts builds its query and header maps on plain objects: `(map[name] ??= [])`
     // finds Object.prototype's `toString` and fails with a 500 (API Gateway in AWS is not affected).
     it.each(['toString', 'constructor', 'hasOwnProperty', '__proto__'])(
-      'answers a query parameter named %s as documented',
+      'responds to a query parameter named %s as documented',
       async (name) => {
         // Act
-        const answer = await client.call('listCategories', {
+        const response = await client.call('listCategories', {
           apiKey: tenants.companyKey,
           query: [[name, 'x']],
         });
         // Assess
-        expect({ status: answer.status, problems: answer.problems }).toEqual({ status: 200, problems: [] });
+        expect({ status: response.status, problems: response.problems }).toEqual({
+          status: 200,
+          problems: [],
+        });
       },
     );
 
-    // The Idempotency-Key record keeps the answer as a DynamoDB map: numbers DynamoDB cannot hold
+    // The Idempotency-Key record keeps the response as a DynamoDB map: numbers DynamoDB cannot hold
     // (beyond 1e-130 to 1e126) and empty map keys make saving it fail after the category was created.
     it.each([
       ['a number DynamoDB cannot hold', { tiny: 1e-182 }],
@@ -259,26 +262,32 @@ describe('fuzzing every operation through the local gateway', () => {
       'creates a category whose metadata has %s, with an Idempotency-Key, as documented',
       async (_case, metadata) => {
         // Act
-        const answer = await client.call('createCategory', {
+        const response = await client.call('createCategory', {
           apiKey: tenants.companyKey,
           headers: { 'Idempotency-Key': crypto.randomUUID() },
           json: { name: `Idempotent ${crypto.randomUUID().slice(0, 8)}`, metadata },
         });
         // Assess
-        expect({ status: answer.status, problems: answer.problems }).toEqual({ status: 201, problems: [] });
+        expect({ status: response.status, problems: response.problems }).toEqual({
+          status: 201,
+          problems: [],
+        });
       },
     );
 
     it.each(['toString', 'constructor', 'valueOf'])(
-      'answers a header named %s as documented',
+      'responds to a header named %s as documented',
       async (name) => {
         // Act
-        const answer = await client.call('listCategories', {
+        const response = await client.call('listCategories', {
           apiKey: tenants.companyKey,
           headers: { [name]: 'x' },
         });
         // Assess
-        expect({ status: answer.status, problems: answer.problems }).toEqual({ status: 200, problems: [] });
+        expect({ status: response.status, problems: response.problems }).toEqual({
+          status: 200,
+          problems: [],
+        });
       },
     );
   });

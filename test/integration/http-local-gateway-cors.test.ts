@@ -1,6 +1,6 @@
 /**
- * CORS and HEAD through the local gateway, as a browser meets them: preflights answered by the
- * gateway (as API Gateway's mock does), the allowed origin on every answer (the handler's, its
+ * CORS and HEAD through the local gateway, as a browser meets them: preflights served by the
+ * gateway (as API Gateway's mock does), the allowed origin on every response (the handler's, its
  * errors', and the gateway's own 401 and 404), nothing for another origin; HEAD on GET routes
  * gives GET's status and headers without a body.
  */
@@ -40,51 +40,51 @@ describe('local gateway: CORS for the allowed origins', () => {
       },
     });
 
-  it('answers a preflight from an allowed origin with 204, the methods and the headers a client sends', async () => {
+  it('responds to a preflight from an allowed origin with 204, the methods and the headers a client sends', async () => {
     // Act
-    const answer = await preflight('/v2/categories/0b7e9f1c-6a43-4ad1-9a55-38b0e1f3b3a2', CONSOLE);
+    const response = await preflight('/v2/categories/0b7e9f1c-6a43-4ad1-9a55-38b0e1f3b3a2', CONSOLE);
     // Assess
-    expect(answer.status).toBe(204);
-    expect(answer.headers.get('access-control-allow-origin')).toBe(CONSOLE);
-    expect(answer.headers.get('access-control-allow-methods')?.split(',')).toEqual(
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-origin')).toBe(CONSOLE);
+    expect(response.headers.get('access-control-allow-methods')?.split(',')).toEqual(
       expect.arrayContaining(['GET', 'HEAD', 'POST', 'PUT', 'DELETE']),
     );
-    expect(answer.headers.get('access-control-allow-headers')?.toLowerCase().split(',')).toEqual(
+    expect(response.headers.get('access-control-allow-headers')?.toLowerCase().split(',')).toEqual(
       expect.arrayContaining(['x-api-key', 'content-type', 'idempotency-key', 'authorization']),
     );
-    expect(answer.headers.get('vary')).toBe('Origin');
+    expect(response.headers.get('vary')).toBe('Origin');
   });
 
-  it('answers a preflight from another origin without CORS headers (the browser blocks the call)', async () => {
+  it('responds to a preflight from another origin without CORS headers (the browser blocks the call)', async () => {
     // Act
-    const answer = await preflight('/v2/categories', OTHER);
+    const response = await preflight('/v2/categories', OTHER);
     // Assess
-    expect(answer.status).toBe(204);
-    expect(answer.headers.get('access-control-allow-origin')).toBeNull();
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-origin')).toBeNull();
   });
 
-  it('answers a preflight on a path of no operation with 404 ROUTE_NOT_FOUND', async () => {
+  it('responds to a preflight on a path of no operation with 404 ROUTE_NOT_FOUND', async () => {
     // Act
-    const answer = await preflight('/v2/nothing-here', CONSOLE);
+    const response = await preflight('/v2/nothing-here', CONSOLE);
     // Assess
-    expect(answer.status).toBe(404);
-    expect(answer.headers.get('access-control-allow-origin')).toBe(CONSOLE);
+    expect(response.status).toBe(404);
+    expect(response.headers.get('access-control-allow-origin')).toBe(CONSOLE);
   });
 
-  it('puts the origin on a handler answer, and lets the page read Location and the request id', async () => {
+  it('puts the origin on a handler response, and lets the page read Location and the request id', async () => {
     // Prepare
     const { apiKey } = await issueApiKey('company', crypto.randomUUID(), COMPANY_PERMISSIONS);
     // Act
-    const answer = await fetch(`${url}/v2/categories`, {
+    const response = await fetch(`${url}/v2/categories`, {
       method: 'POST',
       headers: { Origin: CONSOLE, 'X-API-Key': apiKey, 'Content-Type': 'application/json' },
       body: JSON.stringify({ name: 'From a browser' }),
     });
     // Assess
-    expect(answer.status).toBe(201);
-    expect(answer.headers.get('access-control-allow-origin')).toBe(CONSOLE);
-    expect(answer.headers.get('access-control-expose-headers')).toMatch(/Location/);
-    expect(answer.headers.get('access-control-expose-headers')).toMatch(/x-amzn-RequestId/);
+    expect(response.status).toBe(201);
+    expect(response.headers.get('access-control-allow-origin')).toBe(CONSOLE);
+    expect(response.headers.get('access-control-expose-headers')).toMatch(/Location/);
+    expect(response.headers.get('access-control-expose-headers')).toMatch(/x-amzn-RequestId/);
   });
 
   it("puts the origin on errors: a handler's 403, the gateway's 401 and 404", async () => {
@@ -98,19 +98,19 @@ describe('local gateway: CORS for the allowed origins', () => {
     const notFound = await fetch(`${url}/v2/nothing-here`, { headers: { Origin: CONSOLE } });
     // Assess
     expect([forbidden.status, unauthorized.status, notFound.status]).toEqual([403, 401, 404]);
-    for (const answer of [forbidden, unauthorized, notFound]) {
-      expect(answer.headers.get('access-control-allow-origin')).toBe(CONSOLE);
-      expect(((await answer.json()) as { code: string }).code).toEqual(expect.any(String));
+    for (const response of [forbidden, unauthorized, notFound]) {
+      expect(response.headers.get('access-control-allow-origin')).toBe(CONSOLE);
+      expect(((await response.json()) as { code: string }).code).toEqual(expect.any(String));
     }
   });
 
-  it('gives another origin no CORS header on an actual answer', async () => {
+  it('gives another origin no CORS header on an actual response', async () => {
     // Act
-    const answer = await fetch(`${url}/v2/openapi.json`, { headers: { Origin: OTHER } });
-    await answer.arrayBuffer();
+    const response = await fetch(`${url}/v2/openapi.json`, { headers: { Origin: OTHER } });
+    await response.arrayBuffer();
     // Assess
-    expect(answer.status).toBe(200);
-    expect(answer.headers.get('access-control-allow-origin')).toBeNull();
+    expect(response.status).toBe(200);
+    expect(response.headers.get('access-control-allow-origin')).toBeNull();
   });
 });
 
@@ -127,7 +127,7 @@ describe('local gateway: HEAD on GET routes', () => {
     await gateway.close();
   });
 
-  it("answers HEAD on the OpenAPI document with GET's status, type and length, and no body", async () => {
+  it("responds to HEAD on the OpenAPI document with GET's status, type and length, and no body", async () => {
     // Act
     const get = await fetch(`${url}/v2/openapi.json`);
     const getBody = Buffer.from(await get.arrayBuffer());
@@ -154,7 +154,7 @@ describe('local gateway: HEAD on GET routes', () => {
     expect(forbidden.status).toBe(403);
   });
 
-  it('answers HEAD only on the GETs of documents and downloads, as the stack routes it', async () => {
+  it('serves HEAD only on the GETs of documents and downloads, as the stack routes it', async () => {
     // Act
     const list = await fetch(`${url}/v2/categories`, { method: 'HEAD' });
     // Assess: a list is no document, so its path has no HEAD method (API Gateway: no route).
@@ -162,12 +162,12 @@ describe('local gateway: HEAD on GET routes', () => {
     expect(list.status).not.toBe(401);
   });
 
-  it('answers HEAD on a path of no GET route with 404 ROUTE_NOT_FOUND', async () => {
+  it('responds to HEAD on a path of no GET route with 404 ROUTE_NOT_FOUND', async () => {
     // Act
-    const answer = await fetch(`${url}/v2/categories/0b7e9f1c-6a43-4ad1-9a55-38b0e1f3b3a2/subcategories`, {
+    const response = await fetch(`${url}/v2/categories/0b7e9f1c-6a43-4ad1-9a55-38b0e1f3b3a2/subcategories`, {
       method: 'HEAD',
     });
     // Assess
-    expect(answer.status).toBe(404);
+    expect(response.status).toBe(404);
   });
 });

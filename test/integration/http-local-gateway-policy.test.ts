@@ -52,7 +52,7 @@ describe('local gateway policy enforcement', () => {
     expect(response.status).toBe(200);
   });
 
-  it('answers 401 UNAUTHORIZED (the ACCESS_DENIED gateway response) to a POST the policy does not cover', async () => {
+  it('responds 401 UNAUTHORIZED (the ACCESS_DENIED gateway response) to a POST the policy does not cover', async () => {
     // Act
     const response = await fetch(`${url}/v2/categories`, {
       method: 'POST',

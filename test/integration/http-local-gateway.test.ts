@@ -1,6 +1,6 @@
 /**
  * The local gateway over HTTP, in process, against DynamoDB Local: routing by the operation
- * table, the REQUEST authorizer and its per-key cache, API Gateway's own answers, and the proxy
+ * table, the REQUEST authorizer and its per-key cache, API Gateway's own responses, and the proxy
  * events it builds.
  */
 import { issueApiKey, revokeApiKey } from '../../lambdas/domain/identity/api-keys';
@@ -16,10 +16,10 @@ import {
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-interface Answer {
+interface Response {
   status: number;
   headers: Headers;
-  // biome-ignore lint/suspicious/noExplicitAny: parsed JSON answers of every shape
+  // biome-ignore lint/suspicious/noExplicitAny: parsed JSON responses of every shape
   body: any;
 }
 
@@ -33,7 +33,7 @@ async function send(
     body?: string | Buffer;
     contentType?: string;
   } = {},
-): Promise<Answer> {
+): Promise<Response> {
   const headers: Record<string, string> = {};
   if (options.apiKey !== undefined) headers[options.headerName ?? 'X-API-Key'] = options.apiKey;
   if (options.contentType) headers['Content-Type'] = options.contentType;
@@ -62,55 +62,55 @@ describe('local gateway with the shared API Gateway settings', () => {
   const companyKey = async (permissions = COMPANY_PERMISSIONS) =>
     (await issueApiKey('company', crypto.randomUUID(), permissions)).apiKey;
 
-  it('answers 404 ROUTE_NOT_FOUND for a path of no operation, before asking for a key', async () => {
+  it('responds 404 ROUTE_NOT_FOUND for a path of no operation, before asking for a key', async () => {
     // Prepare
     const invocationsBefore = gateway.authorizerStatistics.invocations;
     // Act
-    const answer = await send(target, '/v2/unknown');
+    const response = await send(target, '/v2/unknown');
     // Assess
-    expect(answer.status).toBe(404);
-    expect(answer.body).toEqual({
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({
       error: 'No such operation',
       code: 'ROUTE_NOT_FOUND',
       timestamp: expect.stringMatching(ISO_UTC),
     });
-    expect(answer.headers.get('x-amzn-errortype')).toBe('MISSING_AUTHENTICATION_TOKEN');
+    expect(response.headers.get('x-amzn-errortype')).toBe('MISSING_AUTHENTICATION_TOKEN');
     expect(gateway.authorizerStatistics.invocations).toBe(invocationsBefore);
   });
 
-  it('answers 404 for a known path with a method it does not have', async () => {
+  it('responds 404 for a known path with a method it does not have', async () => {
     // Act
-    const answer = await send(target, '/v2/categories', { method: 'PATCH', apiKey: await companyKey() });
+    const response = await send(target, '/v2/categories', { method: 'PATCH', apiKey: await companyKey() });
     // Assess
-    expect(answer.status).toBe(404);
-    expect(answer.body.code).toBe('ROUTE_NOT_FOUND');
+    expect(response.status).toBe(404);
+    expect(response.body.code).toBe('ROUTE_NOT_FOUND');
   });
 
-  it('answers 401 UNAUTHORIZED without a key and with an empty key', async () => {
+  it('responds 401 UNAUTHORIZED without a key and with an empty key', async () => {
     // Act
     const missing = await send(target, '/v2/categories');
     const empty = await send(target, '/v2/categories', { apiKey: '' });
     // Assess
-    for (const answer of [missing, empty]) {
-      expect(answer.status).toBe(401);
-      expect(answer.body).toEqual({
+    for (const response of [missing, empty]) {
+      expect(response.status).toBe(401);
+      expect(response.body).toEqual({
         error:
           'Missing credentials: send an API key in X-API-Key, or a wallet session token as Authorization: Bearer <token>',
         code: 'UNAUTHORIZED',
         timestamp: expect.stringMatching(ISO_UTC),
       });
-      expect(answer.headers.get('x-amzn-errortype')).toBe('UNAUTHORIZED');
+      expect(response.headers.get('x-amzn-errortype')).toBe('UNAUTHORIZED');
     }
   });
 
-  it('answers 401 for a key that was never issued, saying the API key is invalid', async () => {
+  it('responds 401 for a key that was never issued, saying the API key is invalid', async () => {
     // Act
-    const answer = await send(target, '/v2/categories', {
+    const response = await send(target, '/v2/categories', {
       apiKey: `ark_${'1'.repeat(24)}_${'x'.repeat(43)}`,
     });
     // Assess
-    expect(answer.status).toBe(401);
-    expect(answer.body).toEqual({
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({
       error: 'Invalid API key: it is not a key of this API, or it was revoked',
       code: 'UNAUTHORIZED',
       timestamp: expect.stringMatching(ISO_UTC),
@@ -134,16 +134,20 @@ describe('local gateway with the shared API Gateway settings', () => {
       'The Authorization header must read Bearer <wallet session token>',
     ],
   ])(
-    'answers 401 naming the wallet session token for %s, never the API key',
+    'responds 401 naming the wallet session token for %s, never the API key',
     async (_label, authorization, error) => {
       // Act
-      const answer = await send(target, '/v2/wallets', {
+      const response = await send(target, '/v2/wallets', {
         apiKey: authorization,
         headerName: 'Authorization',
       });
       // Assess
-      expect(answer.status).toBe(401);
-      expect(answer.body).toEqual({ error, code: 'UNAUTHORIZED', timestamp: expect.stringMatching(ISO_UTC) });
+      expect(response.status).toBe(401);
+      expect(response.body).toEqual({
+        error,
+        code: 'UNAUTHORIZED',
+        timestamp: expect.stringMatching(ISO_UTC),
+      });
     },
   );
 
@@ -151,27 +155,27 @@ describe('local gateway with the shared API Gateway settings', () => {
     // Prepare
     const apiKey = await companyKey();
     // Act
-    const answer = await send(target, '/v2/categories', {
+    const response = await send(target, '/v2/categories', {
       method: 'POST',
       apiKey,
       body: JSON.stringify({ name: 'Vehicles' }),
       contentType: 'application/json',
     });
     // Assess
-    expect(answer.status).toBe(201);
-    expect(answer.body.id).toMatch(UUID);
-    expect(answer.headers.get('location')).toBe(`/v2/categories/${answer.body.id}`);
-    expect(answer.headers.get('x-amzn-requestid')).toMatch(UUID);
+    expect(response.status).toBe(201);
+    expect(response.body.id).toMatch(UUID);
+    expect(response.headers.get('location')).toBe(`/v2/categories/${response.body.id}`);
+    expect(response.headers.get('x-amzn-requestid')).toMatch(UUID);
   });
 
   it('reads the key header whatever the case of its name', async () => {
     // Act
-    const answer = await send(target, '/v2/categories', {
+    const response = await send(target, '/v2/categories', {
       apiKey: await companyKey(),
       headerName: 'x-api-key',
     });
     // Assess
-    expect(answer.status).toBe(200);
+    expect(response.status).toBe(200);
   });
 
   it('passes path and query parameters to the handler', async () => {
@@ -201,62 +205,62 @@ describe('local gateway with the shared API Gateway settings', () => {
 
   it('takes the last value of a repeated query parameter, as API Gateway does', async () => {
     // Act
-    const answer = await send(target, '/v2/categories?limit=1&limit=7', { apiKey: await companyKey() });
+    const response = await send(target, '/v2/categories?limit=1&limit=7', { apiKey: await companyKey() });
     // Assess
-    expect(answer.status).toBe(200);
-    expect(answer.body.pagination.limit).toBe(7);
+    expect(response.status).toBe(200);
+    expect(response.body.pagination.limit).toBe(7);
   });
 
-  it('answers 400 from the handler for invalid query parameters', async () => {
+  it('responds 400 from the handler for invalid query parameters', async () => {
     // Act
-    const answer = await send(target, '/v2/categories?offset=-1', { apiKey: await companyKey() });
+    const response = await send(target, '/v2/categories?offset=-1', { apiKey: await companyKey() });
     // Assess
-    expect(answer.status).toBe(400);
-    expect(answer.body.validationErrors).toEqual([
+    expect(response.status).toBe(400);
+    expect(response.body.validationErrors).toEqual([
       { field: 'offset', code: 'RANGE_INVALID', message: 'offset must be at least 0' },
     ]);
   });
 
-  it('answers 403 COMPANY_ACCESS_DENIED to an App key', async () => {
+  it('responds 403 COMPANY_ACCESS_DENIED to an App key', async () => {
     // Prepare
     const { apiKey } = await issueApiKey('app', crypto.randomUUID(), APP_PERMISSIONS);
     // Act
-    const answer = await send(target, '/v2/categories', { apiKey });
+    const response = await send(target, '/v2/categories', { apiKey });
     // Assess
-    expect(answer.status).toBe(403);
-    expect(answer.body.code).toBe('COMPANY_ACCESS_DENIED');
+    expect(response.status).toBe(403);
+    expect(response.body.code).toBe('COMPANY_ACCESS_DENIED');
   });
 
-  it('answers 413 REQUEST_TOO_LARGE for a body over the local body limit, before the handler', async () => {
+  it('responds 413 REQUEST_TOO_LARGE for a body over the local body limit, before the handler', async () => {
     // Prepare
     const body = Buffer.alloc(LOCAL_MAX_REQUEST_BODY_BYTES + 1, 0x20);
     // Act
-    const answer = await send(target, '/v2/categories', {
+    const response = await send(target, '/v2/categories', {
       method: 'POST',
       apiKey: await companyKey(),
       body,
       contentType: 'application/json',
     });
     // Assess
-    expect(answer.status).toBe(413);
-    expect(answer.body).toEqual({
+    expect(response.status).toBe(413);
+    expect(response.body).toEqual({
       error: 'The request body is too large',
       code: 'REQUEST_TOO_LARGE',
       timestamp: expect.stringMatching(ISO_UTC),
     });
   });
 
-  it('answers 400 VALIDATION_ERROR for malformed JSON sent over HTTP', async () => {
+  it('responds 400 VALIDATION_ERROR for malformed JSON sent over HTTP', async () => {
     // Act
-    const answer = await send(target, '/v2/categories', {
+    const response = await send(target, '/v2/categories', {
       method: 'POST',
       apiKey: await companyKey(),
       body: '{"name":',
       contentType: 'application/json',
     });
     // Assess
-    expect(answer.status).toBe(400);
-    expect(answer.body.validationErrors).toEqual([
+    expect(response.status).toBe(400);
+    expect(response.body.validationErrors).toEqual([
       { field: 'body', code: 'FORMAT_INVALID', message: 'The body is not valid JSON' },
     ]);
   });
@@ -265,15 +269,15 @@ describe('local gateway with the shared API Gateway settings', () => {
     // Prepare: JSON sent as application/octet-stream reaches the handler base64-encoded
     const apiKey = await companyKey();
     // Act
-    const answer = await send(target, '/v2/categories', {
+    const response = await send(target, '/v2/categories', {
       method: 'POST',
       apiKey,
       body: Buffer.from(JSON.stringify({ name: 'Bytes 😀' }), 'utf8'),
       contentType: 'application/octet-stream',
     });
     // Assess
-    expect(answer.status).toBe(201);
-    expect(answer.body.name).toBe('Bytes 😀');
+    expect(response.status).toBe(201);
+    expect(response.body.name).toBe('Bytes 😀');
   });
 });
 
@@ -293,7 +297,7 @@ describe('local gateway with a 60 s authorizer cache', () => {
   const companyKey = async () =>
     (await issueApiKey('company', crypto.randomUUID(), COMPANY_PERMISSIONS)).apiKey;
 
-  it('runs the authorizer once per key and answers later requests from its cache, on every route', async () => {
+  it('runs the authorizer once per key and serves later requests from its cache, on every route', async () => {
     // Prepare
     const apiKey = await companyKey();
     const before = { ...gateway.authorizerStatistics };

@@ -308,7 +308,7 @@ describe('S3 through the endpoint', () => {
     }
   });
 
-  it('a missing object is 404 to a caller who may list the bucket, 403 to one who may not (as S3 answers)', async () => {
+  it('a missing object is 404 to a caller who may list the bucket, 403 to one who may not (as S3 does)', async () => {
     // Prepare
     const key = `companies/${randomUUID()}/public/missing.txt`;
     // Act
@@ -331,8 +331,8 @@ describe('S3 through the endpoint', () => {
     const s3 = s3As(FUNCTION_NAME);
     // Act
     await s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: bytes }));
-    const answer = await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: key }));
-    const downloaded = Buffer.from((await answer.Body?.transformToByteArray()) ?? []);
+    const response = await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: key }));
+    const downloaded = Buffer.from((await response.Body?.transformToByteArray()) ?? []);
     // Assess
     const digest = (data: Buffer) => createHash('sha256').update(data).digest('hex');
     expect(downloaded.length).toBe(bytes.length);

@@ -17,7 +17,7 @@ const create = (principal: ReturnType<typeof companyPrincipal>, body: unknown, k
   });
 
 describe('Idempotency-Key on creating POSTs', () => {
-  it('answers a retry with the first answer and creates nothing new', async () => {
+  it('responds to a retry with the first response and creates nothing new', async () => {
     // Prepare
     const principal = companyPrincipal();
     // Act

@@ -105,7 +105,7 @@ describe('issueApiKey and resolveApiKey', () => {
     expect((await findApiKey(keyId))?.revokedAt).toBe(firstRevokedAt);
   });
 
-  it('answers false when revoking a key id that does not exist, and creates no item', async () => {
+  it('returns false when revoking a key id that does not exist, and creates no item', async () => {
     // Prepare
     const keyId = 'f'.repeat(24);
     // Act

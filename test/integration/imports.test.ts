@@ -32,7 +32,7 @@ const allObjects = (principal: Principal) =>
   listAllObjects(principal, { status: 'all', sort: 'createdAt:asc' });
 
 describe('import', () => {
-  it('answers 202 with the job and its Location, then writes every row with its ledger event', async () => {
+  it('responds 202 with the job and its Location, then writes every row with its ledger event', async () => {
     // Prepare
     const principal = companyPrincipal();
     const place = await givenSubcategoryPath(principal);

@@ -48,13 +48,13 @@ describe('upload file names', () => {
     // Prepare
     const { principal, object } = await givenCompanyObject();
     // Act
-    const answer = await uploadParts(principal, object.id, [
+    const response = await uploadParts(principal, object.id, [
       filePartOf(png, { fileName: `${'a'.repeat(15_000)}.png` }),
     ]);
     const files = await listFiles(principal, object.id);
     // Assess
-    expect(answer.statusCode).toBe(400);
-    expect(answer.body).toEqual(validationError('file', 'LENGTH_INVALID'));
+    expect(response.statusCode).toBe(400);
+    expect(response.body).toEqual(validationError('file', 'LENGTH_INVALID'));
     expect(files.body.data).toEqual([]);
   });
 
@@ -62,13 +62,13 @@ describe('upload file names', () => {
     // Prepare
     const { principal, object } = await givenCompanyObject();
     // Act
-    const answer = await uploadParts(principal, object.id, [
+    const response = await uploadParts(principal, object.id, [
       filePartOf(png, { fileName: 'invoice\u202Egnp.exe.png' }),
     ]);
     // Assess
-    expect(answer.statusCode).toBe(400);
-    expect(answer.body).toEqual(validationError('file', 'FORMAT_INVALID'));
-    expect(answer.body.validationErrors[0].message).toContain('U+202E');
+    expect(response.statusCode).toBe(400);
+    expect(response.body).toEqual(validationError('file', 'FORMAT_INVALID'));
+    expect(response.body.validationErrors[0].message).toContain('U+202E');
   });
 
   it('a name of exactly 255 characters is kept as uploaded', async () => {
@@ -76,10 +76,10 @@ describe('upload file names', () => {
     const { principal, object } = await givenCompanyObject();
     const fileName = `${'n'.repeat(251)}.png`;
     // Act
-    const answer = await uploadParts(principal, object.id, [filePartOf(png, { fileName })]);
+    const response = await uploadParts(principal, object.id, [filePartOf(png, { fileName })]);
     // Assess
-    expect(answer.statusCode).toBe(201);
-    expect(answer.body.originalFileName).toBe(fileName);
+    expect(response.statusCode).toBe(201);
+    expect(response.body.originalFileName).toBe(fileName);
   });
 
   it('an upload session: 256 characters or a control character in fileName is a 400 naming fileName', async () => {
@@ -124,8 +124,8 @@ describe('upload file names', () => {
       rawBody: body.toString('base64'),
       headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` },
     });
-    const answer = await createImportHandler({ ...event, isBase64Encoded: true }, lambdaContext);
-    const multipart = { statusCode: answer.statusCode, body: JSON.parse(answer.body) };
+    const response = await createImportHandler({ ...event, isBase64Encoded: true }, lambdaContext);
+    const multipart = { statusCode: response.statusCode, body: JSON.parse(response.body) };
     const option = await postImportJson(principal, { size: 100, fileName: 'rows\u202Evsc.exe' });
     // Assess
     expect(multipart.statusCode).toBe(400);
@@ -143,14 +143,14 @@ describe('subcategory image names (the details error format of spec 4.10)', () =
     const principal = companyPrincipal();
     const place = await givenSubcategoryPath(principal);
     // Act
-    const answer = await putSubcategoryForm(principal, addressOf(principal, place), [
+    const response = await putSubcategoryForm(principal, addressOf(principal, place), [
       ...fieldParts({ action: 'CHANGE', name: 'Trucks' }),
       imagePart('truck\u202Egnp.exe', 'image/png', PNG_1X1),
     ]);
     // Assess
-    expect(answer.statusCode).toBe(400);
-    expect(answer.body.code).toBe('VALIDATION_ERROR');
-    expect(answer.body.details).toEqual({
+    expect(response.statusCode).toBe(400);
+    expect(response.body.code).toBe('VALIDATION_ERROR');
+    expect(response.body.details).toEqual({
       file: ['file name may not contain control or bidirectional formatting characters (U+202E)'],
     });
   });

@@ -69,7 +69,7 @@ describe('the cap on running imports', () => {
     const refused = await importOf(busy);
     const othersImport = await importOf(other);
     // Assess
-    expect(running.map((answer) => answer.statusCode)).toEqual(Array(JOB_SLOTS_PER_KIND).fill(202));
+    expect(running.map((response) => response.statusCode)).toEqual(Array(JOB_SLOTS_PER_KIND).fill(202));
     expect(refused.statusCode).toBe(409);
     expect(refused.body.code).toBe('TOO_MANY_JOBS');
     expect(refused.headers['Retry-After']).toBe(String(JOB_RETRY_AFTER_SECONDS));
@@ -80,11 +80,11 @@ describe('the cap on running imports', () => {
     // Prepare
     const principal = companyPrincipal();
     // Act
-    const answers = await Promise.all(
+    const responses = await Promise.all(
       Array.from({ length: JOB_SLOTS_PER_KIND + 3 }, () => importOf(principal)),
     );
     // Assess
-    const statuses = answers.map((answer) => answer.statusCode).sort();
+    const statuses = responses.map((response) => response.statusCode).sort();
     expect(statuses).toEqual([...Array(JOB_SLOTS_PER_KIND).fill(202), ...Array(3).fill(409)]);
     expect(await heldJobSlots(principal.tenantId, 'imports')).toHaveLength(JOB_SLOTS_PER_KIND);
   });
@@ -98,11 +98,13 @@ describe('the cap on running imports', () => {
     // Act
     openGate();
     await settleBackgroundJobs();
-    const ended = await Promise.all(started.map((answer) => getImport(principal, answer.body.id)));
+    const ended = await Promise.all(started.map((response) => getImport(principal, response.body.id)));
     const admitted = await importOf(principal);
     // Assess
     expect(refused.statusCode).toBe(409);
-    expect(ended.map((answer) => answer.body.status)).toEqual(Array(JOB_SLOTS_PER_KIND).fill('completed'));
+    expect(ended.map((response) => response.body.status)).toEqual(
+      Array(JOB_SLOTS_PER_KIND).fill('completed'),
+    );
     expect(admitted.statusCode).toBe(202);
   });
 
@@ -150,7 +152,7 @@ describe('the cap on running imports', () => {
 
 describe('the cap on running exports', () => {
   it('refuses the export job past the cap, counts exports apart from imports, and frees slots as jobs end', async () => {
-    // Prepare: any export with an object is too large for an answer, so it becomes a job
+    // Prepare: any export with an object is too large for a response, so it becomes a job
     const principal = companyPrincipal();
     await givenObject(principal, await givenSubcategoryPath(principal));
     process.env.EXPORT_INLINE_MAX_BYTES = '10';
@@ -164,7 +166,7 @@ describe('the cap on running exports', () => {
     await settleBackgroundJobs();
     const admitted = await exportObjects(principal, { format: 'csv' });
     // Assess
-    expect(started.map((answer) => answer.statusCode)).toEqual(Array(JOB_SLOTS_PER_KIND).fill(202));
+    expect(started.map((response) => response.statusCode)).toEqual(Array(JOB_SLOTS_PER_KIND).fill(202));
     expect(refused.statusCode).toBe(409);
     expect(JSON.parse(refused.text).code).toBe('TOO_MANY_JOBS');
     expect(refused.headers['Retry-After']).toBe(String(JOB_RETRY_AFTER_SECONDS));

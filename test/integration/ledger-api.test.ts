@@ -46,7 +46,7 @@ async function givenObjectWithEvents(updates: number, principal = companyPrincip
 }
 
 describe('the log API', () => {
-  it('answers 409 EVENT_NOT_YET_LOGGED with Retry-After before the sequencer ran, then a proof', async () => {
+  it('responds 409 EVENT_NOT_YET_LOGGED with Retry-After before the sequencer ran, then a proof', async () => {
     const { principal, object } = await givenObjectWithEvents(1);
     const early = await requestProof(principal, object.id, 2);
     expect(early.statusCode).toBe(409);
@@ -88,9 +88,9 @@ describe('the log API', () => {
   it("refuses company B a proof of company A's event with 404, as everywhere", async () => {
     const { object } = await givenObjectWithEvents(0);
     await sequence();
-    const answer = await requestProof(companyPrincipal(), object.id, 1);
-    expect(answer.statusCode).toBe(404);
-    expect(answer.body.code).toBe('OBJECT_NOT_FOUND');
+    const response = await requestProof(companyPrincipal(), object.id, 1);
+    expect(response.statusCode).toBe(404);
+    expect(response.body.code).toBe('OBJECT_NOT_FOUND');
   });
 
   it('serves tiles and entry bundles at their C2SP paths, without any tenant or object id', async () => {

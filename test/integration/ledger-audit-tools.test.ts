@@ -181,7 +181,7 @@ describe('20 concurrent writers on one object while the sequencer runs', () => {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     })();
-    const answers = await Promise.all(
+    const responses = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
         invoke(updateObject, {
           method: 'PUT',
@@ -195,7 +195,7 @@ describe('20 concurrent writers on one object while the sequencer runs', () => {
     running = false;
     await sequencer;
     while ((await integrate()).integrated > 0);
-    const written = answers.filter((answer) => answer.statusCode === 200).length;
+    const written = responses.filter((response) => response.statusCode === 200).length;
     expect(written).toBeGreaterThan(0);
     const audit = await verifyLedger();
     expect(audit.logProblems).toEqual([]);

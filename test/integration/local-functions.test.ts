@@ -25,7 +25,7 @@ const probe = (name: string, overrides: Partial<LocalFunction> = {}): LocalFunct
   ...overrides,
 });
 
-type ProbeAnswer = { invocations: number; remainingMs: number; environment?: Record<string, string> };
+type ProbeResponse = { invocations: number; remainingMs: number; environment?: Record<string, string> };
 
 describe('local Lambda service', () => {
   let functions: LocalFunctions;
@@ -45,9 +45,9 @@ describe('local Lambda service', () => {
 
   it('gives a function exactly its own variables, what Lambda sets and the platform adds', async () => {
     // Act
-    const answer = (await functions.invoke('probe-a', { action: 'environment' })) as ProbeAnswer;
+    const response = (await functions.invoke('probe-a', { action: 'environment' })) as ProbeResponse;
     // Assess
-    expect(answer.environment).toEqual({
+    expect(response.environment).toEqual({
       TABLE_NAME: 'probe-a-table',
       NODE_OPTIONS: '--enable-source-maps',
       AWS_REGION: 'eu-west-1',
@@ -67,9 +67,9 @@ describe('local Lambda service', () => {
 
   it('keeps an environment warm, and gives each function its own module state', async () => {
     // Act
-    const first = (await functions.invoke('probe-b', { action: 'count' })) as ProbeAnswer;
-    const second = (await functions.invoke('probe-b', { action: 'count' })) as ProbeAnswer;
-    const other = (await functions.invoke('probe-a', { action: 'count' })) as ProbeAnswer;
+    const first = (await functions.invoke('probe-b', { action: 'count' })) as ProbeResponse;
+    const second = (await functions.invoke('probe-b', { action: 'count' })) as ProbeResponse;
+    const other = (await functions.invoke('probe-a', { action: 'count' })) as ProbeResponse;
     // Assess
     expect([first.invocations, second.invocations]).toEqual([1, 2]);
     expect(other.invocations).toBe(2); // probe-a's environment served the test above
@@ -79,12 +79,12 @@ describe('local Lambda service', () => {
     // Arrange
     const coldStartsBefore = functions.statistics.coldStarts;
     // Act
-    const answers = (await Promise.all(
+    const responses = (await Promise.all(
       [1, 2, 3].map(() => functions.invoke('probe-b', { action: 'sleep', milliseconds: 300 })),
-    )) as ProbeAnswer[];
+    )) as ProbeResponse[];
     // Assess: two environments (the limit), the warm one and one cold start; the third waited.
     expect(functions.statistics.coldStarts - coldStartsBefore).toBe(1);
-    expect(answers.map((answer) => answer.invocations).sort()).toEqual([1, 3, 4]);
+    expect(responses.map((response) => response.invocations).sort()).toEqual([1, 3, 4]);
   });
 
   it("stops an invocation past the function's timeout, and discards its environment", async () => {
@@ -95,13 +95,13 @@ describe('local Lambda service', () => {
       errorType: 'Sandbox.Timedout',
       message: 'Task timed out after 1.00 seconds',
     });
-    const next = (await functions.invoke('probe-slow', { action: 'count' })) as ProbeAnswer;
+    const next = (await functions.invoke('probe-slow', { action: 'count' })) as ProbeResponse;
     expect(next.invocations).toBe(1);
     expect(next.remainingMs).toBeGreaterThan(500);
     expect(next.remainingMs).toBeLessThanOrEqual(1000);
   });
 
-  it("answers a handler's error as Lambda does, and the environment stays warm", async () => {
+  it("returns a handler's error as Lambda does, and the environment stays warm", async () => {
     // Act
     const failed = functions.invoke('probe-a', { action: 'throw' });
     // Assess
@@ -110,7 +110,7 @@ describe('local Lambda service', () => {
       errorType: 'TypeError',
       message: 'the probe was asked to fail',
     });
-    const after = (await functions.invoke('probe-a', { action: 'count' })) as ProbeAnswer;
+    const after = (await functions.invoke('probe-a', { action: 'count' })) as ProbeResponse;
     expect(after.invocations).toBe(4);
   });
 

@@ -2,7 +2,7 @@
  * IAM is enforced in local mode: every AWS call a function makes is checked against its role's
  * policies from the synthesized templates. The same request that works with the stack as it
  * synthesizes fails, as it would in AWS, when one action is taken from one function's policy:
- * the API answers 500 with the spec's body, and the log names the function, action and resource.
+ * the API responds 500 with the spec's body, and the log names the function, action and resource.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -40,8 +40,8 @@ const endpointS3 = () =>
     credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
   });
 
-/** The S3 error of an answer: status and `<Code>`. */
-async function s3Answer(response: Response): Promise<{ status: number; code: string | undefined }> {
+/** The S3 error of a response: status and `<Code>`. */
+async function s3Response(response: Response): Promise<{ status: number; code: string | undefined }> {
   const text = await response.text();
   return { status: response.status, code: /<Code>([^<]*)<\/Code>/.exec(text)?.[1] };
 }
@@ -82,7 +82,7 @@ describe('local S3: presigned GET and PUT are checked as S3 checks them', () => 
   });
   afterAll(() => client.destroy());
 
-  it('an unaltered presigned GET answers the bytes; altered to another company’s key: 403 SignatureDoesNotMatch', async () => {
+  it('an unaltered presigned GET returns the bytes; altered to another company’s key: 403 SignatureDoesNotMatch', async () => {
     // Prepare
     const address = await getSignedUrl(
       client,
@@ -94,7 +94,7 @@ describe('local S3: presigned GET and PUT are checked as S3 checks them', () => 
     // Act
     const unaltered = await fetch(address);
     const unalteredText = await unaltered.text();
-    const altered = await s3Answer(await fetch(withKey(address, keyA, keyB)));
+    const altered = await s3Response(await fetch(withKey(address, keyA, keyB)));
     // Assess
     expect(unaltered.status).toBe(200);
     expect(unalteredText).toBe('file of company A');
@@ -111,7 +111,7 @@ describe('local S3: presigned GET and PUT are checked as S3 checks them', () => 
       },
     );
     // Act
-    const altered = await s3Answer(
+    const altered = await s3Response(
       await fetch(withKey(address, keyA, keyB), { method: 'PUT', body: 'overwritten' }),
     );
     const unaltered = await fetch(address, { method: 'PUT', body: 'new bytes of A' });
@@ -143,15 +143,15 @@ describe('local S3: presigned GET and PUT are checked as S3 checks them', () => 
     const forged = await getSignedUrl(otherSecret, command, { expiresIn: 60 });
     otherSecret.destroy();
     // Act
-    const expiredAnswer = await s3Answer(await fetch(expired));
-    const tooLongAnswer = await s3Answer(await fetch(tooLong));
-    const forgedAnswer = await s3Answer(await fetch(forged));
-    const withoutCredentialAnswer = await s3Answer(await fetch(withoutCredential));
+    const expiredResponse = await s3Response(await fetch(expired));
+    const tooLongResponse = await s3Response(await fetch(tooLong));
+    const forgedResponse = await s3Response(await fetch(forged));
+    const withoutCredentialResponse = await s3Response(await fetch(withoutCredential));
     // Assess
-    expect(expiredAnswer).toEqual({ status: 403, code: 'AccessDenied' });
-    expect(tooLongAnswer).toEqual({ status: 400, code: 'AuthorizationQueryParametersError' });
-    expect(forgedAnswer).toEqual({ status: 403, code: 'SignatureDoesNotMatch' });
-    expect(withoutCredentialAnswer).toEqual({ status: 400, code: 'AuthorizationQueryParametersError' });
+    expect(expiredResponse).toEqual({ status: 403, code: 'AccessDenied' });
+    expect(tooLongResponse).toEqual({ status: 400, code: 'AuthorizationQueryParametersError' });
+    expect(forgedResponse).toEqual({ status: 403, code: 'SignatureDoesNotMatch' });
+    expect(withoutCredentialResponse).toEqual({ status: 400, code: 'AuthorizationQueryParametersError' });
   });
 
   it('the same address without its signature (anonymous): 403 AccessDenied', async () => {
@@ -164,9 +164,9 @@ describe('local S3: presigned GET and PUT are checked as S3 checks them', () => 
     for (const name of [...address.searchParams.keys()])
       if (name.startsWith('X-Amz-')) address.searchParams.delete(name);
     // Act
-    const answer = await s3Answer(await fetch(address));
+    const response = await s3Response(await fetch(address));
     // Assess
-    expect(answer).toEqual({ status: 403, code: 'AccessDenied' });
+    expect(response).toEqual({ status: 403, code: 'AccessDenied' });
   });
 
   it('the service’s own download redirect, altered to another company’s key: 403; as given: the bytes', async () => {
@@ -181,7 +181,7 @@ describe('local S3: presigned GET and PUT are checked as S3 checks them', () => 
     const location = String(redirect.headers.Location);
     const ownKey = fileKeyOf(principal.tenantId, (uploaded.body as FileRecordBody).id);
     // Act
-    const altered = await s3Answer(await fetch(withKey(location, ownKey, keyB)));
+    const altered = await s3Response(await fetch(withKey(location, ownKey, keyB)));
     const given = await fetch(location);
     const bytes = Buffer.from(await given.arrayBuffer());
     // Assess
@@ -201,14 +201,14 @@ describe('local S3: presigned POST (browser form) is checked as S3 checks it', (
 
   /** A fresh upload session of company A's object for the PNG: its address and fields. */
   async function session(): Promise<{ uploadId: string; url: string; fields: Record<string, string> }> {
-    const answer = await createUploadSession(principal, objectId, {
+    const response = await createUploadSession(principal, objectId, {
       fileName: 'photo.png',
       mimeType: 'image/png',
       size: png.length,
     });
-    if (answer.statusCode !== 201)
-      throw new Error(`session: ${answer.statusCode} ${JSON.stringify(answer.body)}`);
-    return answer.body as { uploadId: string; url: string; fields: Record<string, string> };
+    if (response.statusCode !== 201)
+      throw new Error(`session: ${response.statusCode} ${JSON.stringify(response.body)}`);
+    return response.body as { uploadId: string; url: string; fields: Record<string, string> };
   }
 
   beforeAll(async () => {
@@ -220,10 +220,10 @@ describe('local S3: presigned POST (browser form) is checked as S3 checks it', (
     // Prepare
     const { uploadId, url, fields } = await session();
     // Act
-    const answer = await postForm(url, fields, png, 'image/png');
-    await answer.arrayBuffer();
+    const response = await postForm(url, fields, png, 'image/png');
+    await response.arrayBuffer();
     // Assess
-    expect(answer.status).toBeLessThan(300);
+    expect(response.status).toBeLessThan(300);
     expect((await readStoredObject(stagingKeyOf(principal.tenantId, uploadId)))?.content.equals(png)).toBe(
       true,
     );
@@ -233,9 +233,9 @@ describe('local S3: presigned POST (browser form) is checked as S3 checks it', (
     // Prepare
     const { url, fields } = await session();
     // Act
-    const answer = await s3Answer(await postForm(url, { ...fields, key: keyB }, png, 'image/png'));
+    const response = await s3Response(await postForm(url, { ...fields, key: keyB }, png, 'image/png'));
     // Assess
-    expect(answer).toEqual({ status: 403, code: 'AccessDenied' });
+    expect(response).toEqual({ status: 403, code: 'AccessDenied' });
     expect(await storedText(keyB)).toBe('file of company B');
   });
 
@@ -250,8 +250,8 @@ describe('local S3: presigned POST (browser form) is checked as S3 checks it', (
     delete unsigned['X-Amz-Signature'];
     delete unsigned.Policy;
     // Act
-    const altered = await s3Answer(await postForm(url, alteredPolicy, png, 'image/png'));
-    const withoutSignature = await s3Answer(await postForm(url, unsigned, png, 'image/png'));
+    const altered = await s3Response(await postForm(url, alteredPolicy, png, 'image/png'));
+    const withoutSignature = await s3Response(await postForm(url, unsigned, png, 'image/png'));
     // Assess
     expect(altered).toEqual({ status: 403, code: 'SignatureDoesNotMatch' });
     expect(withoutSignature).toEqual({ status: 403, code: 'AccessDenied' });
@@ -262,8 +262,8 @@ describe('local S3: presigned POST (browser form) is checked as S3 checks it', (
     // Prepare
     const { uploadId, url, fields } = await session();
     // Act
-    const tooLarge = await s3Answer(await postForm(url, fields, Buffer.concat([png, png]), 'image/png'));
-    const otherType = await s3Answer(
+    const tooLarge = await s3Response(await postForm(url, fields, Buffer.concat([png, png]), 'image/png'));
+    const otherType = await s3Response(
       await postForm(url, { ...fields, 'Content-Type': 'text/html' }, png, 'text/html'),
     );
     // Assess
@@ -289,8 +289,8 @@ describe('local S3: presigned POST (browser form) is checked as S3 checks it', (
     });
     client.destroy();
     // Act
-    const expiredAnswer = await s3Answer(await postForm(expired.url, expired.fields, png, 'image/png'));
-    const outside = await s3Answer(
+    const expiredResponse = await s3Response(await postForm(expired.url, expired.fields, png, 'image/png'));
+    const outside = await s3Response(
       await postForm(prefixed.url, { ...prefixed.fields, key: keyB }, png, 'image/png'),
     );
     const inside = await postForm(
@@ -301,7 +301,7 @@ describe('local S3: presigned POST (browser form) is checked as S3 checks it', (
     );
     await inside.arrayBuffer();
     // Assess
-    expect(expiredAnswer).toEqual({ status: 403, code: 'AccessDenied' });
+    expect(expiredResponse).toEqual({ status: 403, code: 'AccessDenied' });
     expect(outside).toEqual({ status: 403, code: 'AccessDenied' });
     expect(inside.status).toBeLessThan(300);
     expect(await storedText(keyB)).toBe('file of company B');

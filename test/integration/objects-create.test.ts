@@ -16,7 +16,7 @@ import { companyPrincipal } from '../support/principals';
 import { addressOf, putSubcategoryJson } from '../support/subcategory-requests';
 
 describe('create object', () => {
-  it('answers 201 with the entity, its Location, and defaults for the fields left out', async () => {
+  it('responds 201 with the entity, its Location, and defaults for the fields left out', async () => {
     // Prepare
     const principal = companyPrincipal();
     const place = await givenSubcategoryPath(principal);
@@ -98,7 +98,7 @@ describe('create object', () => {
     ['description', '1001 characters', 'd'.repeat(1001)],
     ['summary', '501 characters', 's'.repeat(501)],
     ['owner', '101 characters', 'o'.repeat(101)],
-  ])('answers 400 LENGTH_INVALID for %s of %s', async (field, _, value) => {
+  ])('responds 400 LENGTH_INVALID for %s of %s', async (field, _, value) => {
     // Prepare
     const principal = companyPrincipal();
     const place = await givenSubcategoryPath(principal);
@@ -123,7 +123,7 @@ describe('create object', () => {
     ['owner', 'Jane\u0085Doe'],
     ['owner', '\u2067Jane'],
   ])(
-    'answers 400 FORMAT_INVALID for control or bidirectional formatting characters %j, and creates nothing',
+    'responds 400 FORMAT_INVALID for control or bidirectional formatting characters %j, and creates nothing',
     async (field, value) => {
       // Prepare
       const principal = companyPrincipal();
@@ -155,7 +155,7 @@ describe('create object', () => {
     },
   );
 
-  it('reports both missing required fields in one answer', async () => {
+  it('reports both missing required fields in one response', async () => {
     // Prepare
     const principal = companyPrincipal();
     const place = await givenSubcategoryPath(principal);
@@ -196,7 +196,7 @@ describe('create object', () => {
     ['metadata', []],
     ['metadata', 'x'],
     ['metadata', 3],
-  ])('answers 400 VALIDATION_ERROR with TYPE_INVALID for %s = %j', async (field, value) => {
+  ])('responds 400 VALIDATION_ERROR with TYPE_INVALID for %s = %j', async (field, value) => {
     // Prepare
     const principal = companyPrincipal();
     const place = await givenSubcategoryPath(principal);
@@ -218,7 +218,7 @@ describe('create object', () => {
     ['malformed JSON', '{"externalId": "A", "name": '],
     ['a JSON array', '[{"externalId": "A", "name": "Object"}]'],
     ['a JSON string', '"externalId"'],
-  ])('answers 400 VALIDATION_ERROR for a body that is %s', async (_, rawBody) => {
+  ])('responds 400 VALIDATION_ERROR for a body that is %s', async (_, rawBody) => {
     // Prepare
     const principal = companyPrincipal();
     const place = await givenSubcategoryPath(principal);
@@ -234,7 +234,7 @@ describe('create object', () => {
   it.each([
     ['categoryId', 'not-a-uuid'],
     ['subcategoryId', '12345'],
-  ])('answers 400 VALIDATION_ERROR for a %s that is not a UUID', async (field, value) => {
+  ])('responds 400 VALIDATION_ERROR for a %s that is not a UUID', async (field, value) => {
     // Prepare
     const principal = companyPrincipal();
     const place = await givenSubcategoryPath(principal);
@@ -252,7 +252,7 @@ describe('create object', () => {
     ]);
   });
 
-  it('answers 404 SUBCATEGORY_NOT_FOUND for an unknown subcategory', async () => {
+  it('responds 404 SUBCATEGORY_NOT_FOUND for an unknown subcategory', async () => {
     // Prepare
     const principal = companyPrincipal();
     const category = await givenCategory(principal);
@@ -272,7 +272,7 @@ describe('create object', () => {
     });
   });
 
-  it('answers where the object would go before what it collides with, without reading the subcategory first', async () => {
+  it('returns where the object would go before what it collides with, without reading the subcategory first', async () => {
     // Prepare: a used externalId, then a delisted and a removed subcategory
     const principal = companyPrincipal();
     const place = await givenSubcategoryPath(principal);
@@ -285,21 +285,21 @@ describe('create object', () => {
     const remove = await putSubcategoryJson(principal, addressOf(principal, removed), { action: 'REMOVE' });
     const unknown = { categoryId: place.categoryId, subcategoryId: randomUUID() };
     // Act
-    const answers = await Promise.all(
+    const responses = await Promise.all(
       [unknown, delisted, removed].map((where) =>
         postObject(principal, where, { externalId: 'USED-1', name: 'Object' }),
       ),
     );
     // Assess
     expect([deactivate.statusCode, remove.statusCode]).toEqual([200, 200]);
-    expect(answers.map((answer) => [answer.statusCode, answer.body.code])).toEqual([
+    expect(responses.map((response) => [response.statusCode, response.body.code])).toEqual([
       [404, 'SUBCATEGORY_NOT_FOUND'],
       [409, 'SUBCATEGORY_NOT_ACTIVE'],
       [404, 'SUBCATEGORY_NOT_FOUND'],
     ]);
   });
 
-  it("answers 404 SUBCATEGORY_NOT_FOUND for another company's subcategory, and creates nothing", async () => {
+  it("responds 404 SUBCATEGORY_NOT_FOUND for another company's subcategory, and creates nothing", async () => {
     // Prepare
     const owner = companyPrincipal();
     const intruder = companyPrincipal();
@@ -313,7 +313,7 @@ describe('create object', () => {
     expect((await listObjects(intruder, { status: 'all' })).body.pagination.total).toBe(0);
   });
 
-  it('answers 404 SUBCATEGORY_NOT_FOUND for a subcategory under the wrong category', async () => {
+  it('responds 404 SUBCATEGORY_NOT_FOUND for a subcategory under the wrong category', async () => {
     // Prepare
     const principal = companyPrincipal();
     const place = await givenSubcategoryPath(principal);
@@ -330,7 +330,7 @@ describe('create object', () => {
     expect((await getCategory(principal, otherCategory.id)).body.statistics.objectCount).toBe(0);
   });
 
-  it('answers 409 EXTERNAL_ID_EXISTS for an externalId the company already uses, and keeps one object', async () => {
+  it('responds 409 EXTERNAL_ID_EXISTS for an externalId the company already uses, and keeps one object', async () => {
     // Prepare
     const principal = companyPrincipal();
     const place = await givenSubcategoryPath(principal);
@@ -367,16 +367,16 @@ describe('create object', () => {
     const principal = companyPrincipal();
     const place = await givenSubcategoryPath(principal);
     // Act
-    const answers = await Promise.all(
+    const responses = await Promise.all(
       Array.from({ length: 8 }, (_, index) =>
         postObject(principal, place, { externalId: 'RACE-1', name: `Racer ${index}` }),
       ),
     );
     // Assess
-    const statuses = answers.map((answer) => answer.statusCode).sort();
+    const statuses = responses.map((response) => response.statusCode).sort();
     expect(statuses).toEqual([201, 409, 409, 409, 409, 409, 409, 409]);
-    for (const answer of answers.filter((each) => each.statusCode === 409)) {
-      expect(answer.body.code).toBe('EXTERNAL_ID_EXISTS');
+    for (const response of responses.filter((each) => each.statusCode === 409)) {
+      expect(response.body.code).toBe('EXTERNAL_ID_EXISTS');
     }
     expect((await listObjects(principal, { status: 'all' })).body.pagination.total).toBe(1);
     expect((await listSubcategoryObjects(principal, place)).body.pagination.total).toBe(1);
@@ -388,13 +388,13 @@ describe('create object', () => {
     const principal = companyPrincipal();
     const place = await givenSubcategoryPath(principal);
     // Act
-    const answers = await Promise.all(
+    const responses = await Promise.all(
       Array.from({ length: 15 }, (_, index) =>
         postObject(principal, place, { externalId: `PAR-${index}`, name: 'Parallel' }),
       ),
     );
     // Assess
-    expect(answers.map((answer) => answer.statusCode)).toEqual(Array(15).fill(201));
+    expect(responses.map((response) => response.statusCode)).toEqual(Array(15).fill(201));
     expect((await listObjects(principal, { limit: '100' })).body.pagination.total).toBe(15);
     expect((await listObjects(principal, { limit: '100', name: 'parallel' })).body.data).toHaveLength(15);
     expect((await listSubcategoryObjects(principal, place)).body.pagination.total).toBe(15);

@@ -188,7 +188,7 @@ describe('object events', () => {
     ['limit', '0'],
     ['limit', '101'],
     ['offset', '-1'],
-  ])('answers 400 VALIDATION_ERROR for %s=%s', async (name, value) => {
+  ])('responds 400 VALIDATION_ERROR for %s=%s', async (name, value) => {
     // Prepare
     const { principal, created } = await givenObjectWithEvents([]);
     // Act
@@ -199,7 +199,7 @@ describe('object events', () => {
     expect(response.body.validationErrors[0].field).toBe(name);
   });
 
-  it("answers 404 OBJECT_NOT_FOUND for an unknown object and for another company's object", async () => {
+  it("responds 404 OBJECT_NOT_FOUND for an unknown object and for another company's object", async () => {
     // Prepare
     const { created } = await givenObjectWithEvents([]);
     const other = companyPrincipal();

@@ -11,7 +11,7 @@ import {
 import { companyPrincipal } from '../support/principals';
 
 describe('get object', () => {
-  it('GET /v2/objects/{id} answers the entity as created', async () => {
+  it('GET /v2/objects/{id} returns the entity as created', async () => {
     // Prepare
     const principal = companyPrincipal();
     const object = await createObjectOk(principal, await givenSubcategoryPath(principal), {
@@ -26,7 +26,7 @@ describe('get object', () => {
     expect(response.body).toEqual(object);
   });
 
-  it('answers the latest version after an update', async () => {
+  it('returns the latest version after an update', async () => {
     // Prepare
     const principal = companyPrincipal();
     const object = await createObjectOk(principal, await givenSubcategoryPath(principal));
@@ -38,7 +38,7 @@ describe('get object', () => {
     expect(response.body.owner).toBe('Carol');
   });
 
-  it('answers 404 OBJECT_NOT_FOUND for an unknown id', async () => {
+  it('responds 404 OBJECT_NOT_FOUND for an unknown id', async () => {
     // Prepare
     const principal = companyPrincipal();
     const unknownId = randomUUID();
@@ -53,7 +53,7 @@ describe('get object', () => {
     });
   });
 
-  it("answers 404 OBJECT_NOT_FOUND for another company's object", async () => {
+  it("responds 404 OBJECT_NOT_FOUND for another company's object", async () => {
     // Prepare
     const owner = companyPrincipal();
     const object = await createObjectOk(owner, await givenSubcategoryPath(owner));
@@ -75,7 +75,7 @@ describe('get object', () => {
     expect(response.body.id).toBe(object.id);
   });
 
-  it('answers 400 VALIDATION_ERROR for an id that is not a UUID', async () => {
+  it('responds 400 VALIDATION_ERROR for an id that is not a UUID', async () => {
     // Prepare
     const principal = companyPrincipal();
     // Act
@@ -87,7 +87,7 @@ describe('get object', () => {
     ]);
   });
 
-  it('GET /v2/companies/{companyId}/objects/{id} answers the entity for the own company', async () => {
+  it('GET /v2/companies/{companyId}/objects/{id} returns the entity for the own company', async () => {
     // Prepare
     const principal = companyPrincipal();
     const object = await createObjectOk(principal, await givenSubcategoryPath(principal));
@@ -98,7 +98,7 @@ describe('get object', () => {
     expect(response.body).toEqual(object);
   });
 
-  it('answers 403 COMPANY_ACCESS_DENIED for another companyId in the path', async () => {
+  it('responds 403 COMPANY_ACCESS_DENIED for another companyId in the path', async () => {
     // Prepare
     const owner = companyPrincipal();
     const intruder = companyPrincipal();
@@ -114,7 +114,7 @@ describe('get object', () => {
     });
   });
 
-  it("answers 404 OBJECT_NOT_FOUND at the own company's address for another company's object", async () => {
+  it("responds 404 OBJECT_NOT_FOUND at the own company's address for another company's object", async () => {
     // Prepare
     const owner = companyPrincipal();
     const other = companyPrincipal();

@@ -69,13 +69,13 @@ describe('object updates and the ledger', () => {
     const place = await givenSubcategoryPath(principal);
     const created = await givenObject(principal, place);
     // Act
-    const answers = await Promise.all(
+    const responses = await Promise.all(
       Array.from({ length: 20 }, (_, index) =>
         update(principal, created.id, { action: 'update', metadata: { [`k${index}`]: index } }),
       ),
     );
     // Assess
-    const statuses = answers.map((answer) => answer.statusCode);
+    const statuses = responses.map((response) => response.statusCode);
     expect(statuses.every((status) => status === 200 || status === 409)).toBe(true);
     const successes = statuses.filter((status) => status === 200).length;
     const verification = await invoke(verifyObject, {

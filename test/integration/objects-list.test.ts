@@ -86,7 +86,7 @@ describe('list objects', () => {
     });
   });
 
-  it('status=active gives the same answer as the default', async () => {
+  it('status=active gives the same response as the default', async () => {
     // Prepare
     const { principal } = catalogue;
     // Act
@@ -374,7 +374,7 @@ describe('list objects', () => {
     const { categoryA, placeA1 } = catalogue;
     const other = companyPrincipal();
     // Act
-    const answers = [
+    const responses = [
       await listObjects(other, { status: 'all' }),
       await listObjects(other, { status: 'all', categoryId: categoryA }),
       await listObjects(other, { status: 'all', subcategoryId: placeA1.subcategoryId }),
@@ -383,9 +383,9 @@ describe('list objects', () => {
       await listObjects(other, { status: 'all', sort: 'name:asc' }),
     ];
     // Assess
-    for (const answer of answers) {
-      expect(answer.statusCode).toBe(200);
-      expect(answer.body).toEqual({
+    for (const response of responses) {
+      expect(response.statusCode).toBe(200);
+      expect(response.body).toEqual({
         data: [],
         pagination: { limit: 20, offset: 0, total: 0, hasNext: false, hasPrevious: false, nextCursor: null },
       });
@@ -510,7 +510,7 @@ describe('list objects: pagination', () => {
     });
   });
 
-  it('an empty company answers an empty first page', async () => {
+  it('an empty company returns an empty first page', async () => {
     // Prepare
     const principal = companyPrincipal();
     // Act
@@ -584,7 +584,7 @@ describe('list objects: query validation', () => {
       value,
       code,
     ]),
-  )('answers 400 VALIDATION_ERROR for %s=%s', async (name, _, value, code) => {
+  )('responds 400 VALIDATION_ERROR for %s=%s', async (name, _, value, code) => {
     // Prepare
     const principal = companyPrincipal();
     // Act
@@ -599,7 +599,7 @@ describe('list objects: query validation', () => {
     });
   });
 
-  it('reports every invalid query parameter in one answer', async () => {
+  it('reports every invalid query parameter in one response', async () => {
     // Prepare
     const principal = companyPrincipal();
     // Act

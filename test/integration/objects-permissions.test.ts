@@ -72,7 +72,7 @@ describe('object permissions', () => {
     const { place, object, restricted } = await givenCompanyObject(allBut('objects:read'));
     // Act
     const created = await postObject(restricted, place, { externalId: 'EXT-write-only', name: 'Written' });
-    const answers = [
+    const responses = [
       await listObjects(restricted),
       await listSubcategoryObjects(restricted, place),
       await getObject(restricted, object.id),
@@ -81,9 +81,9 @@ describe('object permissions', () => {
     ];
     // Assess
     expect(created.statusCode).toBe(201);
-    for (const answer of answers) {
-      expect(answer.statusCode).toBe(403);
-      expect(answer.body).toEqual({
+    for (const response of responses) {
+      expect(response.statusCode).toBe(403);
+      expect(response.body).toEqual({
         error: 'The API key lacks the permission objects:read',
         code: 'COMPANY_ACCESS_DENIED',
         timestamp: expect.stringMatching(ISO_UTC),
@@ -112,7 +112,7 @@ describe('object permissions', () => {
     const { place, object } = await givenCompanyObject([]);
     const app = appPrincipal();
     // Act
-    const answers = [
+    const responses = [
       await postObject(app, place, { externalId: 'EXT-app', name: 'By an App' }),
       await putObject(app, object.id, { action: 'update' }),
       await listObjects(app),
@@ -122,9 +122,9 @@ describe('object permissions', () => {
       await listObjectEvents(app, object.id),
     ];
     // Assess
-    for (const answer of answers) {
-      expect(answer.statusCode).toBe(403);
-      expect(answer.body).toEqual({
+    for (const response of responses) {
+      expect(response.statusCode).toBe(403);
+      expect(response.body).toEqual({
         error: 'This operation needs a key of a company',
         code: 'COMPANY_ACCESS_DENIED',
         timestamp: expect.stringMatching(ISO_UTC),

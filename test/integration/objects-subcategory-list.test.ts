@@ -90,7 +90,7 @@ describe('list objects of a subcategory', () => {
     expect(response.body.pagination.total).toBe(2);
   });
 
-  it('answers an empty page for a subcategory without objects', async () => {
+  it('returns an empty page for a subcategory without objects', async () => {
     // Prepare
     const principal = companyPrincipal();
     const place = await givenSubcategoryPath(principal);
@@ -104,7 +104,7 @@ describe('list objects of a subcategory', () => {
     });
   });
 
-  it('answers 404 SUBCATEGORY_NOT_FOUND for an unknown subcategory', async () => {
+  it('responds 404 SUBCATEGORY_NOT_FOUND for an unknown subcategory', async () => {
     // Prepare
     const principal = companyPrincipal();
     const category = await givenCategory(principal);
@@ -123,7 +123,7 @@ describe('list objects of a subcategory', () => {
     });
   });
 
-  it("answers 404 SUBCATEGORY_NOT_FOUND under the wrong category and for another company's subcategory", async () => {
+  it("responds 404 SUBCATEGORY_NOT_FOUND under the wrong category and for another company's subcategory", async () => {
     // Prepare
     const principal = companyPrincipal();
     const place = await givenSubcategoryPath(principal);
@@ -147,7 +147,7 @@ describe('list objects of a subcategory', () => {
     ['limit', '0', 'RANGE_INVALID'],
     ['limit', 'ten', 'TYPE_INVALID'],
     ['offset', '-1', 'RANGE_INVALID'],
-  ])('answers 400 VALIDATION_ERROR for %s=%s', async (name, value, code) => {
+  ])('responds 400 VALIDATION_ERROR for %s=%s', async (name, value, code) => {
     // Prepare
     const principal = companyPrincipal();
     const place = await givenSubcategoryPath(principal);
@@ -159,7 +159,7 @@ describe('list objects of a subcategory', () => {
     expect(response.body.validationErrors).toEqual([{ field: name, code, message: expect.any(String) }]);
   });
 
-  it('answers 400 VALIDATION_ERROR for path ids that are not UUIDs', async () => {
+  it('responds 400 VALIDATION_ERROR for path ids that are not UUIDs', async () => {
     // Prepare
     const principal = companyPrincipal();
     // Act

@@ -125,7 +125,7 @@ describe('update object', () => {
     ['without owner', { action: 'transfer' }],
     ['with owner null', { action: 'transfer', owner: null }],
     ['with an empty owner', { action: 'transfer', owner: '' }],
-  ])('`transfer` %s answers 400 owner REQUIRED and records no event', async (_, body) => {
+  ])('`transfer` %s responds 400 owner REQUIRED and records no event', async (_, body) => {
     // Prepare
     const { principal, object } = await givenObjectOf();
     // Act
@@ -232,7 +232,7 @@ describe('update object', () => {
       'performedBy',
       'LENGTH_INVALID',
     ],
-  ])('answers 400 for %s, and records no event', async (_, body, field, code) => {
+  ])('responds 400 for %s, and records no event', async (_, body, field, code) => {
     // Prepare
     const { principal, object } = await givenObjectOf();
     // Act
@@ -248,7 +248,7 @@ describe('update object', () => {
     expect(events.body.data).toHaveLength(1);
   });
 
-  it('answers 400 for a malformed JSON body, and records no event', async () => {
+  it('responds 400 for a malformed JSON body, and records no event', async () => {
     // Prepare
     const { principal, object } = await givenObjectOf();
     // Act
@@ -259,7 +259,7 @@ describe('update object', () => {
     expect((await getObject(principal, object.id)).body).toEqual(object);
   });
 
-  it('answers 400 when the merged metadata would grow past its size limit, and records no event', async () => {
+  it('responds 400 when the merged metadata would grow past its size limit, and records no event', async () => {
     // Prepare: two halves that each fit, but not together
     const { principal, object } = await givenObjectOf(companyPrincipal(), {
       metadata: { first: 'a'.repeat(10_000) },
@@ -290,7 +290,7 @@ describe('update object', () => {
     expect(JSON.stringify(readBack.body.metadata)).toBe('{"keep":1,"__proto__":{"polluted":true},"other":2}');
   });
 
-  it('answers 404 OBJECT_NOT_FOUND for an unknown object', async () => {
+  it('responds 404 OBJECT_NOT_FOUND for an unknown object', async () => {
     // Prepare
     const principal = companyPrincipal();
     const unknownId = randomUUID();
@@ -305,7 +305,7 @@ describe('update object', () => {
     });
   });
 
-  it("answers 404 OBJECT_NOT_FOUND for another company's object, and leaves it unchanged", async () => {
+  it("responds 404 OBJECT_NOT_FOUND for another company's object, and leaves it unchanged", async () => {
     // Prepare
     const { principal: owner, object } = await givenObjectOf();
     const intruder = companyPrincipal();
@@ -320,7 +320,7 @@ describe('update object', () => {
     expect(events.body.pagination.total).toBe(1);
   });
 
-  it('answers 400 VALIDATION_ERROR for an objectId that is not a UUID', async () => {
+  it('responds 400 VALIDATION_ERROR for an objectId that is not a UUID', async () => {
     // Prepare
     const principal = companyPrincipal();
     // Act

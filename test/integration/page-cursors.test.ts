@@ -1,5 +1,5 @@
 /**
- * Cursor pagination (extension): every list answers `pagination.nextCursor`, `?cursor=` reads
+ * Cursor pagination (extension): every list returns `pagination.nextCursor`, `?cursor=` reads
  * the next page, and a cursor that was altered, forged or made for another list, filter, sort
  * or tenant is 400 VALIDATION_ERROR. Against DynamoDB Local.
  */
@@ -23,17 +23,17 @@ import {
 } from '../support/object-requests';
 import { appPrincipal, companyPrincipal } from '../support/principals';
 
-interface ListAnswer {
+interface ListResponse {
   statusCode: number;
   body: {
     data: { id: string }[];
     pagination: { offset: number; total: number; hasNext: boolean; nextCursor: string | null };
   };
 }
-type ListCall = (query: Record<string, string>) => Promise<ListAnswer>;
+type ListCall = (query: Record<string, string>) => Promise<ListResponse>;
 
 /** Follows nextCursor from page 1 to the end; returns every page. */
-async function walkByCursor(list: ListCall, query: Record<string, string>): Promise<ListAnswer[]> {
+async function walkByCursor(list: ListCall, query: Record<string, string>): Promise<ListResponse[]> {
   const first = await list(query);
   const pages = [first];
   for (let cursor = first.body.pagination.nextCursor; cursor !== null; ) {
@@ -56,11 +56,11 @@ async function walkByOffset(list: ListCall, query: Record<string, string>, limit
   return pages;
 }
 
-const allIds = (pages: ListAnswer[]) => pages.flatMap(idsOf);
+const allIds = (pages: ListResponse[]) => pages.flatMap(idsOf);
 
-function expectRefusedCursor(answer: { statusCode: number; body: unknown }) {
-  expect(answer.statusCode).toBe(400);
-  expect(answer.body).toMatchObject({
+function expectRefusedCursor(response: { statusCode: number; body: unknown }) {
+  expect(response.statusCode).toBe(400);
+  expect(response.body).toMatchObject({
     code: 'VALIDATION_ERROR',
     validationErrors: [expect.objectContaining({ field: 'cursor', code: 'FORMAT_INVALID' })],
   });
@@ -156,7 +156,7 @@ describe('cursor pagination of the object list', () => {
     const cursor = (await listObjects(principal, { limit: '2' })).body.pagination.nextCursor as string;
     const forgedPosition = Buffer.from(JSON.stringify({ o: 4 })).toString('base64url');
     // Act
-    const answers = await Promise.all(
+    const responses = await Promise.all(
       [
         altered(cursor, 0),
         altered(cursor, 1),
@@ -167,7 +167,7 @@ describe('cursor pagination of the object list', () => {
       ].map((bad) => listObjects(principal, { limit: '2', cursor: bad })),
     );
     // Assess
-    for (const answer of answers) expectRefusedCursor(answer);
+    for (const response of responses) expectRefusedCursor(response);
   });
 
   it('refuses a cursor with other filters, another sort, another tenant or another list', async () => {
@@ -175,7 +175,7 @@ describe('cursor pagination of the object list', () => {
     const cursor = (await listObjects(principal, { limit: '2' })).body.pagination.nextCursor as string;
     const stranger = companyPrincipal();
     // Act
-    const answers = await Promise.all([
+    const responses = await Promise.all([
       listObjects(principal, { limit: '2', cursor, status: 'all' }),
       listObjects(principal, { limit: '2', cursor, sort: 'createdAt:asc' }),
       listObjects(principal, { limit: '2', cursor, name: 'a' }),
@@ -184,7 +184,7 @@ describe('cursor pagination of the object list', () => {
       listCategories(principal, { limit: '2', cursor }),
     ]);
     // Assess
-    for (const answer of answers) expectRefusedCursor(answer);
+    for (const response of responses) expectRefusedCursor(response);
   });
 
   it('takes another page size with the same cursor', async () => {
@@ -201,10 +201,10 @@ describe('cursor pagination of the object list', () => {
     // Prepare
     const cursor = (await listObjects(principal, { limit: '2' })).body.pagination.nextCursor as string;
     // Act
-    const answer = await listObjects(principal, { limit: '2', cursor, offset: '2' });
+    const response = await listObjects(principal, { limit: '2', cursor, offset: '2' });
     // Assess
-    expect(answer.statusCode).toBe(400);
-    expect(answer.body).toMatchObject({
+    expect(response.statusCode).toBe(400);
+    expect(response.body).toMatchObject({
       code: 'VALIDATION_ERROR',
       validationErrors: [expect.objectContaining({ field: 'offset' })],
     });
@@ -239,7 +239,7 @@ describe('cursor pagination of categories, wallets and files', () => {
     const principal = companyPrincipal();
     const created = await createCategoriesInOrder(principal, ['Cars', 'boats', 'Planes', 'trains', 'Bikes']);
     // Act
-    const byCursor = await walkByCursor((q) => listCategories(principal, q) as Promise<ListAnswer>, {
+    const byCursor = await walkByCursor((q) => listCategories(principal, q) as Promise<ListResponse>, {
       limit: '2',
       sort: 'name:asc',
     });
@@ -292,7 +292,7 @@ describe('cursor pagination of categories, wallets and files', () => {
     }
     // Act
     const byId = await walkByCursor(
-      (q) => listFiles(principal, object.id, { query: q }) as Promise<ListAnswer>,
+      (q) => listFiles(principal, object.id, { query: q }) as Promise<ListResponse>,
       {
         limit: '2',
       },
@@ -302,6 +302,6 @@ describe('cursor pagination of categories, wallets and files', () => {
     });
     // Assess
     expect(allIds(byId)).toEqual(uploaded.map((file) => file.id).reverse());
-    expect(idsOf(byExternalId as ListAnswer)).toEqual([uploaded[0]?.id]);
+    expect(idsOf(byExternalId as ListResponse)).toEqual([uploaded[0]?.id]);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The permission matrix: every operation of the table (and every import and removal path), called
  * through its function with a key of each single permission, of each kind, and with exactly the
- * permissions it needs. The expected answer comes from the rows (`permission`, and the
+ * permissions it needs. The expected response comes from the rows (`permission`, and the
  * `conditionalPermissions` of the conditions each request meets: `permissionsNeeded`), so that a
  * handler that forgets a check fails here. Rules: docs/api-decisions.md, "API keys and authorization".
  */
@@ -29,7 +29,7 @@ import { createWebhookOk } from '../support/webhook-requests';
 
 jest.setTimeout(120_000);
 
-type Answer = { statusCode: number; body: { code?: string; error?: string } | undefined };
+type Response = { statusCode: number; body: { code?: string; error?: string } | undefined };
 type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
 const COMPANY_ID = randomUUID();
@@ -53,7 +53,7 @@ async function call(
   operationId: OperationId,
   principal: Principal,
   parts: { path?: Record<string, string>; query?: Record<string, string>; body?: unknown } = {},
-): Promise<Answer> {
+): Promise<Response> {
   const row = operations[operationId];
   // The integration tier maps a handler's source to its function's bundle.
   const { handler } = require(`../../lambdas/handlers/${row.handler}`) as { handler: Handler };
@@ -110,14 +110,14 @@ interface Fixtures {
  * how to send it. A request that removes or moves a thing is given `fresh`, true for a key that
  * should pass: it makes its own target then, with the admin key, so that each allowed key meets
  * the same state; a key that should be refused is sent to a spare target, which a handler that
- * forgot its check would change (and the matrix would show an answer that is not a 403).
+ * forgot its check would change (and the matrix would show a response that is not a 403).
  */
 interface MatrixCase {
   name: string;
   operation: OperationId;
   conditions?: readonly string[];
-  send: (principal: Principal, fixtures: Fixtures, fresh: boolean) => Promise<Answer>;
-  /** The answers that show an allowed request passed, when not the row's success status. */
+  send: (principal: Principal, fixtures: Fixtures, fresh: boolean) => Promise<Response>;
+  /** The responses that show an allowed request passed, when not the row's success status. */
   allowedStatuses?: readonly number[];
 }
 
@@ -249,8 +249,8 @@ const CASES: readonly MatrixCase[] = [
         { action: 'report_stolen' },
         { action: 'repair' },
       ]) {
-        const answer = await call('updateObject', key, { path: { objectId: fx.objectId }, body });
-        if (answer.statusCode !== 200) return answer;
+        const response = await call('updateObject', key, { path: { objectId: fx.objectId }, body });
+        if (response.statusCode !== 200) return response;
       }
       return { statusCode: 200, body: undefined };
     },
@@ -280,8 +280,8 @@ const CASES: readonly MatrixCase[] = [
     name: 'download a file',
     operation: 'downloadFile',
     send: async (key, fx) => {
-      const answer = await download(key, fx.fileId);
-      return { statusCode: answer.statusCode, body: answer.json };
+      const response = await download(key, fx.fileId);
+      return { statusCode: response.statusCode, body: response.json };
     },
   },
   {
@@ -673,9 +673,9 @@ describe('the permission matrix', () => {
     const passed = entry.allowedStatuses ?? [row.successStatus];
     // Act
     // One at a time: each function keeps one warm environment (in parallel, each key would start one).
-    const answers: Answer[] = [];
+    const responses: Response[] = [];
     for (const key of keys) {
-      answers.push(await entry.send(key, fixtures, expectedOutcome(row, conditions, key) === 'allowed'));
+      responses.push(await entry.send(key, fixtures, expectedOutcome(row, conditions, key) === 'allowed'));
     }
     await settleBackgroundJobs();
     // Assess
@@ -683,15 +683,15 @@ describe('the permission matrix', () => {
     const actual: Record<string, string> = {};
     keys.forEach((key, index) => {
       const label = labelOf(key);
-      const answer = answers[index]!;
+      const response = responses[index]!;
       expected[label] =
         expectedOutcome(row, conditions, key) === 'allowed' ? 'passed' : `403 ${row.deniedCode}`;
       actual[label] =
-        answer.statusCode === 403
-          ? `403 ${answer.body?.code}`
-          : passed.includes(answer.statusCode)
+        response.statusCode === 403
+          ? `403 ${response.body?.code}`
+          : passed.includes(response.statusCode)
             ? 'passed'
-            : `${answer.statusCode} ${JSON.stringify(answer.body)}`;
+            : `${response.statusCode} ${JSON.stringify(response.body)}`;
     });
     expect(actual).toEqual(expected);
   });

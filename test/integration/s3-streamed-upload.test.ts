@@ -18,8 +18,8 @@ const target = () => ({
 
 async function stored(key: string): Promise<Buffer | undefined> {
   try {
-    const answer = await localS3().send(new GetObjectCommand({ Bucket: filesBucketName(), Key: key }));
-    return Buffer.from(await answer.Body!.transformToByteArray());
+    const response = await localS3().send(new GetObjectCommand({ Bucket: filesBucketName(), Key: key }));
+    return Buffer.from(await response.Body!.transformToByteArray());
   } catch {
     return undefined;
   }

@@ -56,7 +56,7 @@ afterAll(async () => {
 });
 
 describe('update subcategory: the action field', () => {
-  it('answers 400 INVALID_ACTION with details.action for an unknown action, through multipart and JSON', async () => {
+  it('responds 400 INVALID_ACTION with details.action for an unknown action, through multipart and JSON', async () => {
     // Prepare
     const { principal, place, address } = await givenPlace();
     // Act
@@ -81,7 +81,7 @@ describe('update subcategory: the action field', () => {
     }
   });
 
-  it('answers 400 INVALID_ACTION before it looks at the file', async () => {
+  it('responds 400 INVALID_ACTION before it looks at the file', async () => {
     // Prepare
     const { principal, address } = await givenPlace();
     // Act
@@ -225,7 +225,7 @@ describe('update subcategory: DEACTIVATE and ACTIVATE', () => {
     expect(object.subcategoryId).toBe(place.subcategoryId);
   });
 
-  it('ACTIVATE of an active subcategory answers 409 INVALID_STATE_TRANSITION and changes nothing', async () => {
+  it('ACTIVATE of an active subcategory responds 409 INVALID_STATE_TRANSITION and changes nothing', async () => {
     // Prepare
     const { principal, place, address } = await givenPlace();
     // Act
@@ -266,7 +266,7 @@ describe('update subcategory: DEACTIVATE and ACTIVATE', () => {
 });
 
 describe('update subcategory: REMOVE', () => {
-  it('answers 200 with the status change, then every read and update answers 404 SUBCATEGORY_NOT_FOUND', async () => {
+  it('responds 200 with the status change, then every read and update responds 404 SUBCATEGORY_NOT_FOUND', async () => {
     // Prepare
     const { principal, place, address } = await givenPlace();
     // Act
@@ -403,7 +403,7 @@ describe('update subcategory: the own hash chain', () => {
     const { principal, place, address } = await givenPlace();
     const sibling = await givenSubcategory(principal, place.categoryId, 'Sibling');
     // Act
-    const answers = [
+    const responses = [
       await putSubcategoryForm(principal, address, fieldParts({ name: 'First rename', action: 'CHANGE' })),
       await putSubcategoryForm(principal, address, [imagePart('a.png', 'image/png', PNG_1X1)]),
       await act(principal, address, 'ACTIVATE', 'First rename'), // refused: 409
@@ -417,10 +417,10 @@ describe('update subcategory: the own hash chain', () => {
     ];
     const { events, record, verification } = await verifiedChain(address);
     // Assess
-    expect(answers.map((answer) => answer.statusCode)).toEqual([
+    expect(responses.map((response) => response.statusCode)).toEqual([
       200, 200, 409, 200, 400, 415, 409, 400, 200, 200,
     ]);
-    const successes = answers.filter((answer) => answer.statusCode === 200);
+    const successes = responses.filter((response) => response.statusCode === 200);
     expect(events).toHaveLength(1 + successes.length);
     expect(record.eventCount).toBe(events.length);
     expect(events.map((event) => event.action)).toEqual([
@@ -432,9 +432,9 @@ describe('update subcategory: the own hash chain', () => {
       'CHANGE',
     ]);
     expect(events.map((event) => event.sequence)).toEqual([1, 2, 3, 4, 5, 6]);
-    // The events hold every change; the answers list name, description and imageId (spec 4.10).
+    // The events hold every change; the responses list name, description and imageId (spec 4.10).
     expect(events.slice(1).map(({ changes: { status, ...listed } }) => listed)).toEqual(
-      successes.map((answer) => answer.body.changes),
+      successes.map((response) => response.body.changes),
     );
     expect(events.slice(1).map((event) => event.changes.status)).toEqual([
       undefined,
@@ -461,12 +461,12 @@ describe('update subcategory: the own hash chain', () => {
     const { principal, address } = await givenPlace();
     const descriptions = ['one', 'two', 'three', 'four'];
     // Act
-    const answers = await Promise.all(
+    const responses = await Promise.all(
       descriptions.map((description) => putSubcategoryForm(principal, address, fieldParts({ description }))),
     );
     const { events, verification } = await verifiedChain(address);
     // Assess
-    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 200, 200]);
+    expect(responses.map((response) => response.statusCode)).toEqual([200, 200, 200, 200]);
     expect(events).toHaveLength(5);
     expect(verification).toMatchObject({ valid: true, problems: [] });
     const steps = events.slice(1).map((event) => event.changes.description as { from: string; to: string });

@@ -31,8 +31,8 @@ const validationError = (details: Record<string, string[]>, error = 'The request
   details,
 });
 
-describe('create subcategory: the answer', () => {
-  it('answers 200 with exactly { status, data: { id }, timestamp }', async () => {
+describe('create subcategory: the response', () => {
+  it('responds 200 with exactly { status, data: { id }, timestamp }', async () => {
     // Prepare
     const principal = companyPrincipal();
     const category = await givenCategory(principal);
@@ -146,7 +146,7 @@ describe('create subcategory: validation (400 VALIDATION_ERROR with details)', (
     );
   });
 
-  it('answers 400 for an empty body', async () => {
+  it('responds 400 for an empty body', async () => {
     // Prepare
     const principal = companyPrincipal();
     const category = await givenCategory(principal);
@@ -234,7 +234,7 @@ describe('create subcategory: validation (400 VALIDATION_ERROR with details)', (
     );
   });
 
-  it('answers 400 with details for malformed JSON', async () => {
+  it('responds 400 with details for malformed JSON', async () => {
     // Prepare
     const principal = companyPrincipal();
     const category = await givenCategory(principal);
@@ -250,7 +250,7 @@ describe('create subcategory: validation (400 VALIDATION_ERROR with details)', (
     expect(response.body).not.toHaveProperty('validationErrors');
   });
 
-  it('answers 400 with details for a JSON body that is not an object', async () => {
+  it('responds 400 with details for a JSON body that is not an object', async () => {
     // Prepare
     const principal = companyPrincipal();
     const category = await givenCategory(principal);
@@ -261,7 +261,7 @@ describe('create subcategory: validation (400 VALIDATION_ERROR with details)', (
     expect(response.body).toEqual(validationError({ body: ['body must be a JSON object'] }));
   });
 
-  it('answers 400 with details.categoryId for a category id that is not a UUID', async () => {
+  it('responds 400 with details.categoryId for a category id that is not a UUID', async () => {
     // Prepare
     const principal = companyPrincipal();
     // Act
@@ -273,7 +273,7 @@ describe('create subcategory: validation (400 VALIDATION_ERROR with details)', (
 });
 
 describe('create subcategory: the parent category', () => {
-  it('answers 404 CATEGORY_NOT_FOUND for an unknown category', async () => {
+  it('responds 404 CATEGORY_NOT_FOUND for an unknown category', async () => {
     // Prepare
     const principal = companyPrincipal();
     const unknownId = randomUUID();
@@ -288,7 +288,7 @@ describe('create subcategory: the parent category', () => {
     });
   });
 
-  it("answers 404 CATEGORY_NOT_FOUND for another company's category and leaves it untouched", async () => {
+  it("responds 404 CATEGORY_NOT_FOUND for another company's category and leaves it untouched", async () => {
     // Prepare
     const owner = companyPrincipal();
     const intruder = companyPrincipal();
@@ -305,7 +305,7 @@ describe('create subcategory: the parent category', () => {
 });
 
 describe('create subcategory: name uniqueness within the category', () => {
-  it('answers 409 SUBCATEGORY_NAME_EXISTS for a name taken in the same category', async () => {
+  it('responds 409 SUBCATEGORY_NAME_EXISTS for a name taken in the same category', async () => {
     // Prepare
     const principal = companyPrincipal();
     const category = await givenCategory(principal);
@@ -360,14 +360,14 @@ describe('create subcategory: name uniqueness within the category', () => {
     const principal = companyPrincipal();
     const category = await givenCategory(principal);
     // Act
-    const answers = await Promise.all([
+    const responses = await Promise.all([
       postSubcategory(principal, category.id, { name: 'Racing' }),
       postSubcategory(principal, category.id, { name: 'RACING' }),
       postSubcategory(principal, category.id, { name: 'racing' }),
     ]);
     const categoryAfter = await getCategory(principal, category.id);
     // Assess
-    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409, 409]);
+    expect(responses.map((response) => response.statusCode).sort()).toEqual([200, 409, 409]);
     expect(categoryAfter.body.statistics.subcategoryCount).toBe(1);
     expect(categoryAfter.body.subcategories).toHaveLength(1);
   });
@@ -438,7 +438,7 @@ describe('create subcategory: the image', () => {
   it.each([
     ['not base64', 'this is not base64!', 'image must be base64 text'],
     ['empty', '', 'image is empty'],
-  ])('answers 400 details.image for an image that is %s, and creates nothing', async (_, image, message) => {
+  ])('responds 400 details.image for an image that is %s, and creates nothing', async (_, image, message) => {
     // Prepare
     const principal = companyPrincipal();
     const category = await givenCategory(principal);
@@ -454,7 +454,7 @@ describe('create subcategory: the image', () => {
     expect(await storedImageKeys(principal.tenantId)).toEqual([]);
   });
 
-  it('answers 400 details.image for an image that is not a string', async () => {
+  it('responds 400 details.image for an image that is not a string', async () => {
     // Prepare
     const principal = companyPrincipal();
     const category = await givenCategory(principal);

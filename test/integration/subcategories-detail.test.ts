@@ -10,8 +10,8 @@ import { PNG_1X1 } from '../support/subcategory-images';
 import { imagePart, putSubcategoryForm } from '../support/subcategory-multipart';
 import { addressOf, createSubcategoryOk, getSubcategory } from '../support/subcategory-requests';
 
-describe('get subcategory: the answer', () => {
-  it('answers 200 { status, data, timestamp } with every field of the 2.4 detail shape', async () => {
+describe('get subcategory: the response', () => {
+  it('responds 200 { status, data, timestamp } with every field of the 2.4 detail shape', async () => {
     // Prepare
     const principal = companyPrincipal();
     const category = await givenCategory(principal, 'Vehicles');
@@ -191,7 +191,7 @@ describe('get subcategory: statistics', () => {
 });
 
 describe('get subcategory: refusals', () => {
-  it('answers 403 COMPANY_ACCESS_DENIED for a companyId other than the key’s company', async () => {
+  it('responds 403 COMPANY_ACCESS_DENIED for a companyId other than the key’s company', async () => {
     // Prepare
     const owner = companyPrincipal();
     const intruder = companyPrincipal();
@@ -213,7 +213,7 @@ describe('get subcategory: refusals', () => {
     }
   });
 
-  it("answers 404 SUBCATEGORY_NOT_FOUND for another company's subcategory under one's own company id", async () => {
+  it("responds 404 SUBCATEGORY_NOT_FOUND for another company's subcategory under one's own company id", async () => {
     // Prepare
     const owner = companyPrincipal();
     const intruder = companyPrincipal();
@@ -225,7 +225,7 @@ describe('get subcategory: refusals', () => {
     expect(response.body.code).toBe('SUBCATEGORY_NOT_FOUND');
   });
 
-  it('answers 404 SUBCATEGORY_NOT_FOUND for an unknown subcategory', async () => {
+  it('responds 404 SUBCATEGORY_NOT_FOUND for an unknown subcategory', async () => {
     // Prepare
     const principal = companyPrincipal();
     const category = await givenCategory(principal);
@@ -244,7 +244,7 @@ describe('get subcategory: refusals', () => {
     });
   });
 
-  it('answers 404 SUBCATEGORY_NOT_FOUND under another category of the same company, or an unknown one', async () => {
+  it('responds 404 SUBCATEGORY_NOT_FOUND under another category of the same company, or an unknown one', async () => {
     // Prepare
     const principal = companyPrincipal();
     const place = await givenSubcategoryPath(principal);
@@ -266,7 +266,7 @@ describe('get subcategory: refusals', () => {
   });
 
   it.each(['companyId', 'categoryId', 'subcategoryId'] as const)(
-    'answers 400 VALIDATION_ERROR with details.%s when it is not a UUID',
+    'responds 400 VALIDATION_ERROR with details.%s when it is not a UUID',
     async (field) => {
       // Prepare
       const principal = companyPrincipal();
@@ -287,7 +287,7 @@ describe('get subcategory: refusals', () => {
     },
   );
 
-  it('answers 403 COMPANY_ACCESS_DENIED to a key without categories:read, and to an App key', async () => {
+  it('responds 403 COMPANY_ACCESS_DENIED to a key without categories:read, and to an App key', async () => {
     // Prepare
     const owner = companyPrincipal();
     const place = await givenSubcategoryPath(owner);

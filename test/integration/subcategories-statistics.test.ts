@@ -153,9 +153,9 @@ describe('subcategory statistics through create, DEACTIVATE and REMOVE', () => {
       expect(view.allIds).toEqual(ids([secondObject, elsewhereObject]));
       expect([view.activeTotal, view.allTotal, view.inactiveTotal]).toEqual([2, 2, 0]);
     }
-    for (const answer of [...objectsAtOnce, ...objectsSettled]) {
-      expect(answer.statusCode).toBe(404);
-      expect(answer.body.code).toBe('OBJECT_NOT_FOUND');
+    for (const response of [...objectsAtOnce, ...objectsSettled]) {
+      expect(response.statusCode).toBe(404);
+      expect(response.body.code).toBe('OBJECT_NOT_FOUND');
     }
     expect(secondDetail.body.data.statistics.totalObjects).toBe(1);
     expect(removingSubcategoriesOf(counters).size).toBe(0);

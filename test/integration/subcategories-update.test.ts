@@ -91,7 +91,7 @@ describe('update subcategory: CHANGE of name and description', () => {
     },
   );
 
-  it('answers an empty changes object when nothing changes', async () => {
+  it('returns an empty changes object when nothing changes', async () => {
     // Prepare
     const { principal, place, address } = await givenPlace();
     // Act
@@ -191,7 +191,7 @@ describe('update subcategory: field validation', () => {
       { description: ['description must be at most 2048 characters long'] },
     ],
   ])(
-    'answers 400 VALIDATION_ERROR with details for %s (multipart), and changes nothing',
+    'responds 400 VALIDATION_ERROR with details for %s (multipart), and changes nothing',
     async (_, fields, details) => {
       // Prepare
       const { principal, place, address } = await givenPlace();
@@ -225,7 +225,7 @@ describe('update subcategory: field validation', () => {
     expect(response.statusCode).toBe(200);
   });
 
-  it('answers 400 with details for a JSON name that is not a string', async () => {
+  it('responds 400 with details for a JSON name that is not a string', async () => {
     // Prepare
     const { principal, address } = await givenPlace();
     // Act
@@ -235,7 +235,7 @@ describe('update subcategory: field validation', () => {
     expect(response.body.details).toEqual({ name: ['name must be a string, not number'] });
   });
 
-  it('answers 400 with details for malformed JSON and for a JSON array', async () => {
+  it('responds 400 with details for malformed JSON and for a JSON array', async () => {
     // Prepare
     const { principal, address } = await givenPlace();
     // Act
@@ -377,7 +377,7 @@ describe('update subcategory: a new image file', () => {
       'the declared type image/jpeg does not match the extension .png',
     ],
   ])(
-    'answers 415 UNSUPPORTED_FILE_TYPE for %s, and changes and stores nothing',
+    'responds 415 UNSUPPORTED_FILE_TYPE for %s, and changes and stores nothing',
     async (_, fileName, contentType, bytes, reason) => {
       // Prepare
       const { principal, place, address } = await givenPlace();
@@ -415,7 +415,7 @@ describe('update subcategory: a new image file', () => {
     expect(stored?.content.length).toBe(TEN_MEGABYTES);
   });
 
-  it('answers 413 FILE_TOO_LARGE for an image file of 10 MB and one byte, and stores nothing', async () => {
+  it('responds 413 FILE_TOO_LARGE for an image file of 10 MB and one byte, and stores nothing', async () => {
     // Prepare
     const { principal, address } = await givenPlace();
     const image = paddedPng(TEN_MEGABYTES + 1);
@@ -433,7 +433,7 @@ describe('update subcategory: a new image file', () => {
     expect(await storedImageKeys(principal.tenantId, address.subcategoryId)).toEqual([]);
   });
 
-  it('answers 400 for two files in one update', async () => {
+  it('responds 400 for two files in one update', async () => {
     // Prepare
     const { principal, address } = await givenPlace();
     // Act
@@ -504,7 +504,7 @@ describe('update subcategory: a malformed multipart body is a 400, never a 500',
         options: {},
       }),
     ],
-  ])('answers 400 VALIDATION_ERROR with details.body for %s, and changes nothing', async (_, build) => {
+  ])('responds 400 VALIDATION_ERROR with details.body for %s, and changes nothing', async (_, build) => {
     // Prepare
     const { principal, place, address } = await givenPlace();
     const boundary = newBoundary();
@@ -529,7 +529,7 @@ describe('update subcategory: rename conflicts', () => {
   it.each([
     ['the same name', (taken: string) => taken],
     ['the same name in another case', (taken: string) => taken.toLowerCase()],
-  ])('answers 409 SUBCATEGORY_NAME_EXISTS for %s as a sibling, and changes nothing', async (_, variant) => {
+  ])('responds 409 SUBCATEGORY_NAME_EXISTS for %s as a sibling, and changes nothing', async (_, variant) => {
     // Prepare
     const { principal, place, address } = await givenPlace();
     const sibling = await givenSubcategory(principal, place.categoryId, 'Taken Name');
@@ -584,7 +584,7 @@ describe('update subcategory: rename conflicts', () => {
 });
 
 describe('update subcategory: who may', () => {
-  it('answers 403 COMPANY_ACCESS_DENIED for a path under another company, and changes nothing', async () => {
+  it('responds 403 COMPANY_ACCESS_DENIED for a path under another company, and changes nothing', async () => {
     // Prepare
     const { principal, place, address } = await givenPlace();
     const intruder = companyPrincipal();
@@ -604,7 +604,7 @@ describe('update subcategory: who may', () => {
     expect(detail.body.data).toMatchObject({ name: place.subcategoryName, status: 'active' });
   });
 
-  it("answers 404 SUBCATEGORY_NOT_FOUND for another company's subcategory under one's own company id", async () => {
+  it("responds 404 SUBCATEGORY_NOT_FOUND for another company's subcategory under one's own company id", async () => {
     // Prepare
     const { place } = await givenPlace();
     const intruder = companyPrincipal();
@@ -619,7 +619,7 @@ describe('update subcategory: who may', () => {
     expect(response.body.code).toBe('SUBCATEGORY_NOT_FOUND');
   });
 
-  it('answers 403 to a key with categories:read only', async () => {
+  it('responds 403 to a key with categories:read only', async () => {
     // Prepare
     const { principal, address } = await givenPlace();
     const readOnly: Principal = { ...principal, permissions: new Set(['categories:read'] as const) };
@@ -630,7 +630,7 @@ describe('update subcategory: who may', () => {
     expect(response.body.code).toBe('COMPANY_ACCESS_DENIED');
   });
 
-  it('answers 404 SUBCATEGORY_NOT_FOUND for an unknown subcategory, and 400 details for a non-UUID id', async () => {
+  it('responds 404 SUBCATEGORY_NOT_FOUND for an unknown subcategory, and 400 details for a non-UUID id', async () => {
     // Prepare
     const { principal, address } = await givenPlace();
     // Act

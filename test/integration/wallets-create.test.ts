@@ -27,7 +27,7 @@ const listWallets = (principal: Principal, query?: Record<string, string>) =>
   invoke(listWalletsHandler, { method: 'GET', path: '/v2/wallets', principal, query });
 
 describe('create wallet', () => {
-  it('answers 201 with the wallet, active, lastLoginAt null, fullUsername username@appId, and its Location', async () => {
+  it('responds 201 with the wallet, active, lastLoginAt null, fullUsername username@appId, and its Location', async () => {
     // Prepare
     const app = appPrincipal();
     // Act
@@ -118,7 +118,7 @@ describe('create wallet', () => {
 });
 
 describe('create wallet: unique usernames', () => {
-  it('answers 409 USERNAME_EXISTS for a username the App already uses', async () => {
+  it('responds 409 USERNAME_EXISTS for a username the App already uses', async () => {
     // Prepare
     const app = appPrincipal();
     await postWallet(app, { username: 'scanner-01', password: PASSWORD });
@@ -133,7 +133,7 @@ describe('create wallet: unique usernames', () => {
     });
   });
 
-  it('answers 409 USERNAME_EXISTS for the same username in another case, and keeps one wallet', async () => {
+  it('responds 409 USERNAME_EXISTS for the same username in another case, and keeps one wallet', async () => {
     // Prepare
     const app = appPrincipal();
     await postWallet(app, { username: 'Scanner', password: PASSWORD });
@@ -204,7 +204,7 @@ describe('create wallet: validation', () => {
       'password',
       'password must be 8 to 1024 characters long',
     ],
-  ])('answers 400 LENGTH_INVALID for %s', async (_label, body, field, message) => {
+  ])('responds 400 LENGTH_INVALID for %s', async (_label, body, field, message) => {
     // Act
     const response = await postWallet(appPrincipal(), body);
     // Assess
@@ -233,7 +233,7 @@ describe('create wallet: validation', () => {
       'admin\u202Enimda',
       'username may not contain control or bidirectional formatting characters (U+202E)',
     ],
-  ])('answers 400 FORMAT_INVALID for a username with %s', async (_label, username, message) => {
+  ])('responds 400 FORMAT_INVALID for a username with %s', async (_label, username, message) => {
     // Act
     const response = await postWallet(appPrincipal(), { username, password: PASSWORD });
     // Assess
@@ -254,7 +254,7 @@ describe('create wallet: validation', () => {
     expect(response.body.username).toBe(username);
   });
 
-  it('answers 400 REQUIRED for each missing field, all at once', async () => {
+  it('responds 400 REQUIRED for each missing field, all at once', async () => {
     // Act
     const response = await postWallet(appPrincipal(), {});
     // Assess
@@ -265,7 +265,7 @@ describe('create wallet: validation', () => {
     ]);
   });
 
-  it('answers 400 TYPE_INVALID for a number as the password and an array as metadata', async () => {
+  it('responds 400 TYPE_INVALID for a number as the password and an array as metadata', async () => {
     // Act
     const response = await postWallet(appPrincipal(), {
       username: 'scanner',
@@ -291,7 +291,7 @@ describe('create wallet: validation', () => {
 });
 
 describe('create wallet: who may call', () => {
-  it('answers 403 APP_ACCESS_DENIED for a company key', async () => {
+  it('responds 403 APP_ACCESS_DENIED for a company key', async () => {
     // Act
     const response = await postWallet(companyPrincipal(), { username: 'scanner', password: PASSWORD });
     // Assess
@@ -303,7 +303,7 @@ describe('create wallet: who may call', () => {
     });
   });
 
-  it('answers 403 APP_ACCESS_DENIED for an App key without wallets:write', async () => {
+  it('responds 403 APP_ACCESS_DENIED for an App key without wallets:write', async () => {
     // Act
     const response = await postWallet(appPrincipal(['wallets:read']), {
       username: 'scanner',
@@ -318,7 +318,7 @@ describe('create wallet: who may call', () => {
     });
   });
 
-  it('answers 401 UNAUTHORIZED without an authorizer context', async () => {
+  it('responds 401 UNAUTHORIZED without an authorizer context', async () => {
     // Act
     const response = await postWallet(undefined, { username: 'scanner', password: PASSWORD });
     // Assess

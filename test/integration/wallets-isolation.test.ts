@@ -74,7 +74,7 @@ describe('App isolation of wallets', () => {
   }
 
   it.each(['get', 'update', 'delete'] as const)(
-    "answers 404 RESOURCE_NOT_FOUND to another App's %s",
+    "responds 404 RESOURCE_NOT_FOUND to another App's %s",
     async (name) => {
       // Act
       const response = await operations[name](appPrincipal());
@@ -101,7 +101,7 @@ describe('App isolation of wallets', () => {
   });
 
   it.each(['list', 'create', 'get', 'update', 'delete'] as const)(
-    'answers 403 APP_ACCESS_DENIED to a company key for %s, even a company whose id is the App id',
+    'responds 403 APP_ACCESS_DENIED to a company key for %s, even a company whose id is the App id',
     async (name) => {
       // Prepare
       const company = { ...companyPrincipal(), tenantId: owner.tenantId };

@@ -27,7 +27,7 @@ jest.setTimeout(60_000);
 
 const PASSWORD = 'first password';
 
-/** A wallet answer: the view the API answers with. */
+/** A wallet response: the view the API responds with. */
 type WalletBody = WalletView;
 
 /** A login as API Gateway passes it on: the caller's address in `requestContext.identity`. */
@@ -93,7 +93,7 @@ describe('parallel wallet logins', () => {
     },
   );
 
-  it('checks at most 5 of 10 parallel wrong guesses from one address and answers the others 429', async () => {
+  it('checks at most 5 of 10 parallel wrong guesses from one address and refuses the others with 429', async () => {
     // Prepare
     const app = appPrincipal();
     const wallet = await createWalletOk(app, 'scanner');
@@ -109,7 +109,7 @@ describe('parallel wallet logins', () => {
     expect(statuses.filter((status) => status !== 401 && status !== 429)).toEqual([]);
     expect(statuses.filter((status) => status === 401).length).toBeLessThanOrEqual(5);
     expect(checked).toBe(statuses.filter((status) => status === 401).length);
-    for (const response of responses.filter((answer) => answer.statusCode === 429))
+    for (const response of responses.filter((response) => response.statusCode === 429))
       expect(Number(response.headers['Retry-After'])).toBeGreaterThanOrEqual(1);
     expect(otherAddress.statusCode).toBe(200);
   });

@@ -1,7 +1,7 @@
 /**
  * The wallet login throttle, per username and source address (docs/api-decisions.md, "Wallet
  * login and sessions"), through the handler against DynamoDB Local: wrong passwords from one
- * address never refuse the right password from another; the guessing address waits, answered
+ * address never refuse the right password from another; the guessing address waits, responded
  * 429 with `Retry-After`, and gets in once its wait is over. The handlers run as their bundles
  * (this file is not in-process), so a wait is ended by moving its stored end into the past, as
  * if its time had run out.
@@ -83,7 +83,7 @@ const THROTTLED = {
 const REFUSED = { statusCode: 401, body: { code: 'UNAUTHORIZED', error: 'Invalid username or password' } };
 
 describe('wallet login throttle, per username and address', () => {
-  it('lets the right password in from address B after 5 wrong ones from A, and answers A 429', async () => {
+  it('lets the right password in from address B after 5 wrong ones from A, and responses A 429', async () => {
     // Prepare
     const wallet = await createWalletOk(appPrincipal(), 'scanner');
     await wrongTimes(5, ADDRESS_A, wallet.fullUsername);
@@ -112,7 +112,7 @@ describe('wallet login throttle, per username and address', () => {
     expect(await throttleItem(app.tenantId, 'scanner', ADDRESS_A)).not.toHaveProperty('blockedUntil');
   });
 
-  it('lets 5 failures in a row through with 401, then answers 429 without counting it', async () => {
+  it('lets 5 failures in a row through with 401, then responds 429 without counting it', async () => {
     // Prepare
     const app = appPrincipal();
     const wallet = await createWalletOk(app, 'scanner');
@@ -142,7 +142,7 @@ describe('wallet login throttle, per username and address', () => {
     // Assess
     expect(sixth).toMatchObject(REFUSED);
     expect(item?.attempts).toBe(6);
-    // 2 s after the 5th failure, 4 s after the 6th (each from the failure's answer).
+    // 2 s after the 5th failure, 4 s after the 6th (each from the failure's response).
     expect((firstWait?.blockedUntil as number) - before).toBeLessThanOrEqual(2000);
     expect((item?.blockedUntil as number) - before).toBeGreaterThanOrEqual(3900);
     expect((item?.blockedUntil as number) - before).toBeLessThanOrEqual(4000 + (Date.now() - before));

@@ -23,7 +23,7 @@ const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const TOKEN = /^arw_[A-Za-z0-9_-]{43}$/;
 const PASSWORD = 'first password';
 
-/** A wallet answer: the view the API answers with. */
+/** A wallet response: the view the API responds with. */
 type WalletBody = WalletView;
 
 const login = (username: unknown, password: unknown) =>
@@ -61,7 +61,7 @@ const REFUSED = {
 };
 
 describe('wallet login', () => {
-  it('answers 200 with a token, its expiry one hour ahead, and the wallet with lastLoginAt set', async () => {
+  it('responds 200 with a token, its expiry one hour ahead, and the wallet with lastLoginAt set', async () => {
     // Prepare
     const app = appPrincipal();
     const wallet = await createWalletOk(app, 'scanner');
@@ -181,7 +181,7 @@ describe('wallet login', () => {
     expect(afterwards.statusCode).toBe(200);
   });
 
-  it('answers 400 REQUIRED for missing fields (the shape of the request, not the credentials)', async () => {
+  it('responds 400 REQUIRED for missing fields (the shape of the request, not the credentials)', async () => {
     // Act
     const response = await invoke(loginHandler, { method: 'POST', path: '/v2/wallets/login', body: {} });
     // Assess
@@ -192,7 +192,7 @@ describe('wallet login', () => {
     ]);
   });
 
-  it('answers 400 LENGTH_INVALID for a password over 1024 characters, without hashing it', async () => {
+  it('responds 400 LENGTH_INVALID for a password over 1024 characters, without hashing it', async () => {
     // Prepare
     const wallet = await createWalletOk(appPrincipal(), 'scanner');
     // Act
@@ -227,7 +227,7 @@ describe('wallet login refusals: one 401 for every reason', () => {
     ['an inactive wallet with its right password', () => [wallets.inactive!.fullUsername, PASSWORD]],
     ['a suspended wallet with its right password', () => [wallets.suspended!.fullUsername, PASSWORD]],
     ['a deleted wallet with its right password', () => [wallets.deleted!.fullUsername, PASSWORD]],
-  ])('answers the same 401 UNAUTHORIZED for %s', async (_label, credentials) => {
+  ])('returns the same 401 UNAUTHORIZED for %s', async (_label, credentials) => {
     // Prepare
     const [username, password] = credentials();
     // Act
@@ -238,7 +238,7 @@ describe('wallet login refusals: one 401 for every reason', () => {
     expect(response.headers).toEqual({ 'Content-Type': 'application/json; charset=utf-8' });
   });
 
-  it('answers 401 for a known username of this App presented with another App id', async () => {
+  it('responds 401 for a known username of this App presented with another App id', async () => {
     // Prepare
     const other = appPrincipal();
     // Act
@@ -271,7 +271,7 @@ describe('wallet login refusals: one 401 for every reason', () => {
 describe('login: clearing the throttle count after a success is best effort', () => {
   afterEach(() => jest.restoreAllMocks());
 
-  it('still answers the 200 when the table refuses to clear the count', async () => {
+  it('still returns the 200 when the table refuses to clear the count', async () => {
     // Prepare
     const wallet = await createWalletOk(appPrincipal(), 'scanner');
     const send = dynamoDb.send.bind(dynamoDb);

@@ -11,7 +11,7 @@ import { appPrincipal, companyPrincipal } from '../support/principals';
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-/** A wallet answer: the view the API answers with. */
+/** A wallet response: the view the API responds with. */
 type WalletBody = WalletView;
 
 const getWallet = (principal: Principal, walletId: string) =>
@@ -76,7 +76,7 @@ async function deleteWalletOk(principal: Principal, walletId: string): Promise<v
 }
 
 describe('get wallet', () => {
-  it('answers 200 with the wallet and stats (zero counts, lastApiCallAt null before any call)', async () => {
+  it('responds 200 with the wallet and stats (zero counts, lastApiCallAt null before any call)', async () => {
     // Prepare
     const app = appPrincipal();
     const created = await createWalletOk(app, 'reader');
@@ -98,7 +98,7 @@ describe('get wallet', () => {
     });
   });
 
-  it('answers 404 RESOURCE_NOT_FOUND for an unknown wallet id', async () => {
+  it('responds 404 RESOURCE_NOT_FOUND for an unknown wallet id', async () => {
     // Prepare
     const walletId = '3f0e1c2a-9b8d-4c7e-8f6a-5b4c3d2e1f00';
     // Act
@@ -114,7 +114,7 @@ describe('get wallet', () => {
 
   // Spec 2.5 types a wallet id as a string, not a UUID: other text names no wallet.
   it.each(['not-a-wallet', 'nonexistent-id', '12345', 'é😀'])(
-    'answers 404 RESOURCE_NOT_FOUND to GET, PUT and DELETE of the id %s, which is no UUID',
+    'responds 404 RESOURCE_NOT_FOUND to GET, PUT and DELETE of the id %s, which is no UUID',
     async (walletId) => {
       // Prepare
       const app = appPrincipal();
@@ -128,15 +128,15 @@ describe('get wallet', () => {
           body,
         });
       // Act
-      const answers = [
+      const responses = [
         await call(getWalletHandler, 'GET'),
         await call(updateWalletHandler, 'PUT', { status: 'suspended' }),
         await call(deleteWalletHandler, 'DELETE'),
       ];
       // Assess
-      for (const answer of answers) {
-        expect(answer.statusCode).toBe(404);
-        expect(answer.body).toEqual({
+      for (const response of responses) {
+        expect(response.statusCode).toBe(404);
+        expect(response.body).toEqual({
           error: `No wallet ${walletId} in this App`,
           code: 'RESOURCE_NOT_FOUND',
           timestamp: expect.stringMatching(ISO_UTC),
@@ -156,7 +156,7 @@ describe('get wallet', () => {
     expect(response.body.id).toBe(created.id);
   });
 
-  it('answers 404 RESOURCE_NOT_FOUND for a wallet of another App, with the body of an unknown id', async () => {
+  it('responds 404 RESOURCE_NOT_FOUND for a wallet of another App, with the body of an unknown id', async () => {
     // Prepare
     const owner = appPrincipal();
     const created = await createWalletOk(owner, 'private');
@@ -171,7 +171,7 @@ describe('get wallet', () => {
     });
   });
 
-  it('answers 403 APP_ACCESS_DENIED for a company key, even one whose id is the App id', async () => {
+  it('responds 403 APP_ACCESS_DENIED for a company key, even one whose id is the App id', async () => {
     // Prepare
     const app = appPrincipal();
     const created = await createWalletOk(app, 'private');
@@ -182,7 +182,7 @@ describe('get wallet', () => {
     expect(response.body.code).toBe('APP_ACCESS_DENIED');
   });
 
-  it('answers 403 APP_ACCESS_DENIED for an App key without wallets:read', async () => {
+  it('responds 403 APP_ACCESS_DENIED for an App key without wallets:read', async () => {
     // Prepare
     const app = appPrincipal();
     const created = await createWalletOk(app, 'private');
@@ -376,7 +376,7 @@ describe('list wallets: isolation and refusals', () => {
     expect(response.body.pagination.total).toBe(1);
   });
 
-  it('answers an empty page to an App without wallets', async () => {
+  it('returns an empty page to an App without wallets', async () => {
     // Act
     const response = await listWallets(appPrincipal());
     // Assess
@@ -386,7 +386,7 @@ describe('list wallets: isolation and refusals', () => {
     });
   });
 
-  it('answers 403 APP_ACCESS_DENIED for a company key', async () => {
+  it('responds 403 APP_ACCESS_DENIED for a company key', async () => {
     // Act
     const response = await listWallets(companyPrincipal());
     // Assess
@@ -416,7 +416,7 @@ describe('list wallets: isolation and refusals', () => {
       'LENGTH_INVALID',
       'username must be at most 50 characters long',
     ],
-  ])('answers 400 VALIDATION_ERROR for an invalid %s', async (field, query, code, message) => {
+  ])('responds 400 VALIDATION_ERROR for an invalid %s', async (field, query, code, message) => {
     // Act
     const response = await listWallets(appPrincipal(), query);
     // Assess

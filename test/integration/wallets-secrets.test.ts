@@ -26,17 +26,17 @@ const FIRST_PASSWORD = 'Secret-First-Password-0451';
 const SECOND_PASSWORD = 'Secret-Second-Password-1138';
 
 describe('wallet passwords never leave the service', () => {
-  const rawAnswers: string[] = [];
+  const rawResponses: string[] = [];
   const logLines: string[] = [];
   const hashes: string[] = [];
   const spies: jest.SpyInstance[] = [];
 
-  /** Calls a handler and keeps its raw answer (status line, headers and body text). */
+  /** Calls a handler and keeps its raw response (status line, headers and body text). */
   async function call(handler: Handler, options: EventOptions, authorizerContext?: Record<string, unknown>) {
     const event = proxyEvent(options);
     if (authorizerContext) (event.requestContext as { authorizer: unknown }).authorizer = authorizerContext;
     const result = await handler(event, lambdaContext);
-    rawAnswers.push(JSON.stringify(result));
+    rawResponses.push(JSON.stringify(result));
     return { statusCode: result.statusCode, body: result.body ? JSON.parse(result.body) : undefined };
   }
 
@@ -103,7 +103,7 @@ describe('wallet passwords never leave the service', () => {
       methodArn: 'arn:aws:execute-api:r:1:api/prod/GET/v2/wallets',
       headers: { Authorization: `Bearer ${login.body.token}` },
     } as never);
-    rawAnswers.push(JSON.stringify(authorization));
+    rawResponses.push(JSON.stringify(authorization));
     await call(getWalletHandler, at('GET', { principal: undefined }), {
       principalId: authorization.principalId,
       ...authorization.context,
@@ -138,17 +138,17 @@ describe('wallet passwords never leave the service', () => {
 
   it('made every call it meant to, with two distinct hashes stored', () => {
     // Assess
-    expect(rawAnswers.length).toBeGreaterThanOrEqual(16);
+    expect(rawResponses.length).toBeGreaterThanOrEqual(16);
     expect(hashes).toHaveLength(2);
     expect(hashes[0]).not.toBe(hashes[1]);
   });
 
-  it('has no password, hash, salt or digest in any answer', () => {
+  it('has no password, hash, salt or digest in any response', () => {
     // Assess
-    for (const answer of rawAnswers) {
-      for (const secret of secrets()) expect(answer).not.toContain(secret);
-      expect(answer).not.toContain('scrypt$');
-      expect(answer).not.toMatch(/passwordHash|"password"/);
+    for (const response of rawResponses) {
+      for (const secret of secrets()) expect(response).not.toContain(secret);
+      expect(response).not.toContain('scrypt$');
+      expect(response).not.toMatch(/passwordHash|"password"/);
     }
   });
 

@@ -28,7 +28,7 @@ const METHOD_ARN = 'arn:aws:execute-api:eu-west-1:123456789012:a1b2c3d4e5/prod/G
 
 type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
-/** A wallet answer: the view the API answers with. */
+/** A wallet response: the view the API responds with. */
 type WalletBody = WalletView;
 
 const walletRequest = (method: string, walletId: string, body?: unknown): EventOptions => ({
@@ -334,7 +334,7 @@ describe('credentials the authorizer refuses or prefers', () => {
     ['a well-formed token never issued', `Bearer arw_${'A'.repeat(43)}`],
     ['another scheme', 'Basic c2Nhbm5lcjpwYXNzd29yZA=='],
     ['an empty Bearer', 'Bearer '],
-  ])('answers 401 for %s', async (_label, header) => {
+  ])('responds 401 for %s', async (_label, header) => {
     // Act
     const response = await callWithHeaders(
       getWalletHandler,

@@ -14,7 +14,7 @@ import { appPrincipal, companyPrincipal } from '../support/principals';
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-/** A wallet answer: the view the API answers with. */
+/** A wallet response: the view the API responds with. */
 type WalletBody = WalletView;
 
 const walletRequest = (principal: Principal, method: string, walletId: string, body?: unknown) => ({
@@ -53,7 +53,7 @@ async function createWalletOk(
 
 describe('update wallet', () => {
   it.each(['inactive', 'suspended', 'active'])(
-    'sets status %s and answers 200 with the wallet',
+    'sets status %s and responds 200 with the wallet',
     async (status) => {
       // Prepare
       const app = appPrincipal();
@@ -134,7 +134,7 @@ describe('update wallet', () => {
     expect(all.body.pagination.total).toBe(2);
   });
 
-  it('answers 400 ENUM_INVALID for a status outside the enumeration, deleted included', async () => {
+  it('responds 400 ENUM_INVALID for a status outside the enumeration, deleted included', async () => {
     // Prepare
     const app = appPrincipal();
     const created = await createWalletOk(app, 'scanner');
@@ -156,7 +156,7 @@ describe('update wallet', () => {
     });
   });
 
-  it('answers 400 LENGTH_INVALID for a 7-character password, and changes nothing', async () => {
+  it('responds 400 LENGTH_INVALID for a 7-character password, and changes nothing', async () => {
     // Prepare
     const app = appPrincipal();
     const created = await createWalletOk(app, 'scanner');
@@ -171,7 +171,7 @@ describe('update wallet', () => {
     expect(readBack.body.status).toBe('active');
   });
 
-  it('answers 404 RESOURCE_NOT_FOUND for an unknown id and for a wallet of another App', async () => {
+  it('responds 404 RESOURCE_NOT_FOUND for an unknown id and for a wallet of another App', async () => {
     // Prepare
     const owner = appPrincipal();
     const created = await createWalletOk(owner, 'scanner');
@@ -187,7 +187,7 @@ describe('update wallet', () => {
     expect(readBack.body.status).toBe('active');
   });
 
-  it('answers 403 APP_ACCESS_DENIED for a company key and for an App key without wallets:write', async () => {
+  it('responds 403 APP_ACCESS_DENIED for a company key and for an App key without wallets:write', async () => {
     // Prepare
     const app = appPrincipal();
     const created = await createWalletOk(app, 'scanner');
@@ -219,30 +219,30 @@ describe('update wallet', () => {
     expect(suspended.body.pagination.total).toBe(1);
   });
 
-  it('answers ten parallel updates of one wallet with 200 (or, if races outlast the retries, 409), never a 500', async () => {
+  it('responds to ten parallel updates of one wallet with 200 (or, if races outlast the retries, 409), never a 500', async () => {
     // Prepare
     const app = appPrincipal();
     const created = await createWalletOk(app, 'busy');
     // Act
-    const answers = await Promise.all(
+    const responses = await Promise.all(
       Array.from({ length: 10 }, (_, index) => putWallet(app, created.id, { metadata: { writer: index } })),
     );
     const readBack = await getWallet(app, created.id);
     // Assess
-    const statuses = answers.map((answer) => answer.statusCode);
-    for (const answer of answers) {
-      if (answer.statusCode !== 200) expect(answer.body.code).toBe('CONCURRENT_MODIFICATION');
+    const statuses = responses.map((response) => response.statusCode);
+    for (const response of responses) {
+      if (response.statusCode !== 200) expect(response.body.code).toBe('CONCURRENT_MODIFICATION');
     }
     expect(statuses.every((status) => status === 200 || status === 409)).toBe(true);
-    // The stored metadata is one of the answered writes: the last one to go through.
-    const written = answers
-      .filter((answer) => answer.statusCode === 200)
-      .map((answer) => answer.body.metadata);
+    // The stored metadata is one of the acknowledged writes: the last one to go through.
+    const written = responses
+      .filter((response) => response.statusCode === 200)
+      .map((response) => response.body.metadata);
     expect(written).toContainEqual(readBack.body.metadata);
     expect(readBack.body.updatedAt).toBe(
-      answers
-        .filter((answer) => answer.statusCode === 200)
-        .map((answer) => answer.body.updatedAt as string)
+      responses
+        .filter((response) => response.statusCode === 200)
+        .map((response) => response.body.updatedAt as string)
         .sort()
         .at(-1),
     );
@@ -250,7 +250,7 @@ describe('update wallet', () => {
 });
 
 describe('delete wallet', () => {
-  it('answers 204 with an empty body', async () => {
+  it('responds 204 with an empty body', async () => {
     // Prepare
     const app = appPrincipal();
     const created = await createWalletOk(app, 'scanner');
@@ -264,7 +264,7 @@ describe('delete wallet', () => {
     expect(result.body).toBe('');
   });
 
-  it('then answers 404 RESOURCE_NOT_FOUND to get, update and a second delete, and lists it nowhere', async () => {
+  it('then responds 404 RESOURCE_NOT_FOUND to get, update and a second delete, and lists it nowhere', async () => {
     // Prepare
     const app = appPrincipal();
     const created = await createWalletOk(app, 'scanner');
@@ -351,7 +351,7 @@ describe('delete wallet', () => {
     expect(all.body.pagination.total).toBe(0);
   });
 
-  it('answers 404 for a wallet of another App and leaves it in place', async () => {
+  it('responds 404 for a wallet of another App and leaves it in place', async () => {
     // Prepare
     const owner = appPrincipal();
     const created = await createWalletOk(owner, 'scanner');
@@ -364,7 +364,7 @@ describe('delete wallet', () => {
     expect(readBack.statusCode).toBe(200);
   });
 
-  it('answers 403 APP_ACCESS_DENIED for a company key and for an App key without wallets:write', async () => {
+  it('responds 403 APP_ACCESS_DENIED for a company key and for an App key without wallets:write', async () => {
     // Prepare
     const app = appPrincipal();
     const created = await createWalletOk(app, 'scanner');

@@ -165,7 +165,7 @@ describe('webhook deliveries', () => {
     );
   });
 
-  it('gets every event in order per object to a receiver that is down, then answers 500, then comes back', async () => {
+  it('gets every event in order per object to a receiver that is down, then responds 500, then comes back', async () => {
     // Prepare
     const target = await receiver({ listening: false });
     const { principal, place, webhook } = await subscribedCompany(target.url);
@@ -180,13 +180,13 @@ describe('webhook deliveries', () => {
       return page.body.data.some((delivery: { attempts: unknown[] }) => delivery.attempts.length >= 2);
     };
     expect(await eventually(attempted)).toBe(true);
-    // ...then it answers 500 for a while...
-    target.answerWith(500);
+    // ...then it responds 500 for a while...
+    target.respondWith(500);
     await target.start();
     expect(await eventually(() => target.received.length >= 2)).toBe(true);
     await putObject(principal, objects[0]!.id, { action: 'repair' });
     // ...then it comes back.
-    target.answerWith(204);
+    target.respondWith(204);
     // Assess
     const accepted = () => firstArrivalOrder(target.received);
     expect(
@@ -202,7 +202,7 @@ describe('webhook deliveries', () => {
     expect(page.body.pagination.total).toBe(7);
     const attempts = page.body.data.flatMap((delivery: { attempts: unknown[] }) => delivery.attempts);
     expect(attempts).toContainEqual(
-      expect.objectContaining({ statusCode: 500, response: 'answer 500', latencyMs: expect.any(Number) }),
+      expect.objectContaining({ statusCode: 500, response: 'response 500', latencyMs: expect.any(Number) }),
     );
     expect(attempts).toContainEqual(expect.objectContaining({ statusCode: null, error: 'ECONNREFUSED' }));
   }, 60_000);
@@ -286,7 +286,7 @@ describe('webhook deliveries', () => {
 
   it("delivers company B's events while company A's receiver hangs on every delivery", async () => {
     // Prepare
-    const hangingReceiver = await receiver({ answer: 'hang' });
+    const hangingReceiver = await receiver({ response: 'hang' });
     const receiverOfB = await receiver();
     const companyA = await subscribedCompany(hangingReceiver.url);
     const companyB = await subscribedCompany(receiverOfB.url);
@@ -294,7 +294,7 @@ describe('webhook deliveries', () => {
     expect(await eventually(() => hangingReceiver.received.length >= 1)).toBe(true);
     // Act
     await givenObject(companyB.principal, companyB.place);
-    // Assess: B's delivery lands while A's are still waiting for their answers.
+    // Assess: B's delivery lands while A's are still waiting for their responses.
     expect(await eventually(() => receiverOfB.received.length >= 1)).toBe(true);
     const pageOfA = await listDeliveries(companyA.principal, companyA.webhook.id);
     expect(
@@ -306,7 +306,7 @@ describe('webhook deliveries', () => {
   it('dead-letters a delivery that fails for the whole retry window, marks the webhook failing, and replays it', async () => {
     // Prepare
     process.env.WEBHOOK_RETRY_WINDOW_MS = '1000';
-    const target = await receiver({ answer: 503 });
+    const target = await receiver({ response: 503 });
     const { principal, place, webhook } = await subscribedCompany(target.url);
     const object = await givenObject(principal, place);
     // Act
@@ -314,7 +314,7 @@ describe('webhook deliveries', () => {
     expect(await eventually(failing, 20_000)).toBe(true);
     const deadLetters = await listDeadLetters(principal, webhook.id);
     const markedFailing = (await getWebhook(principal, webhook.id)).body;
-    target.answerWith(200);
+    target.respondWith(200);
     const replay = await replayDeadLetters(principal, webhook.id);
     // Assess
     expect(deadLetters.statusCode).toBe(200);
@@ -438,7 +438,7 @@ async function connectionCounter() {
 
 describe('webhook deliveries: the guards of each attempt', () => {
   it('refuses an attempt whose host, public at creation, now resolves to a private, loopback, link-local or metadata address', async () => {
-    // Prepare: DNS answers a public address for every host while the subscriptions are created.
+    // Prepare: DNS resolves to a public address for every host while the subscriptions are created.
     const listener = await connectionCounter();
     const atDelivery: Record<string, string[]> = {
       'private.rebinding.test': ['10.0.0.7'],
@@ -449,13 +449,13 @@ describe('webhook deliveries: the guards of each attempt', () => {
     };
     const urlOf = (host: string) =>
       host === 'loopback.rebinding.test' ? `https://${host}:${listener.port}/in` : `https://${host}/in`;
-    let answering: 'creation' | 'delivery' = 'creation';
+    let responding: 'creation' | 'delivery' = 'creation';
     const resolvedAtDelivery: string[] = [];
     const systemResolve = hostResolution.resolve;
     const resolve = jest.spyOn(hostResolution, 'resolve').mockImplementation(async (host) => {
       const later = atDelivery[host];
       if (!later) return systemResolve(host);
-      if (answering === 'creation') return ['93.184.215.14'];
+      if (responding === 'creation') return ['93.184.215.14'];
       resolvedAtDelivery.push(host);
       return later;
     });
@@ -468,7 +468,7 @@ describe('webhook deliveries: the guards of each attempt', () => {
       }
       // As in AWS, where loopback is never allowed (local mode allows it for developers).
       process.env[LOCAL_WEBHOOKS_ALLOW_LOOPBACK_ENVIRONMENT] = 'false';
-      answering = 'delivery';
+      responding = 'delivery';
       // Act
       await givenObject(principal, place);
       // Assess
@@ -525,26 +525,26 @@ describe('webhook deliveries: the guards of each attempt', () => {
     expect(() => verified(webhook.secret, afterTheDay)).toThrow(WebhookVerificationError);
   });
 
-  it("keeps only the first 1 KB of a receiver's longer answer in the deliveries list", async () => {
+  it("keeps only the first 1 KB of a receiver's longer response in the deliveries list", async () => {
     // Prepare
-    const answerBody = Array.from({ length: 800 }, (_, index) => `${index};`).join('');
-    const target = await receiver({ answerBody });
+    const responseBody = Array.from({ length: 800 }, (_, index) => `${index};`).join('');
+    const target = await receiver({ responseBody });
     const { principal, place, webhook } = await subscribedCompany(target.url);
     // Act
     await givenObject(principal, place);
     // Assess
     const delivery = await firstAttemptedDelivery(principal, webhook.id);
-    expect(answerBody.length).toBeGreaterThan(3 * RESPONSE_EXCERPT_BYTES);
+    expect(responseBody.length).toBeGreaterThan(3 * RESPONSE_EXCERPT_BYTES);
     expect(RESPONSE_EXCERPT_BYTES).toBe(1024);
     expect(delivery.status).toBe('succeeded');
     expect(delivery.attempts[0]?.statusCode).toBe(200);
-    expect(delivery.attempts[0]?.response).toBe(answerBody.slice(0, 1024));
+    expect(delivery.attempts[0]?.response).toBe(responseBody.slice(0, 1024));
   });
 
-  it('counts a receiver that does not answer within the timeout as a failed attempt, and retries it', async () => {
+  it('counts a receiver that does not respond within the timeout as a failed attempt, and retries it', async () => {
     // Prepare: the 10 s timeout is shortened to keep the test short.
     transportSettings.timeoutMs = 500;
-    const target = await receiver({ answer: 'hang' });
+    const target = await receiver({ response: 'hang' });
     const { principal, place, webhook } = await subscribedCompany(target.url);
     try {
       // Act
@@ -557,7 +557,7 @@ describe('webhook deliveries: the guards of each attempt', () => {
       expect(delivery.attempts[0]).toMatchObject({
         statusCode: null,
         response: '',
-        error: 'No answer within 0.5 s',
+        error: 'No response within 0.5 s',
         manual: false,
       });
       expect(delivery.attempts[0]?.latencyMs).toBeGreaterThanOrEqual(500);

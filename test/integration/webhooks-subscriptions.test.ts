@@ -16,7 +16,7 @@ import {
 const LOCAL_URL = 'http://127.0.0.1:9/hooks';
 
 describe('webhook subscriptions', () => {
-  it('creates a subscription and shows its whsec_ secret in the creation answer only', async () => {
+  it('creates a subscription and shows its whsec_ secret in the creation response only', async () => {
     // Prepare
     const principal = companyPrincipal();
     // Act
@@ -26,7 +26,7 @@ describe('webhook subscriptions', () => {
     // Assess
     expect(created.statusCode).toBe(201);
     expect(created.headers.Location).toBe(`/test/v2/webhooks/${created.body.id}`);
-    // The secret is a credential: no cache may keep the answer; the reads carry none to hide.
+    // The secret is a credential: no cache may keep the response; the reads carry none to hide.
     expect(created.headers['Cache-Control']).toBe('no-store');
     expect(read.headers['Cache-Control']).toBeUndefined();
     expect(created.body).toEqual({

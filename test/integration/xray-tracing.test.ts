@@ -64,10 +64,10 @@ describe('X-Ray tracing', () => {
     // Prepare
     process.env._X_AMZN_TRACE_ID = `Root=${TRACE_ROOT};Parent=${LAMBDA_SEGMENT};Sampled=1`;
     // Act
-    const answer = await listCategories(companyPrincipal());
+    const response = await listCategories(companyPrincipal());
     const documents = await documentsAfter(3);
     // Assess
-    expect(answer.statusCode).toBe(200);
+    expect(response.statusCode).toBe(200);
     const handler = documents.find((document) => document.name === '## handler');
     expect(handler).toMatchObject({
       type: 'subsegment',
@@ -100,10 +100,10 @@ describe('X-Ray tracing', () => {
     // Prepare
     process.env._X_AMZN_TRACE_ID = `Root=${TRACE_ROOT};Parent=${LAMBDA_SEGMENT};Sampled=0`;
     // Act
-    const answer = await listCategories(companyPrincipal());
+    const response = await listCategories(companyPrincipal());
     await new Promise((resolve) => setTimeout(resolve, 200));
     // Assess
-    expect(answer.statusCode).toBe(200);
+    expect(response.statusCode).toBe(200);
     expect(received).toEqual([]);
   });
 
@@ -114,7 +114,7 @@ describe('X-Ray tracing', () => {
     process.env._X_AMZN_TRACE_ID = `Root=${TRACE_ROOT};Parent=${LAMBDA_SEGMENT};Sampled=1`;
     received = [];
     // Act
-    const answer = await uploadParts(principal, object.id, [
+    const response = await uploadParts(principal, object.id, [
       {
         name: 'file',
         fileName: 'notes.txt',
@@ -131,7 +131,7 @@ describe('X-Ray tracing', () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
     const documents = received;
     // Assess
-    expect(answer.statusCode).toBe(201);
+    expect(response.statusCode).toBe(201);
     const handler = documents.find((document) => document.name === '## handler');
     const calls = documents.filter((document) => document.name === 'S3');
     expect(calls.map((call) => call.aws?.operation)).toEqual(['PutObject']);

@@ -1,4 +1,4 @@
-/** What the REQUEST authorizer answers for a credential it refuses, for the authorizer tests. */
+/** What the REQUEST authorizer returns for a credential it refuses, for the authorizer tests. */
 import { CREDENTIAL_REFUSALS, REFUSAL_REASON_CONTEXT_KEY } from '../../lib/api-gateway-settings';
 
 /** A Deny of the whole API whose context names the reason (the 401's message). */

@@ -7,7 +7,7 @@
  * every AWS call. A function that throws is thrown here again.
  */
 import type { Context } from 'aws-lambda';
-import type { InvocationAnswer } from './function-invocation-server';
+import type { InvocationResponse } from './function-invocation-server';
 
 /** Where the global setup serves its functions (`function-invocation-server.ts`). */
 export const FUNCTION_INVOCATIONS_ENVIRONMENT = 'INTEGRATION_FUNCTION_INVOCATIONS';
@@ -21,13 +21,13 @@ function fromEnvironment(name: string): string {
 }
 
 async function post(path: string, body: unknown): Promise<unknown> {
-  const answer = await fetch(`${fromEnvironment(FUNCTION_INVOCATIONS_ENVIRONMENT)}${path}`, {
+  const response = await fetch(`${fromEnvironment(FUNCTION_INVOCATIONS_ENVIRONMENT)}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
-  const text = await answer.text();
-  if (answer.status !== 200) throw new Error(`POST ${path} answered ${answer.status}: ${text}`);
+  const text = await response.text();
+  if (response.status !== 200) throw new Error(`POST ${path} responded ${response.status}: ${text}`);
   return JSON.parse(text);
 }
 
@@ -46,14 +46,14 @@ class BundledFunctionError extends Error {
 export function bundledFunctionModule(functionName: string) {
   return {
     async handler(event: unknown, _context?: Context): Promise<unknown> {
-      const answer = (await post(
+      const response = (await post(
         `/functions/${encodeURIComponent(functionName)}/invocations`,
         event,
-      )) as InvocationAnswer;
-      if ('error' in answer) {
-        throw new BundledFunctionError(functionName, answer.error.errorType, answer.error.errorMessage);
+      )) as InvocationResponse;
+      if ('error' in response) {
+        throw new BundledFunctionError(functionName, response.error.errorType, response.error.errorMessage);
       }
-      return answer.result;
+      return response.result;
     },
   };
 }

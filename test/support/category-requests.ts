@@ -51,7 +51,7 @@ export async function createCategoryOk(
   const response = await postCategory(principal, body);
   if (response.statusCode !== 201) {
     throw new Error(
-      `creating ${JSON.stringify(body)} answered ${response.statusCode}: ${JSON.stringify(response.body)}`,
+      `creating ${JSON.stringify(body)} responded ${response.statusCode}: ${JSON.stringify(response.body)}`,
     );
   }
   return response.body;
@@ -79,6 +79,6 @@ export async function createCategoriesInOrder(
 /** Sets a category's status, failing loudly when refused. */
 export async function setCategoryStatus(principal: Principal, categoryId: string, status: string) {
   const response = await putCategory(principal, categoryId, { status });
-  if (response.statusCode !== 200) throw new Error(`status change answered ${response.statusCode}`);
+  if (response.statusCode !== 200) throw new Error(`status change responded ${response.statusCode}`);
   return response.body;
 }

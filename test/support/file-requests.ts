@@ -22,15 +22,15 @@ import type { FileSample } from './file-samples';
 import { localS3 } from './s3-client';
 import { type FormPart, multipartBody, newBoundary } from './subcategory-multipart';
 
-/** What the handlers answer, with the JSON body parsed (`undefined` when empty). */
-export interface FileAnswer {
+/** What the handlers response, with the JSON body parsed (`undefined` when empty). */
+export interface FileResponse {
   statusCode: number;
   headers: Record<string, unknown>;
-  // biome-ignore lint/suspicious/noExplicitAny: parsed JSON answers of every shape
+  // biome-ignore lint/suspicious/noExplicitAny: parsed JSON responses of every shape
   body: any;
 }
 
-/** The file record of spec 2.6, as the tests read it: the view the API answers with. */
+/** The file record of spec 2.6, as the tests read it: the view the API responds with. */
 export type FileRecordBody = FileView;
 
 const FILES_RESOURCE = '/v2/companies/{companyId}/objects/{objectId}/files';
@@ -46,7 +46,7 @@ export const filePath = (companyId: string, fileId: string) => `/v2/companies/${
 
 type Handler = (event: APIGatewayProxyEvent, context: typeof lambdaContext) => Promise<APIGatewayProxyResult>;
 
-async function call(handler: Handler, event: APIGatewayProxyEvent): Promise<FileAnswer> {
+async function call(handler: Handler, event: APIGatewayProxyEvent): Promise<FileResponse> {
   const result = await handler(event, lambdaContext);
   return {
     statusCode: result.statusCode,
@@ -105,7 +105,7 @@ export function uploadParts(
   objectRef: string,
   parts: readonly FormPart[],
   options: UploadOptions = {},
-): Promise<FileAnswer> {
+): Promise<FileResponse> {
   const boundary = newBoundary();
   return uploadRaw(principal, objectRef, multipartBody(parts, boundary), boundary, options);
 }
@@ -128,7 +128,7 @@ export function uploadSample(
   fileSample: FileSample,
   fields: { description?: string; tags?: string } = {},
   options: UploadOptions = {},
-): Promise<FileAnswer> {
+): Promise<FileResponse> {
   const parts: FormPart[] = [filePartOf(fileSample)];
   for (const [name, value] of Object.entries(fields)) if (value !== undefined) parts.push({ name, value });
   return uploadParts(principal, objectRef, parts, options);
@@ -141,20 +141,22 @@ export async function uploadSampleOk(
   fileSample: FileSample,
   fields: { description?: string; tags?: string } = {},
 ): Promise<FileRecordBody> {
-  const answer = await uploadSample(principal, objectRef, fileSample, fields);
-  if (answer.statusCode !== 201) {
-    throw new Error(`upload of ${fileSample.fileName}: ${answer.statusCode} ${JSON.stringify(answer.body)}`);
+  const response = await uploadSample(principal, objectRef, fileSample, fields);
+  if (response.statusCode !== 201) {
+    throw new Error(
+      `upload of ${fileSample.fileName}: ${response.statusCode} ${JSON.stringify(response.body)}`,
+    );
   }
-  return answer.body as FileRecordBody;
+  return response.body as FileRecordBody;
 }
 
-/** A download's answer: raw as the handler returned it, with the bytes decoded when base64. */
-export interface DownloadAnswer {
+/** A download's response: raw as the handler returned it, with the bytes decoded when base64. */
+export interface DownloadResponse {
   statusCode: number;
   headers: Record<string, unknown>;
   isBase64Encoded: boolean;
   rawBody: string;
-  /** The bytes of a base64 answer. */
+  /** The bytes of a base64 response. */
   content: Buffer;
   // biome-ignore lint/suspicious/noExplicitAny: parsed JSON error bodies
   json: any;
@@ -165,7 +167,7 @@ export async function download(
   principal: Principal | undefined,
   fileId: string,
   options: { companyId?: string; query?: Record<string, string>; headers?: Record<string, string> } = {},
-): Promise<DownloadAnswer> {
+): Promise<DownloadResponse> {
   const companyId = options.companyId ?? principal?.tenantId ?? '';
   const event = proxyEvent({
     method: 'GET',
@@ -193,7 +195,7 @@ export async function deleteFile(
   principal: Principal | undefined,
   fileId: string,
   options: { companyId?: string } = {},
-): Promise<FileAnswer & { rawBody: string }> {
+): Promise<FileResponse & { rawBody: string }> {
   const companyId = options.companyId ?? principal?.tenantId ?? '';
   const result = await deleteFileHandler(
     proxyEvent({
@@ -218,7 +220,7 @@ export function listFiles(
   principal: Principal | undefined,
   objectRef: string,
   options: { companyId?: string; query?: Record<string, string> } = {},
-): Promise<FileAnswer> {
+): Promise<FileResponse> {
   const companyId = options.companyId ?? principal?.tenantId ?? '';
   return invoke(listFilesHandler, {
     method: 'GET',
@@ -236,7 +238,7 @@ export function createUploadSession(
   objectRef: string,
   body: unknown,
   options: { companyId?: string } & Pick<EventOptions, 'rawBody' | 'headers'> = {},
-): Promise<FileAnswer> {
+): Promise<FileResponse> {
   const companyId = options.companyId ?? principal?.tenantId ?? '';
   return invoke(createUploadSessionHandler, {
     method: 'POST',
@@ -256,7 +258,7 @@ export function completeUploadSession(
   objectRef: string,
   uploadId: string,
   options: { companyId?: string } = {},
-): Promise<FileAnswer> {
+): Promise<FileResponse> {
   const companyId = options.companyId ?? principal?.tenantId ?? '';
   return invoke(completeUploadSessionHandler, {
     method: 'POST',
@@ -311,10 +313,10 @@ export async function readStoredObject(
   key: string,
 ): Promise<{ content: Buffer; contentType: string | undefined } | undefined> {
   try {
-    const answer = await localS3().send(new GetObjectCommand({ Bucket: filesBucketName(), Key: key }));
+    const response = await localS3().send(new GetObjectCommand({ Bucket: filesBucketName(), Key: key }));
     return {
-      content: Buffer.from((await answer.Body?.transformToByteArray()) ?? []),
-      contentType: answer.ContentType,
+      content: Buffer.from((await response.Body?.transformToByteArray()) ?? []),
+      contentType: response.ContentType,
     };
   } catch (error) {
     if ((error as { name?: string }).name === 'NoSuchKey') return undefined;
@@ -338,7 +340,7 @@ export const errorBody = (code: string) => ({
 
 /**
  * The company's keys in the files bucket, watched for `watchMs`: an upload still streaming to
- * storage after its request was answered shows up here late, so one early look is not enough.
+ * storage after the response to its request shows up here late, so one early look is not enough.
  * Resolves with every key seen at any time during the watch.
  */
 export async function keysSeenWithin(companyId: string, watchMs = 1500): Promise<string[]> {

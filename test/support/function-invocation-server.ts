@@ -5,7 +5,7 @@
  * AWS endpoint: that one keeps Lambda's 6 MB payload limit, while a test hands a handler the
  * event API Gateway would build for a 50 MB upload (which the local gateway streams instead).
  * - `POST /functions/<name>/invocations` with the event: `{result}`, or `{error}` when it threw;
- * - `POST /async-invocations/settled`: answers once no asynchronous invocation runs (the
+ * - `POST /async-invocations/settled`: responds once no asynchronous invocation runs (the
  *   background jobs that the tests' requests started).
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -13,12 +13,12 @@ import type { AddressInfo } from 'node:net';
 import { readAll } from '../../lambdas/shared/aws-requests';
 import { FunctionError, type LocalFunctions } from '../../local/functions/local-functions';
 
-/** What an invocation answers: the function's result, or the error it ended with. */
-export type InvocationAnswer = { result: unknown } | { error: { errorType: string; errorMessage: string } };
+/** What an invocation returns: the function's result, or the error it ended with. */
+export type InvocationResponse = { result: unknown } | { error: { errorType: string; errorMessage: string } };
 
 const INVOKE_PATH = /^\/functions\/([^/]+)\/invocations$/;
 
-async function answerOf(functions: LocalFunctions, request: IncomingMessage): Promise<[number, unknown]> {
+async function responseOf(functions: LocalFunctions, request: IncomingMessage): Promise<[number, unknown]> {
   if (request.method === 'POST' && request.url === '/async-invocations/settled') {
     await functions.asyncInvocationsSettled();
     return [200, {}];
@@ -39,7 +39,7 @@ export async function startFunctionInvocationServer(
   functions: LocalFunctions,
 ): Promise<{ server: Server; url: string }> {
   const server = createServer((request, response) => {
-    answerOf(functions, request).then(
+    responseOf(functions, request).then(
       ([status, body]) => {
         response.writeHead(status, { 'content-type': 'application/json' });
         response.end(JSON.stringify(body));

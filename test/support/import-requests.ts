@@ -80,14 +80,14 @@ export async function allImportErrors(principal: Principal, importId: string) {
   return entries;
 }
 
-/** A raw (non-JSON) answer: its status, headers and bytes as text. */
-async function rawAnswer(result: APIGatewayProxyResult) {
+/** A raw (non-JSON) response: its status, headers and bytes as text. */
+async function rawResponse(result: APIGatewayProxyResult) {
   const text = result.isBase64Encoded ? Buffer.from(result.body, 'base64').toString('utf8') : result.body;
   return { statusCode: result.statusCode, headers: result.headers ?? {}, text };
 }
 
 export const importErrorsCsv = async (principal: Principal, importId: string) =>
-  rawAnswer(
+  rawResponse(
     await listImportErrorsHandler(
       proxyEvent({
         method: 'GET',
@@ -101,7 +101,7 @@ export const importErrorsCsv = async (principal: Principal, importId: string) =>
   );
 
 export const exportObjects = async (principal: Principal | undefined, query: Record<string, string> = {}) =>
-  rawAnswer(
+  rawResponse(
     await exportObjectsHandler(
       proxyEvent({ method: 'GET', path: '/v2/objects/export', principal, query }),
       lambdaContext,

@@ -11,7 +11,7 @@ import type { Principal } from '../../lambdas/shared/principal';
 import type { LedgerBundle } from '../../verifier/index';
 import { invoke, lambdaContext, proxyEvent } from './api-events';
 
-/** A raw (non-JSON) answer: status, headers and the body's bytes. */
+/** A raw (non-JSON) response: status, headers and the body's bytes. */
 async function invokeRaw(handler: typeof getTile, options: Parameters<typeof proxyEvent>[0]) {
   const result = await handler(proxyEvent(options), lambdaContext);
   return {
@@ -68,14 +68,14 @@ export const requestTlogProof = (principal: Principal, objectId: string, sequenc
   invokeRaw(getEventProof, proofOptions(principal, objectId, sequence, { format: 'tlog-proof' }));
 
 export async function requestEvents(principal: Principal, objectId: string) {
-  const answer = await invoke(listObjectEvents, {
+  const response = await invoke(listObjectEvents, {
     method: 'GET',
     path: `/v2/objects/${objectId}/events`,
     principal,
     pathParameters: { objectId },
     query: { limit: '100' },
   });
-  return answer.body.data as Array<Record<string, unknown>>;
+  return response.body.data as Array<Record<string, unknown>>;
 }
 
 /** The bundle the console would assemble from the API for one object. */

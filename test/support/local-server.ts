@@ -11,7 +11,7 @@ import { freePort } from '../../local/free-port';
 
 export const projectRoot = join(__dirname, '..', '..');
 
-/** The line `npm start` prints once the API answers. */
+/** The line `npm start` prints once the API responds. */
 const LISTENING_LINE = 'Asset Registry API listening on';
 
 /**

@@ -22,7 +22,7 @@ export interface ObjectPlace {
   subcategoryId: string;
 }
 
-/** The object entity of spec 2.2, as the tests read it: the view the API answers with. */
+/** The object entity of spec 2.2, as the tests read it: the view the API responds with. */
 export type ObjectBody = ObjectView;
 
 export const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -139,7 +139,7 @@ export async function createObjectOk(
   });
   if (response.statusCode !== 201) {
     throw new Error(
-      `creating ${JSON.stringify(body)} answered ${response.statusCode}: ${JSON.stringify(response.body)}`,
+      `creating ${JSON.stringify(body)} responded ${response.statusCode}: ${JSON.stringify(response.body)}`,
     );
   }
   return response.body as ObjectBody;
@@ -180,12 +180,12 @@ export async function updateObjectOk(
   const response = await putObject(principal, objectId, body);
   if (response.statusCode !== 200) {
     throw new Error(
-      `updating with ${JSON.stringify(body)} answered ${response.statusCode}: ${JSON.stringify(response.body)}`,
+      `updating with ${JSON.stringify(body)} responded ${response.statusCode}: ${JSON.stringify(response.body)}`,
     );
   }
   return response.body as ObjectBody;
 }
 
-/** The ids of a list answer's items, in order. */
+/** The ids of a list response's items, in order. */
 export const idsOf = (response: { body: { data: { id: string }[] } }): string[] =>
   response.body.data.map((item) => item.id);

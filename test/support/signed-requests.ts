@@ -132,7 +132,7 @@ export async function ourRequest(aws: AwsRequests, act: () => Promise<unknown>):
 /** What a client did with a call: the request it signed, or the error it threw instead. */
 export type Outcome = WireRequest | { error: string };
 
-/** What `act` answers, or the message of the error it throws (presigned addresses, refusals). */
+/** What `act` returns, or the message of the error it throws (presigned addresses, refusals). */
 export async function settled<Value>(act: () => Promise<Value>): Promise<Value | { error: string }> {
   try {
     return await act();

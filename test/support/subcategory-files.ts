@@ -11,14 +11,14 @@ export async function readStoredImage(
   imageId: string,
 ): Promise<{ content: Buffer; contentType: string | undefined } | undefined> {
   try {
-    const answer = await localS3().send(
+    const response = await localS3().send(
       new GetObjectCommand({
         Bucket: filesBucketName(),
         Key: subcategoryImageKey(companyId, subcategoryId, imageId),
       }),
     );
-    const content = Buffer.from((await answer.Body?.transformToByteArray()) ?? []);
-    return { content, contentType: answer.ContentType };
+    const content = Buffer.from((await response.Body?.transformToByteArray()) ?? []);
+    return { content, contentType: response.ContentType };
   } catch (error) {
     if ((error as { name?: string }).name === 'NoSuchKey') return undefined;
     throw error;

@@ -60,9 +60,9 @@ export interface RawMultipartOptions {
   asText?: boolean;
 }
 
-/** What `invoke` of api-events answers: the status, the headers and the parsed JSON body. */
-// biome-ignore lint/suspicious/noExplicitAny: parsed JSON answers of every shape, as api-events' invoke
-type HandlerAnswer = { statusCode: number; headers: Record<string, unknown>; body: any };
+/** What `invoke` of api-events returns: the status, the headers and the parsed JSON body. */
+// biome-ignore lint/suspicious/noExplicitAny: parsed JSON responses of every shape, as api-events' invoke
+type HandlerResponse = { statusCode: number; headers: Record<string, unknown>; body: any };
 
 /** The update's proxy event with a given multipart body. */
 function multipartEvent(
@@ -97,7 +97,7 @@ export async function putSubcategoryRaw(
   body: Buffer,
   boundary: string,
   options: RawMultipartOptions = {},
-): Promise<HandlerAnswer> {
+): Promise<HandlerResponse> {
   const result = await updateSubcategoryHandler(
     multipartEvent(principal, address, body, boundary, options),
     lambdaContext,
@@ -114,7 +114,7 @@ export function putSubcategoryForm(
   principal: Principal | undefined,
   address: SubcategoryAddress,
   parts: readonly FormPart[],
-): Promise<HandlerAnswer> {
+): Promise<HandlerResponse> {
   const boundary = newBoundary();
   return putSubcategoryRaw(principal, address, multipartBody(parts, boundary), boundary);
 }

@@ -62,7 +62,7 @@ export async function createSubcategoryOk(
   const response = await postSubcategory(principal, categoryId, body);
   if (response.statusCode !== 200) {
     throw new Error(
-      `creating a subcategory answered ${response.statusCode}: ${JSON.stringify(response.body)}`,
+      `creating a subcategory responded ${response.statusCode}: ${JSON.stringify(response.body)}`,
     );
   }
   return response.body.data.id as string;

@@ -1,6 +1,6 @@
 /**
  * A webhook receiver on loopback for the tests: records every request it gets (headers and raw
- * body) and answers as the test says (a status, or no answer at all). Verification is the
+ * body) and responds as the test says (a status, or no response at all). Verification is the
  * tests' business, with the `standardwebhooks` library, as a real receiver would do it.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -12,15 +12,15 @@ export interface ReceivedDelivery {
   receivedAt: number;
 }
 
-/** How the receiver answers: a status code, or `'hang'` (never answers). */
-export type ReceiverAnswer = number | 'hang';
+/** How the receiver responds: a status code, or `'hang'` (never responds). */
+export type ReceiverResponse = number | 'hang';
 
 export interface WebhookReceiver {
   url: string;
   port: number;
   received: ReceivedDelivery[];
-  /** Changes how later requests are answered. */
-  answerWith(answer: ReceiverAnswer): void;
+  /** Changes how the receiver responds to later requests. */
+  respondWith(response: ReceiverResponse): void;
   /** Starts listening (again) on the same port. */
   start(): Promise<void>;
   /** Stops listening: deliveries then meet a refused connection. */
@@ -28,14 +28,14 @@ export interface WebhookReceiver {
 }
 
 /**
- * A receiver on a fixed free port, not yet listening unless `listening` is true. It answers
- * `answerBody` when given, else `answer <status>`.
+ * A receiver on a fixed free port, not yet listening unless `listening` is true. It responds with
+ * `responseBody` when given, else `response <status>`.
  */
 export async function webhookReceiver(
-  options: { listening?: boolean; answer?: ReceiverAnswer; answerBody?: string } = {},
+  options: { listening?: boolean; response?: ReceiverResponse; responseBody?: string } = {},
 ) {
   const port = await freePort();
-  let answer: ReceiverAnswer = options.answer ?? 200;
+  let nextResponse: ReceiverResponse = options.response ?? 200;
   let server: Server | undefined;
   const hanging = new Set<ServerResponse>();
   const received: ReceivedDelivery[] = [];
@@ -50,20 +50,20 @@ export async function webhookReceiver(
         body: Buffer.concat(chunks).toString('utf8'),
         receivedAt: Date.now(),
       });
-      if (answer === 'hang') {
+      if (nextResponse === 'hang') {
         hanging.add(response);
         return;
       }
-      response.writeHead(answer, { 'content-type': 'text/plain' });
-      response.end(options.answerBody ?? `answer ${answer}`);
+      response.writeHead(nextResponse, { 'content-type': 'text/plain' });
+      response.end(options.responseBody ?? `response ${nextResponse}`);
     });
   };
   const receiver: WebhookReceiver = {
     url: `http://127.0.0.1:${port}/hooks/in`,
     port,
     received,
-    answerWith(next) {
-      answer = next;
+    respondWith(next) {
+      nextResponse = next;
     },
     start() {
       server = createServer(handle);

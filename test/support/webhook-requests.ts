@@ -71,7 +71,7 @@ export async function createWebhookOk(
 ): Promise<CreatedWebhookView> {
   const response = await postWebhook(principal, body);
   if (response.statusCode !== 201) {
-    throw new Error(`creating a webhook answered ${response.statusCode}: ${JSON.stringify(response.body)}`);
+    throw new Error(`creating a webhook responded ${response.statusCode}: ${JSON.stringify(response.body)}`);
   }
   return response.body;
 }

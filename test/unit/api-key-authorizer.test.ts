@@ -1,5 +1,5 @@
 /**
- * The REQUEST authorizer, offline: the policy resource it allows, and its answers for missing,
+ * The REQUEST authorizer, offline: the policy resource it allows, and its responses for missing,
  * unknown, revoked and valid keys (DynamoDB mocked with aws-sdk-client-mock).
  */
 
@@ -22,7 +22,7 @@ describe('wholeApiArn', () => {
     expect(arn).toBe(WHOLE_API);
   });
 
-  it('gives the same ARN for a POST on another path, so one cached answer fits every route', () => {
+  it('gives the same ARN for a POST on another path, so one cached response fits every route', () => {
     // Act
     const fromGet = wholeApiArn(METHOD_ARN);
     const fromPost = wholeApiArn(

@@ -42,7 +42,7 @@ describe('errorResponder', () => {
     jest.useRealTimers();
   });
 
-  it('answers an ApiError with its status and { error, code, timestamp }', async () => {
+  it('turns an ApiError into its status and { error, code, timestamp }', async () => {
     // Act
     const result = await run(new NotFoundError('CATEGORY_NOT_FOUND', 'No category 42 in this company'));
     // Assess
@@ -114,7 +114,7 @@ describe('errorResponder', () => {
     expect(Object.keys(result.parsed).sort()).toEqual(['code', 'error', 'timestamp']);
   });
 
-  it('answers an unknown error with 500 INTERNAL_ERROR without its message', async () => {
+  it('responds to an unknown error with 500 INTERNAL_ERROR without its message', async () => {
     // Prepare
     const secret = 'connect ECONNREFUSED table asset-registry key ark_0123';
     // Act
@@ -125,7 +125,7 @@ describe('errorResponder', () => {
     expect(result.body).not.toContain('ECONNREFUSED');
   });
 
-  it('answers a thrown non-Error value with 500 INTERNAL_ERROR', async () => {
+  it('responds to a thrown non-Error value with 500 INTERNAL_ERROR', async () => {
     // Act
     const result = await run('a plain string');
     // Assess
@@ -152,7 +152,7 @@ describe('errorResponder', () => {
     expect(JSON.stringify(lines)).not.toContain('ark_secret');
   });
 
-  it('does not log ApiErrors, which are answers, not faults', async () => {
+  it('does not log ApiErrors, which are responses, not faults', async () => {
     // Prepare
     const log = jest.fn();
     // Act

@@ -29,7 +29,7 @@ const PNG = Buffer.from(
 const theObject = { id: OBJECT_ID, companyId: COMPANY_ID, fileCount: 0, eventCount: 1 } as ObjectRecord;
 const written: TransactItem[] = [];
 
-/** The versioned bucket: HeadObject's answer is set by each test. */
+/** The versioned bucket: HeadObject's response is set by each test. */
 type ObjectRef = { bucket: string; key: string; versionId?: string };
 const s3 = {
   headObject: jest.fn(

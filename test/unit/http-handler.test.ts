@@ -5,7 +5,7 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { authorizeOperation, httpHandler, resourceLocation } from '../../lambdas/http/http-handler';
 import { operations } from '../../lambdas/operations';
-import type { CodeAnswering } from '../../lambdas/shared/error-catalogue';
+import type { CodeWithStatus } from '../../lambdas/shared/error-catalogue';
 import { ForbiddenError } from '../../lambdas/shared/errors';
 import { object, optional, required, string } from '../../lambdas/shared/schema';
 import { invoke, proxyEvent } from '../support/api-events';
@@ -62,8 +62,8 @@ describe('authorizeOperation', () => {
       ...operations.listCategories,
       principal: 'app' as const,
       permission: 'wallets:read' as const,
-      // Not a code of the catalogue: the types refuse it, the handler answers whatever the row says.
-      deniedCode: 'WALLET_ACCESS_DENIED' as CodeAnswering<403>,
+      // Not a code of the catalogue: the types refuse it, the handler returns whatever the row says.
+      deniedCode: 'WALLET_ACCESS_DENIED' as CodeWithStatus<403>,
     };
     // Act
     const wrongKind = thrownBy(() => authorizeOperation(walletOperation, companyPrincipal()));
@@ -135,7 +135,7 @@ describe('httpHandler', () => {
     received = undefined;
   });
 
-  it('passes the validated path, query and body and answers with the row successStatus', async () => {
+  it('passes the validated path, query and body and responds with the row successStatus', async () => {
     // Prepare
     const principal = companyPrincipal(['objects:write']);
     // Act
@@ -159,7 +159,7 @@ describe('httpHandler', () => {
     });
   });
 
-  it('answers 401 UNAUTHORIZED when the event carries no principal', async () => {
+  it('responds 401 UNAUTHORIZED when the event carries no principal', async () => {
     // Act
     const result = await invoke(handler, { method: 'PUT', path: '/v2/things/x', body: { name: 'ok' } });
     // Assess
@@ -186,7 +186,7 @@ describe('httpHandler', () => {
     expect(result.body.code).toBe('COMPANY_ACCESS_DENIED');
   });
 
-  it('answers 400 for an invalid path parameter, before reading the body', async () => {
+  it('responds 400 for an invalid path parameter, before reading the body', async () => {
     // Act
     const result = await invoke(handler, {
       method: 'PUT',
@@ -203,7 +203,7 @@ describe('httpHandler', () => {
     expect(received).toBeUndefined();
   });
 
-  it('answers 400 FORMAT_INVALID on "body" for malformed JSON', async () => {
+  it('responds 400 FORMAT_INVALID on "body" for malformed JSON', async () => {
     // Act
     const result = await invoke(handler, {
       method: 'PUT',

@@ -1,5 +1,5 @@
 /**
- * The import graph of `lambdas/` (STYLE.md 10): no cycles, and layers that go one way,
+ * The import graph of `lambdas/` (`docs/architecture.md`, "The layers of the code"): no cycles, and layers that go one way,
  * entry points → HTTP runtime → operation table → domain → repositories → shared.
  *
  * The graph is read from the source text (static `from '…'` and dynamic `import('…')`), with
@@ -10,7 +10,7 @@
  * Type-only imports count for cycles: a type-only cycle is still two modules that cannot be
  * read one before the other. For the layers they count too, with one exception: a repository
  * may import a domain schema's value type (a status, a sort order, an event's shape), because
- * the domain schema is where an entity's values are declared once (STYLE.md 9) and the type is
+ * the domain schema is where an entity's values are declared once and the type is
  * erased at run time, so the repository never loads the domain.
  */
 import { readdirSync, readFileSync } from 'node:fs';

@@ -17,7 +17,7 @@
  * without anyone listing it: every regular-expression literal is compiled and run as it is
  * written. A `new RegExp(...)` has no text to run, so each must be listed in
  * {@link CONSTRUCTED_PATTERNS} with the function that applies it (or why no input reaches it).
- * Configuration and answers of AWS are checked too (cheap, and today's configuration may be
+ * Configuration and responses of AWS are checked too (cheap, and today's configuration may be
  * tomorrow's input), except the ones listed in {@link NOT_INPUT} with their reason.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -59,7 +59,7 @@ const CONSTRUCTED_PATTERNS: Record<string, ((input: string) => unknown) | string
   "lambdas/domain/exports/formula-guard.ts new RegExp(`^'*${FORMULA_START}`)": withFormulaGuard,
   "lambdas/domain/exports/formula-guard.ts new RegExp(`^'+${FORMULA_START}`)": withoutFormulaGuard,
   'lambdas/shared/s3-requests.ts new RegExp(`<${tag}>([^<]*)</${tag}>`)':
-    "reads S3's own XML answers, never request input",
+    "reads S3's own XML responses, never request input",
 };
 
 /**
@@ -179,7 +179,7 @@ function growth(run: (input: string) => unknown, small: string, large: string): 
 
 /** The families on which `apply` grows faster than linearly, with their ratio. */
 function superLinearFamilies(apply: (input: string) => unknown, prefixes: string[]): string[] {
-  // A refusal is an answer too (a lone surrogate, say): its cost is what is timed.
+  // A refusal is a response too (a lone surrogate, say): its cost is what is timed.
   const run = (input: string) => {
     try {
       return apply(input);

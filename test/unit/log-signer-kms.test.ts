@@ -15,7 +15,7 @@ describe('the KMS checkpoint signer', () => {
   afterEach(() => kms.reset());
 
   it('signs the checkpoint text with ED25519_SHA_512 and RAW, and the note verifies', async () => {
-    // Prepare: KMS answers as it does for an ECC_NIST_EDWARDS25519 key
+    // Prepare: KMS responds as it does for an ECC_NIST_EDWARDS25519 key
     kms
       .on(GetPublicKeyCommand)
       .resolves({ PublicKey: keys.publicKey.export({ format: 'der', type: 'spki' }) });

@@ -33,7 +33,7 @@ describe('retryLostRaces', () => {
     expect(tries).toBe(1);
   });
 
-  it(`answers 409 CONCURRENT_MODIFICATION after ${LOST_RACE_ATTEMPTS} lost races, having paused between them`, async () => {
+  it(`responds 409 CONCURRENT_MODIFICATION after ${LOST_RACE_ATTEMPTS} lost races, having paused between them`, async () => {
     // Prepare
     const startedAt: number[] = [];
     // Act

@@ -72,7 +72,7 @@ describe('logs and metrics of an invocation', () => {
     process.env = settings;
   });
 
-  it('counts a cold start once, by function, and each answer by operation and status class, in EMF', async () => {
+  it('counts a cold start once, by function, and each response by operation and status class, in EMF', async () => {
     // Act
     const first = await writtenDuring(() => call('request-1'));
     const second = await writtenDuring(() => call('request-2'));

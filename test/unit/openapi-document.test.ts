@@ -1,6 +1,6 @@
 /**
  * The OpenAPI document, offline: generated from the operation table (every row, with its method,
- * path, parameters, bodies, security and answers), valid against the official OpenAPI 3.1
+ * path, parameters, bodies, security and responses), valid against the official OpenAPI 3.1
  * schema, every Schema Object valid JSON Schema 2020-12, and served by its handler without a key.
  */
 
@@ -298,8 +298,8 @@ describe('OpenAPI document: generated from the operation table', () => {
     expect(codes('walletLogin', 401)?.code.enum).toEqual(['UNAUTHORIZED']);
   });
 
-  it('documents every code of the error catalogue at its status, but the ones only API Gateway answers', () => {
-    // Act: the codes of each error answer, with the statuses they are documented under
+  it('documents every code of the error catalogue at its status, but the ones only API Gateway returns', () => {
+    // Act: the codes of each error response, with the statuses they are documented under
     const documented = new Map<string, Set<number>>();
     for (const item of Object.values(document.paths)) {
       for (const operation of Object.values(item)) {
@@ -326,13 +326,16 @@ describe('OpenAPI document: generated from the operation table', () => {
     }
   });
 
-  it("gives API Gateway's own answers the codes and statuses of the catalogue", () => {
+  it("gives API Gateway's own responses the codes and statuses of the catalogue", () => {
     // Assess
-    for (const answer of [
+    for (const response of [
       ...Object.values(GATEWAY_RESPONSES),
       ...Object.values(USAGE_PLAN_GATEWAY_RESPONSES),
     ]) {
-      expect([answer.code, answer.statusCode]).toEqual([answer.code, errorCodeEntry(answer.code).status]);
+      expect([response.code, response.statusCode]).toEqual([
+        response.code,
+        errorCodeEntry(response.code).status,
+      ]);
     }
   });
 
@@ -341,7 +344,7 @@ describe('OpenAPI document: generated from the operation table', () => {
     const refused = [
       // @ts-expect-error: a typo
       (): OperationResponses => ({ body: null, errors: ['CATEGORY_NOT_FOUNDD'] }),
-      // @ts-expect-error: FILE_TOO_LARGE answers 413, or 400 written out, never 404
+      // @ts-expect-error: FILE_TOO_LARGE responds 413, or 400 written out, never 404
       (): OperationResponses => ({ body: null, errors: [{ code: 'FILE_TOO_LARGE', status: 404 }] }),
       // @ts-expect-error: a 409 code is no NotFoundError
       () => new NotFoundError('CATEGORY_NAME_EXISTS', 'taken'),
@@ -455,7 +458,7 @@ describe('OpenAPI document: validity', () => {
   it('tells a spec error body from a malformed one', () => {
     // Prepare
     const validator = new ResponseValidator(document);
-    const answer = (status: number, body: unknown) => ({
+    const response = (status: number, body: unknown) => ({
       status,
       contentType: 'application/json; charset=utf-8',
       text: JSON.stringify(body),
@@ -464,7 +467,7 @@ describe('OpenAPI document: validity', () => {
     // Act
     const valid = validator.problemsOf(
       'createCategory',
-      answer(400, {
+      response(400, {
         error: 'The request is not valid',
         code: 'VALIDATION_ERROR',
         timestamp,
@@ -473,20 +476,20 @@ describe('OpenAPI document: validity', () => {
     );
     const withoutIssues = validator.problemsOf(
       'createCategory',
-      answer(400, { error: 'x', code: 'VALIDATION_ERROR', timestamp }),
+      response(400, { error: 'x', code: 'VALIDATION_ERROR', timestamp }),
     );
     const fileRequired = validator.problemsOf(
       'uploadFile',
-      answer(400, { error: 'x', code: 'FILE_REQUIRED', timestamp }),
+      response(400, { error: 'x', code: 'FILE_REQUIRED', timestamp }),
     );
     const wrongCode = validator.problemsOf(
       'getCategory',
-      answer(404, { error: 'x', code: 'OBJECT_NOT_FOUND', timestamp }),
+      response(404, { error: 'x', code: 'OBJECT_NOT_FOUND', timestamp }),
     );
-    const undocumented = validator.problemsOf('listCategories', answer(418, {}));
+    const undocumented = validator.problemsOf('listCategories', response(418, {}));
     const extraField = validator.problemsOf(
       'getCategory',
-      answer(404, { error: 'x', code: 'CATEGORY_NOT_FOUND', timestamp, stack: 'at ...' }),
+      response(404, { error: 'x', code: 'CATEGORY_NOT_FOUND', timestamp, stack: 'at ...' }),
     );
     // Assess
     expect(valid).toEqual([]);
@@ -499,15 +502,15 @@ describe('OpenAPI document: validity', () => {
 });
 
 describe('GET /v2/openapi.json handler', () => {
-  it('answers 200 without any principal, with a relative server: the stage prefix', async () => {
+  it('responds 200 without any principal, with a relative server: the stage prefix', async () => {
     // Act
-    const answer = await invoke(getOpenApi, { method: 'GET', path: '/v2/openapi.json' });
+    const response = await invoke(getOpenApi, { method: 'GET', path: '/v2/openapi.json' });
     // Assess
-    expect(answer.statusCode).toBe(200);
-    expect(answer.body.openapi).toBe('3.1.0');
+    expect(response.statusCode).toBe(200);
+    expect(response.body.openapi).toBe('3.1.0');
     // proxyEvent puts the request under the stage `/test`.
-    expect(answer.body.servers).toEqual([expect.objectContaining({ url: '/test' })]);
-    expect(Object.keys(answer.body.paths)).toContain('/v2/openapi.json');
+    expect(response.body.servers).toEqual([expect.objectContaining({ url: '/test' })]);
+    expect(Object.keys(response.body.paths)).toContain('/v2/openapi.json');
   });
 
   it('never takes the server from Host or X-Forwarded-Proto: the cached document is the same for everyone', async () => {

@@ -76,7 +76,7 @@ describe('tables keyed by operation', () => {
     ]);
   });
 
-  it('document the answers of every operation of the table, and of no other', () => {
+  it('document the responses of every operation of the table, and of no other', () => {
     expect(Object.keys(operationResponses).sort()).toEqual(Object.keys(operations).sort());
   });
 

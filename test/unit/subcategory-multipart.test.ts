@@ -102,7 +102,7 @@ describe('parseMultipart: malformed bodies are API errors', () => {
     BOUNDARY,
   );
 
-  it('answers 400 for a body cut off inside the file part', async () => {
+  it('responds 400 for a body cut off inside the file part', async () => {
     // Prepare
     const cut = wellFormed.subarray(0, wellFormed.length - 30);
     // Act
@@ -111,7 +111,7 @@ describe('parseMultipart: malformed bodies are API errors', () => {
     expect(result).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
   });
 
-  it('answers 400 for a body cut off inside the text fields', async () => {
+  it('responds 400 for a body cut off inside the text fields', async () => {
     // Prepare
     const cut = wellFormed.subarray(0, 60);
     // Act
@@ -120,7 +120,7 @@ describe('parseMultipart: malformed bodies are API errors', () => {
     expect(result).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
   });
 
-  it('answers 400 for a Content-Type without boundary', async () => {
+  it('responds 400 for a Content-Type without boundary', async () => {
     // Act
     const result = await outcome(parseMultipart(eventWith(wellFormed, 'multipart/form-data'), limits(1024)));
     // Assess

@@ -1,13 +1,13 @@
 /**
  * `TransactionConflictException` on a single-item write is retried by the SDK once marked; the
- * real SDK stack runs, with a request handler that plays DynamoDB's answers. Offline.
+ * real SDK stack runs, with a request handler that plays DynamoDB's responses. Offline.
  */
 import { Readable } from 'node:stream';
 import { DynamoDBClient, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { retryTransactionConflicts } from '../../lambdas/shared/transaction-conflict-retry';
 
-/** An HTTP answer of DynamoDB's JSON protocol. */
-const answer = (statusCode: number, body: object) => ({
+/** An HTTP response of DynamoDB's JSON protocol. */
+const response = (statusCode: number, body: object) => ({
   response: {
     statusCode,
     headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amzn-requestid': 'test' },
@@ -16,19 +16,19 @@ const answer = (statusCode: number, body: object) => ({
 });
 
 const conflict = () =>
-  answer(400, {
+  response(400, {
     __type: 'com.amazonaws.dynamodb.v20120810#TransactionConflictException',
     message: 'Transaction is ongoing for the item',
   });
 const conditionFailed = () =>
-  answer(400, {
+  response(400, {
     __type: 'com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException',
     message: 'The conditional request failed',
   });
-const success = () => answer(200, { Attributes: { pk: { S: 'a' } } });
+const success = () => response(200, { Attributes: { pk: { S: 'a' } } });
 
-/** A client whose requests get `answers` in turn; `calls()` counts the requests sent. */
-function clientAnswering(answers: Array<() => ReturnType<typeof answer>>, marked: boolean) {
+/** A client whose requests get `responses` in turn; `calls()` counts the requests sent. */
+function clientResponding(responses: Array<() => ReturnType<typeof response>>, marked: boolean) {
   let calls = 0;
   const client = new DynamoDBClient({
     region: 'us-east-1',
@@ -36,7 +36,7 @@ function clientAnswering(answers: Array<() => ReturnType<typeof answer>>, marked
     maxAttempts: 3,
     requestHandler: {
       handle: async () => {
-        const next = answers[Math.min(calls, answers.length - 1)] as () => ReturnType<typeof answer>;
+        const next = responses[Math.min(calls, responses.length - 1)] as () => ReturnType<typeof response>;
         calls++;
         return next();
       },
@@ -57,7 +57,7 @@ const update = () =>
 describe('retryTransactionConflicts', () => {
   it('retries a write refused by a transaction in progress until it goes through', async () => {
     // Prepare
-    const { client, calls } = clientAnswering([conflict, conflict, success], true);
+    const { client, calls } = clientResponding([conflict, conflict, success], true);
     // Act
     const output = await client.send(update());
     // Assess
@@ -68,7 +68,7 @@ describe('retryTransactionConflicts', () => {
 
   it('without it, the SDK gives up at once (why it exists)', async () => {
     // Prepare
-    const { client, calls } = clientAnswering([conflict, success], false);
+    const { client, calls } = clientResponding([conflict, success], false);
     // Act
     const outcome = client.send(update());
     // Assess
@@ -78,7 +78,7 @@ describe('retryTransactionConflicts', () => {
 
   it('leaves other refusals alone: a failed condition is not retried', async () => {
     // Prepare
-    const { client, calls } = clientAnswering([conditionFailed, success], true);
+    const { client, calls } = clientResponding([conditionFailed, success], true);
     // Act
     const outcome = client.send(update());
     // Assess
@@ -88,7 +88,7 @@ describe('retryTransactionConflicts', () => {
 
   it('gives up after the client’s attempts when the conflict lasts', async () => {
     // Prepare
-    const { client, calls } = clientAnswering([conflict], true);
+    const { client, calls } = clientResponding([conflict], true);
     // Act
     const outcome = client.send(update());
     // Assess

@@ -1,5 +1,5 @@
 /**
- * writeTransaction, offline: a failed condition is answered with the error its item carries (the
+ * writeTransaction, offline: a failed condition is thrown as the error its item carries (the
  * first failed item that carries one wins), else the caller's, and items go out without it.
  */
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
@@ -49,7 +49,7 @@ describe('writeTransaction', () => {
     expect(send.mock.calls[0]?.[0].input.TransactItems).toEqual([put('a'), put('b'), put('c')]);
   });
 
-  it("answers a failed item that carries no error with the caller's, given every reason", async () => {
+  it("returns a failed item that carries no error with the caller's, given every reason", async () => {
     // Prepare
     send.mockRejectedValue(cancelled(['ConditionalCheckFailed', 'None']));
     let reasonCount = 0;

@@ -69,7 +69,7 @@ describe('Ed25519 without Web Crypto Ed25519', () => {
     expect(changed).toMatchObject({ ok: false, reason: expect.stringMatching(/does not verify/) });
   });
 
-  it('answers as Web Crypto does for good, altered and malformed signatures', async () => {
+  it('responds as Web Crypto does for good, altered and malformed signatures', async () => {
     // Prepare
     setEd25519Fallback(verifyEd25519WithNoble);
     const message = new TextEncoder().encode('tree head\n');

@@ -90,7 +90,7 @@ describe('verifyPassword', () => {
 });
 
 describe('verifyAgainstDecoy', () => {
-  it('answers false, whatever the password', async () => {
+  it('returns false, whatever the password', async () => {
     // Act / Assess
     await expect(verifyAgainstDecoy('correct horse')).resolves.toBe(false);
     await expect(verifyAgainstDecoy('')).resolves.toBe(false);

@@ -5,7 +5,7 @@
  * (marked busy), so that the controls do not jump.
  */
 import type { ComponentChildren } from 'preact';
-import type { ListAnswer } from '../api-client';
+import type { ListResponse } from '../api-client';
 import type { RequestState } from '../use-request';
 import { ErrorNotice } from './error-notice';
 import { CursorRefused, type ListPages, Pagination } from './pagination';
@@ -22,22 +22,22 @@ type Layout<Item> =
   /** Rows laid out by the caller (cards, a timeline) instead of a table. */
   | { render: (items: Item[]) => ComponentChildren };
 
-type PagedListProps<Answer extends ListAnswer> = Layout<Answer['data'][number]> & {
+type PagedListProps<PageResponse extends ListResponse> = Layout<PageResponse['data'][number]> & {
   /** What the list holds (`Objects`): the table's caption and the pages' label. */
   label: string;
   /** The page's request; `data` undefined shows nothing (for example a view that cannot ask yet). */
-  request: RequestState<Answer | undefined>;
+  request: RequestState<PageResponse | undefined>;
   /** What an empty list says (`No object matches.`). */
   empty: string;
   /** The way to the next and previous pages (the route's, or `useCursorStack`'s). */
   pages: ListPages;
 };
 
-export function PagedList<Answer extends ListAnswer>(props: PagedListProps<Answer>) {
+export function PagedList<PageResponse extends ListResponse>(props: PagedListProps<PageResponse>) {
   const { request, label, pages } = props;
-  const answer = request.data;
-  const items = (answer?.data ?? []) as Answer['data'][number][];
-  const page = answer?.pagination;
+  const response = request.data;
+  const items = (response?.data ?? []) as PageResponse['data'][number][];
+  const page = response?.pagination;
   return (
     <>
       <ErrorNotice error={request.error} />

@@ -2,14 +2,14 @@
  * Previous / next for a list page (spec 4.1's `limit`, `offset`, `total`, `hasNext`,
  * `hasPrevious`, and the extension's `nextCursor`). "Next page" follows `nextCursor`; "Previous
  * page" goes back through the cursors the visitor came through. The range shown is the API's
- * own `offset`, which it answers for a page reached by cursor as well.
+ * own `offset`, which it returns for a page reached by cursor as well.
  */
 import { useState } from 'preact/hooks';
 import { ApiError, type PageInfo } from '../api-client';
 
 /** Where a list is: the next and previous page (and page 1, when a cursor is refused). */
 export interface ListPages {
-  /** Goes to the next page, by the cursor the API answered with this page. */
+  /** Goes to the next page, by the cursor the API returned with this page. */
   goToNext: (nextCursor: string) => void;
   /** Goes back to the page before (`ListRoute` by the cursors the visitor came through). */
   goToPrevious: (page: PageInfo) => void;

@@ -11,7 +11,7 @@ import {
   verifyCheckpoint,
   verifyConsistency,
 } from '../../../verifier/index';
-import { type ApiClient, ApiError, answerOf, type Schemas } from '../api-client';
+import { type ApiClient, ApiError, dataOf, type Schemas } from '../api-client';
 import type { PinnedCheckpoint } from './trust';
 
 const EVENTS_PAGE_SIZE = 100;
@@ -30,7 +30,7 @@ async function allEvents(client: ApiClient, objectId: string): Promise<Schemas['
   const events: Schemas['LedgerEvent'][] = [];
   let cursor: string | undefined;
   for (;;) {
-    const page = await answerOf(
+    const page = await dataOf(
       client.api.GET('/v2/objects/{objectId}/events', {
         params: { path: { objectId }, query: { limit: EVENTS_PAGE_SIZE, cursor } },
       }),
@@ -38,7 +38,7 @@ async function allEvents(client: ApiClient, objectId: string): Promise<Schemas['
     events.push(...page.data);
     if (!page.pagination.hasNext) return events;
     if (!page.pagination.nextCursor)
-      throw new Error('The API answered a page of events with more after it but no nextCursor');
+      throw new Error('The API returned a page of events with more after it but no nextCursor');
     cursor = page.pagination.nextCursor;
   }
 }
@@ -52,7 +52,7 @@ async function tlogProof(
 ): Promise<string> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await answerOf(
+      return await dataOf(
         client.api.GET('/v2/objects/{objectId}/events/{sequence}/proof', {
           params: {
             path: { objectId, sequence: String(sequence) },
@@ -98,7 +98,7 @@ export async function fetchBundle(
   onProgress: (done: number, total: number) => void = () => undefined,
 ): Promise<LedgerBundle> {
   const [object, events, verifierKey] = await Promise.all([
-    answerOf(client.api.GET('/v2/objects/{objectId}', { params: { path: { objectId } } })),
+    dataOf(client.api.GET('/v2/objects/{objectId}', { params: { path: { objectId } } })),
     allEvents(client, objectId),
     ledgerText(client, '/v2/ledger/key'),
   ]);
@@ -126,7 +126,7 @@ export async function fetchBundle(
 
 /** The log's signed checkpoint note, or its verifier key, as the text the log publishes. */
 function ledgerText(client: ApiClient, path: '/v2/ledger/checkpoint' | '/v2/ledger/key'): Promise<string> {
-  return answerOf(client.api.GET(path, { parseAs: 'text' }));
+  return dataOf(client.api.GET(path, { parseAs: 'text' }));
 }
 
 /** The tree size a checkpoint note states (unverified: only to ask for proofs against it). */
@@ -185,7 +185,7 @@ export async function checkAgainstPin(
       : { consistent: false, reason: `the root at size ${pinned.treeSize} changed` };
   let proof: string[];
   try {
-    ({ proof } = await answerOf(
+    ({ proof } = await dataOf(
       client.api.GET('/v2/ledger/consistency', {
         params: { query: { from: pinned.treeSize, to: verdict.treeSize } },
       }),

@@ -1,10 +1,10 @@
 /**
  * A list view's filters and page, read from and written to the route's query. Pages are walked
- * by cursor (`pagination.nextCursor`, README "Cursor pagination"): a page reached by cursor costs
+ * by cursor (`pagination.nextCursor`; `docs/api-decisions.md`, "Everywhere"): a page reached by cursor costs
  * the API what page 1 costs, where `offset` reads every item it skips.
  */
 import type { paths } from '../../../client/openapi-types';
-import { answerOf, type PageInfo, type QueryOf } from '../api-client';
+import { dataOf, type PageInfo, type QueryOf } from '../api-client';
 import { useClient } from '../components/client-context';
 import type { ListPages } from '../components/pagination';
 import { navigate, type Route, routeHref } from '../router';
@@ -13,7 +13,7 @@ import { type RequestState, useRequest } from '../use-request';
 /** Rows a list page asks for. */
 const PAGE_SIZE = 20;
 
-/** Where a page starts: page 1 (neither), a cursor the API answered, or an offset. */
+/** Where a page starts: page 1 (neither), a cursor the API returned, or an offset. */
 interface PagePlace {
   cursor?: string;
   offset?: number;
@@ -85,7 +85,7 @@ function listRoute(route: Route, defaults: Record<string, string>): ListRoute {
 
 /** The lists whose filters and page live in the route. */
 type RoutedListPath = '/v2/objects' | '/v2/categories' | '/v2/wallets';
-type ListAnswerOf<Path extends RoutedListPath> =
+type ListResponseOf<Path extends RoutedListPath> =
   paths[Path]['get']['responses'][200]['content']['application/json'];
 
 /**
@@ -99,15 +99,15 @@ export function useRoutedList<Path extends RoutedListPath>(
   route: Route,
   path: Path,
   defaults: { [Name in keyof QueryOf<Path>]?: string },
-): { list: ListRoute; page: RequestState<ListAnswerOf<Path>> } {
+): { list: ListRoute; page: RequestState<ListResponseOf<Path>> } {
   const client = useClient();
   const list = listRoute(route, defaults as Record<string, string>);
   const page = useRequest(
     () =>
       // The query is the route's text, checked by the API as any caller's is.
-      answerOf(
+      dataOf(
         client.api.GET(path as RoutedListPath, { params: { query: list.query<never>(PAGE_SIZE) } }),
-      ) as Promise<ListAnswerOf<Path>>,
+      ) as Promise<ListResponseOf<Path>>,
     [path, list.key],
   );
   return { list, page };

@@ -1,5 +1,5 @@
 /** One object: its fields and metadata, its files (with download), and its event timeline. */
-import { answerOf, type Schemas } from '../api-client';
+import { dataOf, type Schemas } from '../api-client';
 import { useClient } from '../components/client-context';
 import { ErrorNotice } from '../components/error-notice';
 import { PagedList } from '../components/paged-list';
@@ -12,7 +12,7 @@ import { ObjectFiles } from './object-files';
 export function ObjectDetailView({ objectId }: { objectId: string }) {
   const client = useClient();
   const object = useRequest(
-    () => answerOf(client.api.GET('/v2/objects/{objectId}', { params: { path: { objectId } } })),
+    () => dataOf(client.api.GET('/v2/objects/{objectId}', { params: { path: { objectId } } })),
     [objectId],
   );
   return (
@@ -71,7 +71,7 @@ function ObjectEvents({ objectId }: { objectId: string }) {
   const pages = useCursorStack();
   const events = useRequest(
     () =>
-      answerOf(
+      dataOf(
         client.api.GET('/v2/objects/{objectId}/events', {
           params: { path: { objectId }, query: { limit: 20, cursor: pages.cursor } },
         }),

@@ -1,6 +1,6 @@
 /** An object's files (GET .../objects/{id}/files) with download; needs the company id. */
 import { useState } from 'preact/hooks';
-import { answerOf, type Schemas } from '../api-client';
+import { dataOf, type Schemas } from '../api-client';
 import { useClient } from '../components/client-context';
 import { ErrorNotice } from '../components/error-notice';
 import { PagedList } from '../components/paged-list';
@@ -17,7 +17,7 @@ export function ObjectFiles({ objectId }: { objectId: string }) {
   const files = useRequest(
     async () =>
       companyId
-        ? answerOf(
+        ? dataOf(
             client.api.GET('/v2/companies/{companyId}/objects/{objectId}/files', {
               params: { path: { companyId, objectId }, query: { limit: 20, cursor: pages.cursor } },
             }),
@@ -30,7 +30,7 @@ export function ObjectFiles({ objectId }: { objectId: string }) {
     setDownloadError(undefined);
     try {
       // The key travels in a header, so the page fetches the bytes and hands them to the browser.
-      const bytes = await answerOf(
+      const bytes = await dataOf(
         client.api.GET('/v2/companies/{companyId}/files/{fileId}', {
           params: { path: { companyId, fileId: file.id }, query: { download: true } },
           parseAs: 'blob',

@@ -1,6 +1,6 @@
 /** One wallet with its stats; suspend and delete, each after a confirmation. */
 import { useState } from 'preact/hooks';
-import { answerOf } from '../api-client';
+import { dataOf } from '../api-client';
 import { useClient } from '../components/client-context';
 import { ConfirmButton } from '../components/confirm-button';
 import { ErrorNotice } from '../components/error-notice';
@@ -10,7 +10,7 @@ import { useRequest } from '../use-request';
 export function WalletDetailView({ walletId }: { walletId: string }) {
   const client = useClient();
   const path = { params: { path: { walletId } } };
-  const wallet = useRequest(() => answerOf(client.api.GET('/v2/wallets/{walletId}', path)), [walletId]);
+  const wallet = useRequest(() => dataOf(client.api.GET('/v2/wallets/{walletId}', path)), [walletId]);
   const [notice, setNotice] = useState(takeFlash);
   const shown = wallet.data;
   return (
@@ -56,7 +56,7 @@ export function WalletDetailView({ walletId }: { walletId: string }) {
                 question={`Suspend ${shown.username}? Its sessions end at once.`}
                 confirmLabel="Yes, suspend"
                 onConfirm={async () => {
-                  await answerOf(
+                  await dataOf(
                     client.api.PUT('/v2/wallets/{walletId}', { ...path, body: { status: 'suspended' } }),
                   );
                   setNotice(`${shown.username} is suspended.`);
@@ -69,7 +69,7 @@ export function WalletDetailView({ walletId }: { walletId: string }) {
               question={`Delete ${shown.username}? It can no longer log in; this cannot be undone.`}
               confirmLabel="Yes, delete"
               onConfirm={async () => {
-                await answerOf(client.api.DELETE('/v2/wallets/{walletId}', path));
+                await dataOf(client.api.DELETE('/v2/wallets/{walletId}', path));
                 setFlash(`${shown.username} is deleted.`);
                 navigate(['wallets']);
               }}

@@ -1,6 +1,6 @@
 /** An App's wallets (spec 4.11-4.15): list with filters, create, and a link to each detail. */
 import { useState } from 'preact/hooks';
-import { answerOf, type Schemas } from '../api-client';
+import { dataOf, type Schemas } from '../api-client';
 import { useClient } from '../components/client-context';
 import { ErrorNotice } from '../components/error-notice';
 import { FilterForm } from '../components/filter-form';
@@ -72,7 +72,7 @@ function CreateWallet({ onCreated }: { onCreated: (wallet: Schemas['Wallet']) =>
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const create = useAction(async () => {
-    const created = await answerOf(client.api.POST('/v2/wallets', { body: { username, password } }));
+    const created = await dataOf(client.api.POST('/v2/wallets', { body: { username, password } }));
     setFlash(`Wallet ${created.username} is created.`);
     onCreated(created);
   });

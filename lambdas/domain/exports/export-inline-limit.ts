@@ -1,5 +1,5 @@
 /**
- * The largest export answered in the request: Lambda answers at most 6 MB, and the bytes go
+ * The largest export returned in the request: a Lambda response holds at most 6 MB, and the bytes go
  * base64-encoded through API Gateway. The variable {@link EXPORT_INLINE_MAX_BYTES_ENVIRONMENT}
  * lowers it (the stack sets it from the context value `exportInlineMaxBytes`; tests).
  */

@@ -1,7 +1,7 @@
 /**
  * Export of a company's objects (extension): `GET /v2/objects/export?format=csv|jsonl` with the
  * filters and sort of spec 4.1 walks the list's index one page at a time (`walkObjects`), so
- * memory stays bounded whatever the count. An export that fits a Lambda answer is the answer
+ * memory stays bounded whatever the count. An export that fits a Lambda response is the response
  * itself; a larger one becomes a background job that streams the file into S3, and
  * `GET /v2/exports/{id}` gives its presigned link when it is done.
  */
@@ -69,18 +69,18 @@ async function* exportedPages(companyId: string, query: ExportQuery): AsyncGener
   for await (const records of matchingObjects(companyId, query)) yield await withNames(records);
 }
 
-export type ExportAnswer =
+export type ExportResponse =
   | { file: Buffer; contentType: string; fileName: string }
   | { job: ExportView; location: string };
 
 const fileNameOf = (format: ExportQuery['format'], at: string) => `objects-${at.slice(0, 10)}.${format}`;
 
-/** The export itself when it fits an answer; else the background job that writes it. */
+/** The export itself when it fits a response; else the background job that writes it. */
 export async function exportObjects(
   companyId: string,
   query: ExportQuery,
   pathPrefix: string,
-): Promise<ExportAnswer> {
+): Promise<ExportResponse> {
   const parts = [Buffer.from(exportHeader(query.format), 'utf8')];
   let size = parts[0]!.length;
   for await (const objects of exportedPages(companyId, query)) {
@@ -96,7 +96,11 @@ export async function exportObjects(
   };
 }
 
-async function startExport(companyId: string, query: ExportQuery, pathPrefix: string): Promise<ExportAnswer> {
+async function startExport(
+  companyId: string,
+  query: ExportQuery,
+  pathPrefix: string,
+): Promise<ExportResponse> {
   const id = timeOrderedId();
   const record: ExportJobRecord = {
     id,

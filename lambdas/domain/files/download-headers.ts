@@ -1,7 +1,7 @@
 /**
- * The headers a file download is answered with (spec 4.17), inline or through S3. A stored
+ * The headers of a file download's response (spec 4.17), inline or through S3. A stored
  * file is another company user's content served from our origin, so the browser must never
- * run it: every answer says `nosniff` (the declared type is the only type), and a type a
+ * run it: every response says `nosniff` (the declared type is the only type), and a type a
  * browser would run as a document or script (HTML, SVG, XML, JavaScript, ...) is always an
  * attachment in a sandbox, whatever `download` asked. No supported upload type is active today
  * (`#shared/file-types.js`); this holds the rule for the day one is added.
@@ -60,7 +60,7 @@ export function contentDisposition(kind: 'inline' | 'attachment', fileName: stri
   return `${kind}; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }
 
-/** Headers every download answer carries, the 302 and 304 included. */
+/** Headers every download response carries, the 302 and 304 included. */
 export const NOSNIFF = { 'X-Content-Type-Options': 'nosniff' } as const;
 
 export type DownloadHeaders = Record<string, string> & {

@@ -45,7 +45,7 @@ export function takeInFile(stream: Readable, options: IntakeOptions): Promise<Fi
       failed = true;
       stream.resume(); // keep reading, and dropping, what is left
       sink?.destroy();
-      // Answer once the partial upload is aborted, so no part outlives the refusal.
+      // Respond once the partial upload is aborted, so no part outlives the refusal.
       Promise.resolve(storage?.abort())
         .catch(() => undefined)
         .finally(() => reject(error));

@@ -36,7 +36,7 @@ import { type FileView, toFileView } from './file-view.js';
 
 type UploadFields = Infer<typeof uploadFields.shape>;
 
-/** Files up to this size are answered inline; larger ones by a redirect to S3 (Lambda answers stop near 6 MB, base64 adds a third). */
+/** Files up to this size are returned inline; larger ones by a redirect to S3 (Lambda responses stop near 6 MB, base64 adds a third). */
 const INLINE_DOWNLOAD_MAX_BYTES = 4 * 1024 * 1024;
 /** Multipart framing allowed on top of the file itself before a body is refused unread. */
 const MULTIPART_OVERHEAD_BYTES = 1024 * 1024;
@@ -298,7 +298,7 @@ export async function downloadFile(
     };
   }
   if (record.size > INLINE_DOWNLOAD_MAX_BYTES) {
-    // S3 can override only these headers of its answer: no nosniff, no CSP. For active content
+    // S3 can override only these headers of its response: no nosniff, no CSP. For active content
     // the forced attachment is what keeps the browser from rendering it.
     const location = await presignedDownloadUrl(
       record.storageKey,

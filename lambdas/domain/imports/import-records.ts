@@ -37,7 +37,7 @@ export interface ImportRecord {
 
 /**
  * A file the job cannot read at all (no header, an unusable one, gone): the job fails with its
- * `{code, message}`, which the job's `error` shows (no HTTP answer carries it).
+ * `{code, message}`, which the job's `error` shows (no HTTP response carries it).
  */
 export class ImportFileError extends Error {
   readonly code: string;

@@ -1,7 +1,7 @@
 /**
  * Import jobs (extension): `POST /v2/imports` takes a CSV or JSON Lines file, in the request
  * (multipart `file` part, or the whole body as `text/csv` or `application/x-ndjson`) or
- * through a presigned upload for files up to 50 MB, and answers 202 with the job; the rows
+ * through a presigned upload for files up to 50 MB, and responds 202 with the job; the rows
  * are written in the background (`import-runner.ts`). Status, counts and error entries are
  * read back with the other operations here.
  */
@@ -39,7 +39,7 @@ type ImportOptions = ReturnType<typeof importOptionsOf>;
 
 /** How long a presigned import upload stays valid. */
 const IMPORT_UPLOAD_SECONDS = 900;
-/** Error entries in one CSV download: what fits a Lambda answer. */
+/** Error entries in one CSV download: what fits a Lambda response. */
 const IMPORT_ERRORS_CSV_MAX = 40_000;
 
 export interface ImportFile {

@@ -1,4 +1,4 @@
-/** What the API answers of an import job and of its error entries. */
+/** What the API returns of an import job and of its error entries. */
 import {
   type ImportErrorRecord,
   type ImportJobRecord,

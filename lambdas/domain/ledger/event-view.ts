@@ -1,7 +1,7 @@
 /**
  * A ledger event as the API and the CLI show it (the spec does not show one: our format). It
  * carries every field the hash covers (docs/ledger.md, "Canonical event serialization"), so anyone
- * can recompute `hash` from the answer alone, plus `txId`.
+ * can recompute `hash` from the response alone, plus `txId`.
  */
 import { ledgerEventEntity } from '#repositories/ledger-event-entity.js';
 import { computed, defineView, type ViewOf } from '#shared/entity.js';

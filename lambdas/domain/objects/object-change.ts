@@ -2,7 +2,7 @@
  * The one way an existing object changes: read it, build the new version and its ledger event,
  * and write both (plus any items the change brings, such as a file record) in one transaction
  * conditioned on the object's event count. A lost race re-reads and re-applies the change, a
- * bounded number of times, then answers 409. Used by updates and by file uploads and deletes.
+ * bounded number of times, then responds 409. Used by updates and by file uploads and deletes.
  */
 
 import { type ChainRef, chainIdOf } from '#repositories/ledger-store.js';

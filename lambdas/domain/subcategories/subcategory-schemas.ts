@@ -46,7 +46,7 @@ export const subcategoryDetailPath = object({
 /** The text fields of the multipart update (spec 4.10); `action` is checked by the service (INVALID_ACTION). */
 export const updateSubcategoryFields = object({
   name: optional(subcategoryName, 'the current name should be sent on every update'),
-  // Read as text: the service answers an unknown action with INVALID_ACTION, and takes any case.
+  // Read as text: the service refuses an unknown action with INVALID_ACTION, and takes any case.
   action: optional(
     documented(string({ max: 50 }), { enum: [...SUBCATEGORY_ACTIONS] }),
     'CHANGE (default), ACTIVATE, DEACTIVATE or REMOVE, in any case',

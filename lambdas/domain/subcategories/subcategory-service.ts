@@ -10,7 +10,7 @@
  * | DEACTIVATE | active, delisted     | delisted   | -                                        |
  * | REMOVE     | active, delisted     | removed    | -                                        |
  *
- * A removed subcategory answers 404 SUBCATEGORY_NOT_FOUND to everything.
+ * A removed subcategory responds 404 SUBCATEGORY_NOT_FOUND to everything.
  */
 import { randomUUID } from 'node:crypto';
 import { findCategory } from '#repositories/category-repository.js';
@@ -64,10 +64,10 @@ const changesBetween = (before: Partial<SubcategoryRecord>, after: SubcategoryRe
 };
 
 /**
- * The changes the update answers with: spec 4.10 names the fields `changes` lists (name,
+ * The changes the update responds with: spec 4.10 names the fields `changes` lists (name,
  * description, imageId). The status move is in the ledger event and in the detail view.
  */
-const answeredChanges = ({ status: _status, ...listed }: FieldChanges): FieldChanges => listed;
+const changesInResponse = ({ status: _status, ...listed }: FieldChanges): FieldChanges => listed;
 
 /** Reads a subcategory that is not removed; 404 otherwise. */
 async function findLiveSubcategory(
@@ -249,7 +249,7 @@ export async function updateSubcategory(
         // Any failed condition but the name's (the chain's next event too) is a lost race.
         await writeSubcategoryVersion({ before, after, chain: subcategoryChain(after), event, imageFile });
         return {
-          result: { imageId: after.imageId, changes: answeredChanges(changes) },
+          result: { imageId: after.imageId, changes: changesInResponse(changes) },
           removed: status === 'removed',
         };
       },

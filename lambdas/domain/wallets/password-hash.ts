@@ -50,7 +50,7 @@ export async function verifyPassword(password: string, stored: string): Promise<
 let decoyHash: Promise<string> | undefined;
 
 /**
- * Does the work of one verification and answers false: for logins of unknown or unusable
+ * Does the work of one verification and returns false: for logins of unknown or unusable
  * wallets, so that they take as long as a wrong password for a real one.
  */
 export async function verifyAgainstDecoy(password: string): Promise<false> {

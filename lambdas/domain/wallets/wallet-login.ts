@@ -7,7 +7,7 @@
  * Throttling, per username and source address (see {@link LOGIN_THROTTLE}): the first 5
  * attempts from one address on one username go through; after the 5th failure in a row, the
  * next attempt from that address must wait 2 s, then 4 s, 8 s, ... at most 60 s after the
- * failure before. An attempt made before its wait is over is answered 429 `TOO_MANY_REQUESTS` with
+ * failure before. An attempt made before its wait is over gets 429 `TOO_MANY_REQUESTS` with
  * `Retry-After`, without its password being checked and without being counted. A success
  * clears the address's count; 15 minutes without an attempt forget it. Other addresses are
  * never affected, so no one can keep a wallet's owner out. The count is kept by username, not
@@ -102,7 +102,7 @@ class LoginThrottledError extends ApiError<'TOO_MANY_REQUESTS'> {
 const throttled = (blockedUntil: number, now: number) =>
   new LoginThrottledError(Math.max(1, Math.ceil((blockedUntil - now) / 1000)));
 
-/** The one answer to every refused login. */
+/** The one response to every refused login. */
 const loginRefused = () => new UnauthorizedError('Invalid username or password');
 
 /**
@@ -129,7 +129,7 @@ const jitter = (maxMs: number) => sleep(Math.random() * maxMs);
  * 429 when the address must still wait. The attempt that reaches the free failures sets the
  * wait in the same write, as if it had failed already: a success clears it again. Compare and
  * set on the count, so that parallel attempts are counted one by one; an attempt still losing
- * the race after {@link LoginThrottleSettings.countingRaceMs} is answered 429 too.
+ * the race after {@link LoginThrottleSettings.countingRaceMs} gets 429 too.
  */
 async function countAttempt(source: LoginSource): Promise<number> {
   const giveUpAt = Date.now() + LOGIN_THROTTLE.countingRaceMs;

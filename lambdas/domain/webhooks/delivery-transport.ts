@@ -1,16 +1,16 @@
 /**
  * One HTTP attempt of a delivery: the URL's addresses are checked again (they may have changed
  * since creation), and the request connects to the address that was checked, never to a fresh
- * DNS answer. A 2xx within 10 s succeeds; the first 1 KB of the answer is kept.
+ * DNS response. A 2xx within 10 s succeeds; the first 1 KB of the response is kept.
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { allowedAddresses, WebhookAddressError } from './webhook-address.js';
 
-/** A receiver has 10 s to answer, connection included. */
+/** A receiver has 10 s to respond, connection included. */
 export const DELIVERY_TIMEOUT_MS = 10_000;
-/** How much of an answer is kept with the attempt. */
+/** How much of a response is kept with the attempt. */
 export const RESPONSE_EXCERPT_BYTES = 1024;
 
 /**
@@ -29,7 +29,7 @@ export interface TransportResult {
 export const isSuccess = (result: TransportResult): boolean =>
   result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
 
-/** A lookup that answers with the one address already checked. */
+/** A lookup that responds with the one address already checked. */
 function pinnedLookup(address: string): LookupFunction {
   const family = isIP(address);
   return ((_hostname, options, callback) => {
@@ -116,7 +116,7 @@ export async function postWebhook(
     const { timeoutMs } = transportSettings;
     const timer = setTimeout(() => {
       outgoing.destroy();
-      settle({ statusCode: null, response: '', error: `No answer within ${timeoutMs / 1000} s` });
+      settle({ statusCode: null, response: '', error: `No response within ${timeoutMs / 1000} s` });
     }, timeoutMs);
     outgoing.on('error', (error: NodeJS.ErrnoException) =>
       settle({ statusCode: null, response: '', error: error.code ?? error.message }),

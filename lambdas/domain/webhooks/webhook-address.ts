@@ -98,7 +98,7 @@ const systemResolver: HostResolver = async (hostname) =>
 
 /**
  * The resolver used when none is given (creation, update and every delivery attempt): the
- * system's. A seam for the tests, which answer DNS themselves to see a host change its answer
+ * system's. A seam for the tests, which resolve names themselves to see a host change its address
  * between creation and delivery; nothing else replaces it.
  */
 export const hostResolution: { resolve: HostResolver } = { resolve: systemResolver };

@@ -39,7 +39,7 @@ import { findCompanyWebhook, secretContextOf } from './webhook-service.js';
 import { signatureHeaders } from './webhook-signing.js';
 import { type DeliveryView, toDeliveryView } from './webhook-view.js';
 
-/** Dead letters replayed per call; the answer says how many remain. */
+/** Dead letters replayed per call; the response says how many remain. */
 const REPLAY_BATCH_SIZE = 500;
 
 /** The same event to the same subscription always gets the same delivery id (a UUID). */

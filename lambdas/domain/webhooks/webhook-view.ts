@@ -21,10 +21,10 @@ export type WebhookView = ViewOf<typeof webhookView>;
 
 /** A Standard Webhooks signing secret, `whsec_<base64>`. */
 const signingSecret = computed(string({ pattern: /^whsec_[A-Za-z0-9+/]+={0,2}$/ }), {
-  description: 'the Standard Webhooks signing secret; shown only in this answer',
+  description: 'the Standard Webhooks signing secret; shown only in this response',
 });
 
-/** The creation answer: the only time the secret is shown. */
+/** The creation response: the only time the secret is shown. */
 export const createdWebhookView = defineView(webhookEntity, {
   name: 'WebhookCreated',
   description: 'Extension: the new subscription with its signing secret, shown this once',
@@ -33,7 +33,7 @@ export const createdWebhookView = defineView(webhookEntity, {
 });
 export type CreatedWebhookView = ViewOf<typeof createdWebhookView>;
 
-/** The rotation's answer: the new secret, and until when the previous one signs. */
+/** The rotation's response: the new secret, and until when the previous one signs. */
 export const rotatedSecretView = defineView(webhookEntity, {
   name: 'WebhookSecretRotated',
   description: 'Extension: the new signing secret, shown this once',

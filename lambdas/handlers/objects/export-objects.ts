@@ -5,13 +5,14 @@ import { exportOperations } from '../../operations/exports.js';
 export const handler = httpHandler(
   exportOperations.exportObjects,
   async ({ principal, query, event }): Promise<HttpResult> => {
-    const answer = await exportObjects(principal.tenantId, query, resourceLocation(event, ''));
-    if ('job' in answer) return { statusCode: 202, body: answer.job, headers: { Location: answer.location } };
+    const response = await exportObjects(principal.tenantId, query, resourceLocation(event, ''));
+    if ('job' in response)
+      return { statusCode: 202, body: response.job, headers: { Location: response.location } };
     return {
-      rawBody: answer.file,
+      rawBody: response.file,
       headers: {
-        'Content-Type': answer.contentType,
-        'Content-Disposition': `attachment; filename="${answer.fileName}"`,
+        'Content-Type': response.contentType,
+        'Content-Disposition': `attachment; filename="${response.fileName}"`,
         'Cache-Control': 'private, no-store',
       },
     };
