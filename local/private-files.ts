@@ -27,6 +27,7 @@ const DATA_ENTRIES: Readonly<Record<string, boolean | 'file'>> = {
   'ledger-signing-key.pem': 'file',
   dynamodb: true,
   events: true,
+  'failed-work': true,
   kms: true,
   logs: true,
   s3: false,

@@ -91,7 +91,7 @@ export const DATA_MODEL: readonly ItemModel[] = [
       {
         name: 'claim an idempotency key',
         index: 'table',
-        description: 'A conditional Put before the request runs; then the answer is kept on it.',
+        description: 'A conditional Put before the request runs; then the response is kept on it.',
       },
     ],
   }),
