@@ -12,7 +12,7 @@
  * (`local/table-stream.ts`, `local/functions/local-functions.ts`).
  */
 import { Duration, Validations } from 'aws-cdk-lib';
-import { ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { ComparisonOperator, type Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
@@ -135,27 +135,27 @@ export class FailedWork extends Construct {
   /** Alarms: a message in the failed-work queue; a job's run given up on. */
   addAlarms(alarmTopic: ITopic): void {
     const notify = new SnsAction(alarmTopic);
-    const failedWork = this.queue
-      .metricApproximateNumberOfMessagesVisible({ period: ALARM_PERIOD, statistic: 'Maximum' })
-      .createAlarm(this, 'FailedWorkAlarm', {
-        alarmDescription:
-          'Work was given up on: a table stream batch (publisher or sequencer) or a job failure that could not be recorded. See docs/operating.md.',
+    const alarms: Array<[id: string, metric: Metric, description: string]> = [
+      [
+        'FailedWorkAlarm',
+        this.queue.metricApproximateNumberOfMessagesVisible({ period: ALARM_PERIOD, statistic: 'Maximum' }),
+        'Work was given up on: a table stream batch (publisher or sequencer) or a job failure that could not be recorded. See docs/operating.md.',
+      ],
+      [
+        'JobGivenUpAlarm',
+        this.jobFailureQueue.metricNumberOfMessagesSent({ period: ALARM_PERIOD, statistic: 'Sum' }),
+        "A background job's run failed three times (Lambda gave up); an import or export was marked failed.",
+      ],
+    ];
+    for (const [id, metric, alarmDescription] of alarms) {
+      // One message is one piece of work given up on: the first one alarms.
+      const alarm = metric.createAlarm(this, id, {
+        alarmDescription,
         threshold: 1,
         comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         evaluationPeriods: 1,
         treatMissingData: TreatMissingData.NOT_BREACHING,
       });
-    const jobsGivenUp = this.jobFailureQueue
-      .metricNumberOfMessagesSent({ period: ALARM_PERIOD, statistic: 'Sum' })
-      .createAlarm(this, 'JobGivenUpAlarm', {
-        alarmDescription:
-          "A background job's run failed three times (Lambda gave up); an import or export was marked failed.",
-        threshold: 1,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        evaluationPeriods: 1,
-        treatMissingData: TreatMissingData.NOT_BREACHING,
-      });
-    for (const alarm of [failedWork, jobsGivenUp]) {
       alarm.addAlarmAction(notify);
       alarm.addOkAction(notify);
     }
