@@ -1001,6 +1001,59 @@ export interface components {
                 eventCount: number;
             };
         };
+        /** @description Spec 2.2 */
+        ObjectAsOf: {
+            /** Format: uuid */
+            id: string;
+            /** @description 1-100 characters, unique within the company */
+            externalId: string;
+            name: string;
+            description: string;
+            /** @description null when not given */
+            summary: string | null;
+            /** @description a name: no control characters */
+            owner: string;
+            /**
+             * @description extension: `report_stolen` leads to `stolen`, `repair` back to `active`
+             * @enum {string}
+             */
+            status: "active" | "stolen";
+            /** Format: uuid */
+            categoryId: string;
+            /** Format: uuid */
+            subcategoryId: string;
+            /** @description free key-value pairs, as stored */
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, milliseconds
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, milliseconds
+             */
+            updatedAt: string;
+            blockchain: {
+                /** @description the first event's hash */
+                txId: string;
+                /** @description the latest event's hash */
+                lastTxId: string;
+                eventCount: number;
+            };
+            /**
+             * Format: date-time
+             * @description Extension, with asOf or atSequence only: the instant asked, or the timestamp of the event asked
+             */
+            asOf?: string;
+            /** @description Extension, with asOf or atSequence only: the event that set this state */
+            asOfEvent?: {
+                sequence: number;
+                hash: string;
+            };
+        };
         /** @description Spec 4.1, 4.2: a page of objects */
         ObjectPage: {
             data: components["schemas"]["Object"][];
@@ -3171,7 +3224,12 @@ export interface operations {
     };
     getObject: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description (extension) the object as it stood at this instant (ISO 8601 UTC), rebuilt from its ledger events; 404 before it existed. Not with atSequence */
+                asOf?: string;
+                /** @description (extension) the object as it stood after its event of this sequence (1 to the object's eventCount). Not with asOf */
+                atSequence?: number;
+            };
             header?: never;
             path: {
                 objectId: string;
@@ -3186,7 +3244,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Object"];
+                    "application/json": components["schemas"]["ObjectAsOf"];
                 };
             };
             /** @description The request is not valid: VALIDATION_ERROR */
@@ -3493,7 +3551,12 @@ export interface operations {
     };
     getCompanyObject: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description (extension) the object as it stood at this instant (ISO 8601 UTC), rebuilt from its ledger events; 404 before it existed. Not with atSequence */
+                asOf?: string;
+                /** @description (extension) the object as it stood after its event of this sequence (1 to the object's eventCount). Not with asOf */
+                atSequence?: number;
+            };
             header?: never;
             path: {
                 companyId: string;
@@ -3509,7 +3572,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Object"];
+                    "application/json": components["schemas"]["ObjectAsOf"];
                 };
             };
             /** @description The request is not valid: VALIDATION_ERROR */
@@ -3634,6 +3697,10 @@ export interface operations {
                 offset?: number;
                 /** @description (extension) the previous response's pagination.nextCursor, as it was: reads the next page at the cost of page 1, whatever its depth. Only with the same filters and sort, and no offset */
                 cursor?: string;
+                /** @description (extension) only events stamped at or after this instant (ISO 8601 UTC) */
+                since?: string;
+                /** @description (extension) only events stamped before this instant (ISO 8601 UTC); later than since */
+                until?: string;
             };
             header?: never;
             path: {

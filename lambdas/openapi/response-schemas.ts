@@ -188,6 +188,22 @@ const consistencyProof = closedObject(
   { description: 'Extension: an RFC 6962 consistency proof between two published tree sizes' },
 );
 
+/** An object, and with `asOf` or `atSequence` the moment it was read at and the event that set that state. */
+const objectAsOf: JsonSchema = {
+  ...objectView.jsonSchema,
+  properties: {
+    ...(objectView.jsonSchema.properties as Record<string, JsonSchema>),
+    asOf: described(
+      dateTime,
+      'Extension, with asOf or atSequence only: the instant asked, or the timestamp of the event asked',
+    ),
+    asOfEvent: closedObject(
+      { sequence: { type: 'integer', minimum: 1 }, hash: sha256Hex },
+      { description: 'Extension, with asOf or atSequence only: the event that set this state' },
+    ),
+  },
+};
+
 /** Every named response schema, for the document's `components.schemas`. */
 export const responseSchemas = {
   Pagination: pagination,
@@ -199,6 +215,7 @@ export const responseSchemas = {
   SubcategoryDetailResponse: subcategoryDetailResponse,
   SubcategoryUpdated: subcategoryUpdated,
   Object: objectView.jsonSchema,
+  ObjectAsOf: objectAsOf,
   ObjectPage: pageOf('Object', 'Spec 4.1, 4.2: a page of objects'),
   LedgerEvent: ledgerEventView.jsonSchema,
   LedgerEventPage: pageOf('LedgerEvent', 'Extension: a page of events, oldest first'),
@@ -227,6 +244,7 @@ export type ResponseSchemaName =
   | 'SubcategoryDetailResponse'
   | 'SubcategoryUpdated'
   | 'Object'
+  | 'ObjectAsOf'
   | 'ObjectPage'
   | 'LedgerEvent'
   | 'LedgerEventPage'

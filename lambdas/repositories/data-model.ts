@@ -411,6 +411,12 @@ export const DATA_MODEL: readonly ItemModel[] = [
         description:
           'A window of sequences (a `BETWEEN` of sort keys: sequences are dense from 1), or the whole chain.',
       },
+      {
+        name: 'find a time range’s sequences',
+        index: 'gsi1',
+        description:
+          'One single-item Query per bound: the first event at or after an instant, or the last before one.',
+      },
     ],
   }),
   item(keys.ledgerHeadKeys, {

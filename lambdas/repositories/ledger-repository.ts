@@ -8,7 +8,7 @@
  */
 
 import { createHash } from 'node:crypto';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '#shared/clients.js';
 import { LEDGER_EVENT_ENTITY, type LedgerEvent, ledgerEventEntity } from './ledger-event-entity.js';
 import { type ChainHead, type ChainRef, chainIdOf, chainRefOf } from './ledger-store.js';
@@ -42,6 +42,11 @@ export { LEDGER_EVENT_ENTITY };
 
 const toEventItem = (chain: ChainRef, event: LedgerEvent): Record<string, unknown> => ({
   ...ledgerEventKeys.key({ ...chain, sequence: sequenceText(event.sequence) }),
+  ...ledgerEventKeys.indexKeys({
+    ...chain,
+    timestamp: event.timestamp,
+    sequence: sequenceText(event.sequence),
+  }),
   ...ledgerEventEntity.toItem(event),
 });
 
@@ -101,6 +106,75 @@ export async function listChainEvents(
     ConsistentRead: true,
   });
   return items.map(fromEventItem);
+}
+
+/** Events read per Query while replaying a chain up to an instant (one page past it at most). */
+const REPLAY_PAGE_SIZE = 100;
+
+/**
+ * A chain's events from the first, oldest first, up to sequence `lastSequence` and, when
+ * `until` is given, up to the last event stamped at or before it. Reads the table in pages by
+ * sequence and stops at the first event past `until`: the events up to then, plus at most one page.
+ */
+export async function readChainUpTo(
+  chain: ChainRef,
+  lastSequence: number,
+  until?: string,
+): Promise<LedgerEvent[]> {
+  const events: LedgerEvent[] = [];
+  let exclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamoDb.send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+        ExpressionAttributeValues: {
+          ':pk': chainPartition(chain),
+          ':from': eventSortKey(1),
+          ':to': eventSortKey(Math.min(Math.max(lastSequence, 1), MAX_SEQUENCE)),
+        },
+        ExclusiveStartKey: exclusiveStartKey,
+        Limit: REPLAY_PAGE_SIZE,
+        ConsistentRead: true,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      const event = fromEventItem(item);
+      if (until !== undefined && event.timestamp > until) return events;
+      events.push(event);
+    }
+    exclusiveStartKey = page.LastEvaluatedKey;
+  } while (exclusiveStartKey);
+  return events;
+}
+
+/**
+ * The sequence of a chain's first event stamped at or after `since` (`direction: 'from'`), or
+ * of its last event stamped before `until` (`'before'`); undefined when there is none. One
+ * Query of one item on the chain's time index (`gsi1`), whatever the chain's length.
+ */
+export async function chainSequenceAt(
+  chain: ChainRef,
+  instant: string,
+  direction: 'from' | 'before',
+): Promise<number | undefined> {
+  // `#` sorts before every digit: `<instant>#` is below every sort key of that instant.
+  const bound = ledgerEventKeys.indexKeys({ ...chain, timestamp: instant, sequence: '' }).gsi1sk;
+  const { Items } = await dynamoDb.send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'gsi1',
+      KeyConditionExpression:
+        direction === 'from' ? 'gsi1pk = :pk AND gsi1sk >= :bound' : 'gsi1pk = :pk AND gsi1sk < :bound',
+      ExpressionAttributeValues: { ':pk': ledgerEventKeys.indexPartition('gsi1', chain), ':bound': bound },
+      ScanIndexForward: direction === 'from',
+      ProjectionExpression: '#sequence',
+      ExpressionAttributeNames: { '#sequence': 'sequence' },
+      Limit: 1,
+    }),
+  );
+  const item = Items?.[0];
+  return item ? Number(item.sequence) : undefined;
 }
 
 /** Every event of a chain, oldest first, read straight from the table (for verification). */

@@ -202,6 +202,8 @@ export const ledgerEventKeys = /* @__PURE__ */ defineKeys({
   entity: 'ledgerEvent',
   // `lib/ledger-protection.ts` guards `T#*#LEDGER#*`: no function may update or delete an event.
   table: { pk: 'T#{tenantId}#LEDGER#{kind}#{entityId}', sk: 'EVENT#{sequence}' },
+  // A chain's events by time (a time range's sequence bounds); the timestamp grows with the sequence.
+  indexes: { gsi1: { pk: 'T#{tenantId}#LEDGER#{kind}#{entityId}', sk: '{timestamp}#{sequence}' } },
 });
 
 export const ledgerHeadKeys = /* @__PURE__ */ defineKeys({

@@ -356,6 +356,32 @@ describe('OpenAPI document against the live API (npm start)', () => {
     });
     const events = await client.call('listObjectEvents', { apiKey: companyKey, path: { objectId } });
     const verified = await client.call('verifyObject', { apiKey: companyKey, path: { objectId } });
+    // The object as it stood after its second event, and the events of a time range.
+    const asOfSequence = await client.call('getObject', {
+      apiKey: companyKey,
+      path: { objectId },
+      query: { atSequence: '2' },
+    });
+    const asOfInstant = await client.call('getCompanyObject', {
+      apiKey: companyKey,
+      path: { companyId, objectId },
+      query: { asOf: asOfSequence.body?.asOf ?? '2000-01-01T00:00:00Z' },
+    });
+    const beforeCreation = await client.call('getObject', {
+      apiKey: companyKey,
+      path: { objectId },
+      query: { asOf: '2000-01-01T00:00:00Z' },
+    });
+    const eventsInRange = await client.call('listObjectEvents', {
+      apiKey: companyKey,
+      path: { objectId },
+      query: { since: asOfSequence.body?.asOf ?? '2000-01-01T00:00:00Z', limit: '2' },
+    });
+    const invertedRange = await client.call('listObjectEvents', {
+      apiKey: companyKey,
+      path: { objectId },
+      query: { since: '2001-01-01T00:00:00Z', until: '2000-01-01T00:00:00Z' },
+    });
     // The transparency log: its public parts, and the proof of the object's first event.
     for (const operationId of ['getLedgerCheckpoint', 'getLedgerKey']) {
       await client.call(operationId, { apiKey: companyKey });
@@ -399,6 +425,15 @@ describe('OpenAPI document against the live API (npm start)', () => {
     ]);
     expectResponse(verified, 200);
     expect(verified.body.valid).toBe(true);
+    expectResponse(asOfSequence, 200);
+    expect(asOfSequence.body).toMatchObject({ description: 'Repainted', asOfEvent: { sequence: 2 } });
+    expectResponse(asOfInstant, 200);
+    expect(asOfInstant.body).toEqual(asOfSequence.body);
+    expectResponse(beforeCreation, 404);
+    expectResponse(eventsInRange, 200);
+    expect(eventsInRange.body.data.map((event: { sequence: number }) => event.sequence)).toEqual([2, 3]);
+    expect(eventsInRange.body.pagination).toMatchObject({ total: 3, hasNext: true });
+    expectResponse(invertedRange, 400);
     expectResponse(unknown, 404);
     expectResponse(unknownEvents, 404);
   });

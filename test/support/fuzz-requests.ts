@@ -298,7 +298,18 @@ function schemaValue(world: FuzzWorld, name: string, schema: JsonSchema): fc.Arb
       max: typeof schema.maximum === 'number' ? Math.min(schema.maximum, 10_000_000) : 1000,
     });
   } else if (type === 'boolean') value = fc.boolean();
-  else if (type === 'object')
+  // An instant: `since` before `until` always (an events' time range), any other at any time.
+  else if (schema.format === 'date-time') {
+    const [from, to] =
+      name === 'since' ? ['2000', '2025'] : name === 'until' ? ['2026', '2099'] : ['2000', '2099'];
+    value = fc
+      .date({
+        min: new Date(`${from}-01-01T00:00:00Z`),
+        max: new Date(`${to}-12-31T00:00:00Z`),
+        noInvalidDate: true,
+      })
+      .map((date) => date.toISOString());
+  } else if (type === 'object')
     value = fc.dictionary(nastyText(10), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 5 });
   else if (schema.format === 'uuid')
     value = fc.oneof(fc.uuid(), fc.constantFrom(...knownIds(world, name), world.objectId));

@@ -61,22 +61,33 @@ export const putObject = (
     ...extra,
   });
 
-export const getObject = (principal: Principal | undefined, objectId: string) =>
+export const getObject = (
+  principal: Principal | undefined,
+  objectId: string,
+  query?: Record<string, string>,
+) =>
   invoke(getObjectHandler, {
     method: 'GET',
     path: `/v2/objects/${objectId}`,
     resource: '/v2/objects/{objectId}',
     principal,
     pathParameters: { objectId },
+    query,
   });
 
-export const getCompanyObject = (principal: Principal | undefined, companyId: string, objectId: string) =>
+export const getCompanyObject = (
+  principal: Principal | undefined,
+  companyId: string,
+  objectId: string,
+  query?: Record<string, string>,
+) =>
   invoke(getCompanyObjectHandler, {
     method: 'GET',
     path: `/v2/companies/${companyId}/objects/${objectId}`,
     resource: '/v2/companies/{companyId}/objects/{objectId}',
     principal,
     pathParameters: { companyId, objectId },
+    query,
   });
 
 export const listObjects = (principal: Principal | undefined, query?: Record<string, string>) =>

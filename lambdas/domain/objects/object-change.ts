@@ -24,7 +24,8 @@ export const objectChain = (record: Pick<ObjectRecord, 'companyId' | 'id'>): Cha
 export const objectNotFound = (objectId: string) =>
   new NotFoundError('OBJECT_NOT_FOUND', `No object ${objectId} in this company`);
 
-const TRACKED_FIELDS = [
+/** The fields an event's `changes` record (and a replay sets). */
+export const TRACKED_FIELDS = [
   'externalId',
   'name',
   'description',

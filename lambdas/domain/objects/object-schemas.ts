@@ -1,7 +1,7 @@
 /** Request shapes of the object operations (spec 4.1-4.4, limits in section 2.2 and 8). */
 import { objectEntity } from '#repositories/object-entity.js';
 import { pageQueryFields } from '#shared/pagination.js';
-import { defaulted, object, oneOf, optional, required, string } from '#shared/schema.js';
+import { dateTime, defaulted, integer, object, oneOf, optional, required, string } from '#shared/schema.js';
 
 const OBJECT_ACTIONS = ['update', 'transfer', 'repair', 'report_stolen'] as const;
 export type ObjectAction = (typeof OBJECT_ACTIONS)[number];
@@ -70,4 +70,23 @@ export const listObjectsQuery = object({
 /** Spec 4.2 leaves the default page size open: we use the spec's general default, 20. */
 export const listSubcategoryObjectsQuery = object({ ...pageQueryFields() });
 
-export const listObjectEventsQuery = object({ ...pageQueryFields() });
+/** The moment to read an object at (docs/api-decisions.md, "An object as it stood"). */
+export const objectAsOfQuery = object({
+  asOf: optional(
+    dateTime(),
+    '(extension) the object as it stood at this instant (ISO 8601 UTC), rebuilt from its ledger events; 404 before it existed. Not with atSequence',
+  ),
+  atSequence: optional(
+    integer({ min: 1, fromQueryString: true }),
+    "(extension) the object as it stood after its event of this sequence (1 to the object's eventCount). Not with asOf",
+  ),
+});
+
+export const listObjectEventsQuery = object({
+  ...pageQueryFields(),
+  since: optional(dateTime(), '(extension) only events stamped at or after this instant (ISO 8601 UTC)'),
+  until: optional(
+    dateTime(),
+    '(extension) only events stamped before this instant (ISO 8601 UTC); later than since',
+  ),
+});

@@ -4,6 +4,7 @@
  * that concurrent changes can never lose or duplicate an event.
  */
 import { randomUUID } from 'node:crypto';
+import { chainSequenceAt, readChainUpTo } from '#repositories/ledger-repository.js';
 import { type ChainRef, chainIdOf } from '#repositories/ledger-store.js';
 import {
   findObjectByExternalId,
@@ -34,12 +35,14 @@ import {
   objectChain,
   objectNotFound,
 } from './object-change.js';
+import { replayObject } from './object-history.js';
 import { OBJECT_TRANSITIONS } from './object-lifecycle.js';
 import type {
   createObjectBody,
   listObjectEventsQuery,
   listObjectsQuery,
   listSubcategoryObjectsQuery,
+  objectAsOfQuery,
   updateObjectBody,
 } from './object-schemas.js';
 import { type ObjectView, toObjectView } from './object-view.js';
@@ -49,7 +52,10 @@ type UpdateObjectInput = Infer<typeof updateObjectBody.shape>;
 type ListObjectsInput = Infer<typeof listObjectsQuery.shape>;
 /** The filters and sort of spec 4.1, without the page. */
 export type ListFilters = Omit<ListObjectsInput, 'limit' | 'offset' | 'cursor'>;
-type PageInput = Infer<typeof listSubcategoryObjectsQuery.shape> & Infer<typeof listObjectEventsQuery.shape>;
+type PageInput = Infer<typeof listSubcategoryObjectsQuery.shape>;
+type EventsInput = Infer<typeof listObjectEventsQuery.shape>;
+/** When to read an object: now, or at an instant or after an event of its chain. */
+type ObjectMoment = Infer<typeof objectAsOfQuery.shape>;
 
 /**
  * What a caller other than the API adds to a creation (an import row): the event's description
@@ -250,11 +256,50 @@ export async function updateObject(
   return toObjectView(after);
 }
 
-/** One object of the company; 404 `OBJECT_NOT_FOUND` for unknown and other companies' ids. */
-export async function getObject(companyId: string, objectId: string): Promise<ObjectView> {
+/** The object as it stood at a moment: the view plus the moment and the event that set that state. */
+export type ObjectAsOfView = ObjectView & { asOf: string; asOfEvent: { sequence: number; hash: string } };
+
+/** An ISO 8601 instant as stored timestamps are written (UTC, milliseconds), so that they compare as text. */
+const storedInstant = (instant: string) => new Date(instant).toISOString();
+
+/**
+ * One object of the company; 404 `OBJECT_NOT_FOUND` for unknown and other companies' ids.
+ * With `asOf` or `atSequence`, the object as it stood then, rebuilt from its ledger events.
+ */
+export async function getObject(
+  companyId: string,
+  objectId: string,
+  moment: ObjectMoment = {},
+): Promise<ObjectView | ObjectAsOfView> {
+  const { asOf, atSequence } = moment;
+  if (asOf !== undefined && atSequence !== undefined) {
+    throw new ValidationError([
+      { field: 'atSequence', code: 'FORMAT_INVALID', message: 'give asOf or atSequence, not both' },
+    ]);
+  }
   const record = await findVisibleObject(companyId, objectId);
   if (!record) throw objectNotFound(objectId);
-  return toObjectView(record);
+  if (asOf === undefined && atSequence === undefined) return toObjectView(record);
+  if (atSequence !== undefined && atSequence > record.eventCount) {
+    throw new ValidationError([
+      {
+        field: 'atSequence',
+        code: 'RANGE_INVALID',
+        message: `atSequence must be from 1 to the object's event count, ${record.eventCount}`,
+      },
+    ]);
+  }
+  const instant = asOf === undefined ? undefined : storedInstant(asOf);
+  // The first event is stamped with createdAt: before it, the object did not exist.
+  if (instant !== undefined && instant < record.createdAt) throw objectNotFound(objectId);
+  const events = await readChainUpTo(objectChain(record), atSequence ?? record.eventCount, instant);
+  const last = events.at(-1);
+  if (!last) throw objectNotFound(objectId);
+  return {
+    ...toObjectView(replayObject(record, events)),
+    asOf: instant ?? last.timestamp,
+    asOfEvent: { sequence: last.sequence, hash: last.hash },
+  };
 }
 
 /** The filters and sort of spec 4.1, as the repository reads them. */
@@ -333,19 +378,48 @@ export async function listSubcategoryObjects(
   return toCursorPage(records.map(toObjectView), position, subcategory.objectCount, scope, lastKey);
 }
 
-/** A page of an object's ledger events, oldest first. */
+/** A page of an object's ledger events, oldest first, optionally of a time range. */
 export async function listObjectEvents(
   companyId: string,
   objectId: string,
-  query: PageInput,
+  query: EventsInput,
 ): Promise<CursorPage<LedgerEventView>> {
+  const { since, until } = query;
+  if (since !== undefined && until !== undefined && storedInstant(since) >= storedInstant(until)) {
+    throw new ValidationError([
+      { field: 'until', code: 'RANGE_INVALID', message: 'until must be later than since' },
+    ]);
+  }
   // Events are keyed by their sequence, so any offset reads only its page: the cursor holds the offset.
-  const scope: PageScope = { tenantId: companyId, list: `events:${objectId}` };
+  const scope: PageScope = { tenantId: companyId, list: `events:${objectId}`, parameters: { since, until } };
   const position = await pagePositionOf(query, scope);
   const record = await findVisibleObject(companyId, objectId);
   if (!record) throw objectNotFound(objectId);
-  const events = await storedJournal.listEvents(objectChain(record), position.offset, position.limit);
-  return toCursorPage(events.map(toEventView), position, record.eventCount, scope);
+  const chain = objectChain(record);
+  const { first, last } = await sequenceRange(chain, record.eventCount, query);
+  const total = Math.max(0, last - first + 1);
+  const count = Math.min(position.limit, total - position.offset);
+  const events = count > 0 ? await storedJournal.listEvents(chain, first - 1 + position.offset, count) : [];
+  return toCursorPage(events.map(toEventView), position, total, scope);
+}
+
+/**
+ * The sequences of the first and last events of a time range (`since` inclusive, `until`
+ * exclusive): timestamps grow with the sequence, so the range is a window of sequences. Each
+ * bound given costs one single-item Query of the chain's time index; none, nothing.
+ */
+async function sequenceRange(
+  chain: ChainRef,
+  eventCount: number,
+  range: { since?: string; until?: string },
+): Promise<{ first: number; last: number }> {
+  const [first, last] = await Promise.all([
+    range.since === undefined ? 1 : chainSequenceAt(chain, storedInstant(range.since), 'from'),
+    range.until === undefined ? eventCount : chainSequenceAt(chain, storedInstant(range.until), 'before'),
+  ]);
+  // No event at or after `since`, or none before `until`: an empty range.
+  if (first === undefined || last === undefined) return { first: 1, last: 0 };
+  return { first, last: Math.min(last, eventCount) };
 }
 
 /** The ledger chain of a company's object (404 for another company's, as everywhere). */
