@@ -4,8 +4,8 @@
  * `/proc/net/tcp6` give each listening socket's local address, port and inode.
  */
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
+import { portAcceptsConnections } from './local-server';
 
 /** A listening TCP socket: its local address (hexadecimal, as /proc/net writes it) and port. */
 export interface ListeningSocket {
@@ -93,29 +93,12 @@ const nonLoopbackAddresses = (): string[] =>
     .flat()
     .flatMap((each) => (each && !each.internal && each.family === 'IPv4' ? [each.address] : []));
 
-/** Whether a TCP connection to this address and port is accepted (false when refused). */
-function acceptsConnection(host: string, port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ host, port });
-    socket.setTimeout(2000);
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('timeout', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
 /** The `address:port` of each listening socket that accepts a connection through another address. */
 export async function reachableFromOtherAddresses(sockets: readonly ListeningSocket[]): Promise<string[]> {
   const reached = await Promise.all(
     sockets.flatMap((socket) =>
       nonLoopbackAddresses().map(async (address) =>
-        (await acceptsConnection(address, socket.port)) ? [`${address}:${socket.port}`] : [],
+        (await portAcceptsConnections(socket.port, address)) ? [`${address}:${socket.port}`] : [],
       ),
     ),
   );

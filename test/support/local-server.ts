@@ -172,10 +172,10 @@ export function readStackStateFile(
   return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
 }
 
-/** Whether something accepts TCP connections on the loopback port right now. */
-export function portAcceptsConnections(port: number): Promise<boolean> {
+/** Whether something accepts TCP connections on the port (of loopback by default) right now. */
+export function portAcceptsConnections(port: number, host = '127.0.0.1'): Promise<boolean> {
   return new Promise((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port });
+    const socket = connect({ host, port });
     socket.setTimeout(2000);
     socket.once('connect', () => {
       socket.destroy();
