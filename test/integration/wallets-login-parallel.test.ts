@@ -6,8 +6,6 @@
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { verifyPassword } from '../../lambdas/domain/wallets/password-hash';
-import type { WalletView } from '../../lambdas/domain/wallets/wallet-view';
-import { handler as createWalletHandler } from '../../lambdas/handlers/wallets/create-wallet';
 import { handler as getWalletHandler } from '../../lambdas/handlers/wallets/get-wallet';
 import { handler as loginHandler } from '../../lambdas/handlers/wallets/login-wallet';
 import { walletKey } from '../../lambdas/repositories/wallet-repository';
@@ -15,6 +13,7 @@ import { dynamoDb, tableName } from '../../lambdas/shared/clients';
 import type { Principal } from '../../lambdas/shared/principal';
 import { invoke, lambdaContext, proxyEvent } from '../support/api-events';
 import { appPrincipal } from '../support/principals';
+import { createWalletOk, WALLET_PASSWORD } from '../support/wallet-requests';
 
 // Counts the passwords checked against a wallet's hash; the checks themselves are the real ones.
 jest.mock('../../lambdas/domain/wallets/password-hash', () => {
@@ -24,11 +23,6 @@ jest.mock('../../lambdas/domain/wallets/password-hash', () => {
 
 // Every login does one scrypt (about 0.1-0.2 s), and parallel ones share this process's threads.
 jest.setTimeout(60_000);
-
-const PASSWORD = 'first password';
-
-/** A wallet response: the view the API responds with. */
-type WalletBody = WalletView;
 
 /** A login as API Gateway passes it on: the caller's address in `requestContext.identity`. */
 async function loginFrom(sourceIp: string, username: string, password: string) {
@@ -54,17 +48,6 @@ const loginCountOf = async (app: Principal, walletId: string): Promise<number> =
 const checksAgainst = (passwordHash: unknown) =>
   jest.mocked(verifyPassword).mock.calls.filter(([, stored]) => stored === passwordHash).length;
 
-async function createWalletOk(principal: Principal, username: string): Promise<WalletBody> {
-  const response = await invoke(createWalletHandler, {
-    method: 'POST',
-    path: '/v2/wallets',
-    principal,
-    body: { username, password: PASSWORD },
-  });
-  if (response.statusCode !== 201) throw new Error(`create ${username}: ${JSON.stringify(response.body)}`);
-  return response.body;
-}
-
 const REFUSED = { statusCode: 401, body: { error: 'Invalid username or password', code: 'UNAUTHORIZED' } };
 
 beforeEach(() => {
@@ -78,12 +61,12 @@ describe('parallel wallet logins', () => {
       // Prepare
       const app = appPrincipal();
       const wallet = await createWalletOk(app, 'scanner');
-      await login(wallet.fullUsername, PASSWORD);
+      await login(wallet.fullUsername, WALLET_PASSWORD);
       const loginCountBefore = await loginCountOf(app, wallet.id);
       // Act
       const responses = await Promise.all(
         Array.from({ length: count }, (_, index) =>
-          loginFrom(`192.0.2.${index + 1}`, wallet.fullUsername, PASSWORD),
+          loginFrom(`192.0.2.${index + 1}`, wallet.fullUsername, WALLET_PASSWORD),
         ),
       );
       // Assess
@@ -103,7 +86,7 @@ describe('parallel wallet logins', () => {
       Array.from({ length: 10 }, () => login(wallet.fullUsername, 'wrong password')),
     );
     const checked = checksAgainst(passwordHash);
-    const otherAddress = await loginFrom('203.0.113.50', wallet.fullUsername, PASSWORD);
+    const otherAddress = await loginFrom('203.0.113.50', wallet.fullUsername, WALLET_PASSWORD);
     // Assess: each checked password was counted first, one by one; the 5th count set the wait
     const statuses = responses.map((response) => response.statusCode);
     expect(statuses.filter((status) => status !== 401 && status !== 429)).toEqual([]);
@@ -121,7 +104,7 @@ describe('parallel wallet logins', () => {
     const passwordHash = (await storedItem(app.tenantId, wallet.id))?.passwordHash;
     // Act: 3 wrong guesses and 1 right password at once (4 counted at most: no wait)
     const [right, ...wrong] = await Promise.all([
-      login(wallet.fullUsername, PASSWORD),
+      login(wallet.fullUsername, WALLET_PASSWORD),
       ...Array.from({ length: 3 }, () => login(wallet.fullUsername, 'wrong password')),
     ]);
     // Assess

@@ -8,21 +8,18 @@
  */
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { LOGIN_THROTTLE } from '../../lambdas/domain/wallets/wallet-login';
-import type { WalletView } from '../../lambdas/domain/wallets/wallet-view';
-import { handler as createWalletHandler } from '../../lambdas/handlers/wallets/create-wallet';
 import { handler as loginHandler } from '../../lambdas/handlers/wallets/login-wallet';
 import { hashAddress } from '../../lambdas/repositories/login-throttle';
 import { loginThrottleKeys } from '../../lambdas/repositories/table-keys';
 import { usernameKeyOf } from '../../lambdas/repositories/wallet-repository';
 import { dynamoDb, tableName } from '../../lambdas/shared/clients';
-import type { Principal } from '../../lambdas/shared/principal';
-import { invoke, lambdaContext, proxyEvent } from '../support/api-events';
+import { lambdaContext, proxyEvent } from '../support/api-events';
 import { appPrincipal } from '../support/principals';
+import { createWalletOk, WALLET_PASSWORD } from '../support/wallet-requests';
 
 // Every checked password costs one scrypt (about 0.1-0.2 s).
 jest.setTimeout(60_000);
 
-const PASSWORD = 'first password';
 const ADDRESS_A = '198.51.100.7';
 const ADDRESS_B = '203.0.113.9';
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -65,17 +62,6 @@ async function endWait(appId: string, username: string, sourceIp: string): Promi
   );
 }
 
-async function createWalletOk(principal: Principal, username: string): Promise<WalletView> {
-  const response = await invoke(createWalletHandler, {
-    method: 'POST',
-    path: '/v2/wallets',
-    principal,
-    body: { username, password: PASSWORD },
-  });
-  if (response.statusCode !== 201) throw new Error(`create ${username}: ${JSON.stringify(response.body)}`);
-  return response.body;
-}
-
 const THROTTLED = {
   statusCode: 429,
   body: { code: 'TOO_MANY_REQUESTS', error: expect.any(String), timestamp: expect.stringMatching(ISO_UTC) },
@@ -88,8 +74,8 @@ describe('wallet login throttle, per username and address', () => {
     const wallet = await createWalletOk(appPrincipal(), 'scanner');
     await wrongTimes(5, ADDRESS_A, wallet.fullUsername);
     // Act
-    const fromB = await loginFrom(ADDRESS_B, wallet.fullUsername, PASSWORD);
-    const fromA = await loginFrom(ADDRESS_A, wallet.fullUsername, PASSWORD);
+    const fromB = await loginFrom(ADDRESS_B, wallet.fullUsername, WALLET_PASSWORD);
+    const fromA = await loginFrom(ADDRESS_A, wallet.fullUsername, WALLET_PASSWORD);
     // Assess
     expect(fromB.statusCode).toBe(200);
     expect(fromA).toMatchObject(THROTTLED);
@@ -101,10 +87,10 @@ describe('wallet login throttle, per username and address', () => {
     const app = appPrincipal();
     const wallet = await createWalletOk(app, 'scanner');
     await wrongTimes(5, ADDRESS_A, wallet.fullUsername);
-    const during = await loginFrom(ADDRESS_A, wallet.fullUsername, PASSWORD);
+    const during = await loginFrom(ADDRESS_A, wallet.fullUsername, WALLET_PASSWORD);
     // Act
     await endWait(app.tenantId, 'scanner', ADDRESS_A);
-    const after = await loginFrom(ADDRESS_A, wallet.fullUsername, PASSWORD);
+    const after = await loginFrom(ADDRESS_A, wallet.fullUsername, WALLET_PASSWORD);
     // Assess
     expect(during).toMatchObject(THROTTLED);
     expect(after.statusCode).toBe(200);
@@ -153,7 +139,7 @@ describe('wallet login throttle, per username and address', () => {
     const app = appPrincipal();
     await wrongTimes(5, ADDRESS_A, `nobody@${app.tenantId}`);
     // Act
-    const sixth = await loginFrom(ADDRESS_A, `nobody@${app.tenantId}`, PASSWORD);
+    const sixth = await loginFrom(ADDRESS_A, `nobody@${app.tenantId}`, WALLET_PASSWORD);
     // Assess
     expect(sixth).toMatchObject(THROTTLED);
   });
@@ -165,7 +151,7 @@ describe('wallet login throttle, per username and address', () => {
     const other = await createWalletOk(app, 'other');
     await wrongTimes(5, ADDRESS_A, attacked.fullUsername);
     // Act
-    const response = await loginFrom(ADDRESS_A, other.fullUsername, PASSWORD);
+    const response = await loginFrom(ADDRESS_A, other.fullUsername, WALLET_PASSWORD);
     // Assess
     expect(response.statusCode).toBe(200);
   });
@@ -239,8 +225,8 @@ describe('wallet login throttle, the real numbers', () => {
     );
     // Act
     const fiftieth = await loginFrom(ADDRESS_A, wallet.fullUsername, 'wrong password');
-    const next = await loginFrom(ADDRESS_A, wallet.fullUsername, PASSWORD);
-    const fromB = await loginFrom(ADDRESS_B, wallet.fullUsername, PASSWORD);
+    const next = await loginFrom(ADDRESS_A, wallet.fullUsername, WALLET_PASSWORD);
+    const fromB = await loginFrom(ADDRESS_B, wallet.fullUsername, WALLET_PASSWORD);
     // Assess
     expect(fiftieth).toMatchObject(REFUSED);
     expect(next).toMatchObject(THROTTLED);

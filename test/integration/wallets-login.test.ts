@@ -15,13 +15,13 @@ import { dynamoDb, tableName } from '../../lambdas/shared/clients';
 import type { Principal } from '../../lambdas/shared/principal';
 import { invoke } from '../support/api-events';
 import { appPrincipal } from '../support/principals';
+import { createWalletOk, WALLET_PASSWORD } from '../support/wallet-requests';
 
 // Every login does one scrypt (about 0.1-0.2 s).
 jest.setTimeout(30_000);
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const TOKEN = /^arw_[A-Za-z0-9_-]{43}$/;
-const PASSWORD = 'first password';
 
 /** A wallet response: the view the API responds with. */
 type WalletBody = WalletView;
@@ -38,17 +38,6 @@ const walletRequest = (principal: Principal, method: string, walletId: string, b
 });
 const putWallet = (principal: Principal, walletId: string, body: unknown) =>
   invoke(updateWalletHandler, walletRequest(principal, 'PUT', walletId, body));
-
-async function createWalletOk(principal: Principal, username: string): Promise<WalletBody> {
-  const response = await invoke(createWalletHandler, {
-    method: 'POST',
-    path: '/v2/wallets',
-    principal,
-    body: { username, password: PASSWORD },
-  });
-  if (response.statusCode !== 201) throw new Error(`create ${username}: ${JSON.stringify(response.body)}`);
-  return response.body;
-}
 
 /** The 401 every refused login gets, the same whatever the reason. */
 const REFUSED = {
@@ -67,7 +56,7 @@ describe('wallet login', () => {
     const wallet = await createWalletOk(app, 'scanner');
     const before = Date.now();
     // Act
-    const response = await login(wallet.fullUsername, PASSWORD);
+    const response = await login(wallet.fullUsername, WALLET_PASSWORD);
     // Assess
     expect(response.statusCode).toBe(200);
     expect(response.headers['Cache-Control']).toBe('no-store');
@@ -87,9 +76,9 @@ describe('wallet login', () => {
     const app = appPrincipal();
     const wallet = await createWalletOk(app, 'scanner');
     // Act
-    await login(wallet.fullUsername, PASSWORD);
+    await login(wallet.fullUsername, WALLET_PASSWORD);
     await login(wallet.fullUsername, 'wrong password');
-    const last = await login(wallet.fullUsername, PASSWORD);
+    const last = await login(wallet.fullUsername, WALLET_PASSWORD);
     const readBack = await invoke(getWalletHandler, walletRequest(app, 'GET', wallet.id));
     // Assess
     expect(readBack.body.stats).toEqual({ loginCount: 2, apiCallCount: 0, lastApiCallAt: null });
@@ -100,8 +89,8 @@ describe('wallet login', () => {
     // Prepare
     const wallet = await createWalletOk(appPrincipal(), 'scanner');
     // Act
-    const first = await login(wallet.fullUsername, PASSWORD);
-    const second = await login(wallet.fullUsername, PASSWORD);
+    const first = await login(wallet.fullUsername, WALLET_PASSWORD);
+    const second = await login(wallet.fullUsername, WALLET_PASSWORD);
     // Assess
     expect(first.body.token).not.toBe(second.body.token);
   });
@@ -111,7 +100,7 @@ describe('wallet login', () => {
     const app = appPrincipal();
     const wallet = await createWalletOk(app, 'Scanner-01');
     // Act
-    const response = await login(`sCANNER-01@${app.tenantId.toUpperCase()}`, PASSWORD);
+    const response = await login(`sCANNER-01@${app.tenantId.toUpperCase()}`, WALLET_PASSWORD);
     // Assess
     expect(response.statusCode).toBe(200);
     expect(response.body.wallet.id).toBe(wallet.id);
@@ -127,7 +116,7 @@ describe('wallet login', () => {
       const app = appPrincipal();
       const wallet = await createWalletOk(app, username);
       // Act
-      const response = await login(`${username}@${app.tenantId}`, PASSWORD);
+      const response = await login(`${username}@${app.tenantId}`, WALLET_PASSWORD);
       // Assess
       expect(response.statusCode).toBe(200);
       expect(response.body.wallet).toMatchObject({ id: wallet.id, username });
@@ -138,7 +127,7 @@ describe('wallet login', () => {
     // Prepare
     const wallet = await createWalletOk(appPrincipal(), 'scanner');
     // Act
-    const response = await login(wallet.fullUsername, PASSWORD);
+    const response = await login(wallet.fullUsername, WALLET_PASSWORD);
     const tokenHash = createHash('sha256').update(response.body.token).digest('hex');
     const { Item } = await dynamoDb.send(
       new GetCommand({ TableName: tableName(), Key: { pk: `WALLET_SESSION#${tokenHash}`, sk: 'SESSION' } }),
@@ -160,7 +149,7 @@ describe('wallet login', () => {
     const wallet = await createWalletOk(app, 'scanner');
     // Act
     await putWallet(app, wallet.id, { password: 'second password' });
-    const withOld = await login(wallet.fullUsername, PASSWORD);
+    const withOld = await login(wallet.fullUsername, WALLET_PASSWORD);
     const withNew = await login(wallet.fullUsername, 'second password');
     // Assess
     expect(withOld).toMatchObject(REFUSED);
@@ -173,9 +162,9 @@ describe('wallet login', () => {
     const wallet = await createWalletOk(app, 'scanner');
     await putWallet(app, wallet.id, { status: 'suspended' });
     // Act
-    const whileSuspended = await login(wallet.fullUsername, PASSWORD);
+    const whileSuspended = await login(wallet.fullUsername, WALLET_PASSWORD);
     await putWallet(app, wallet.id, { status: 'active' });
-    const afterwards = await login(wallet.fullUsername, PASSWORD);
+    const afterwards = await login(wallet.fullUsername, WALLET_PASSWORD);
     // Assess
     expect(whileSuspended).toMatchObject(REFUSED);
     expect(afterwards.statusCode).toBe(200);
@@ -218,15 +207,15 @@ describe('wallet login refusals: one 401 for every reason', () => {
 
   it.each([
     ['a wrong password', () => [wallets.known!.fullUsername, 'wrong password']],
-    ['an unknown username', () => [`nobody@${app.tenantId}`, PASSWORD]],
-    ['an unknown App', () => ['known@0f0e0d0c-0b0a-4909-8807-060504030201', PASSWORD]],
-    ['the username without its App id', () => ['known', PASSWORD]],
-    ['an App id that is no UUID', () => ['known@my-app', PASSWORD]],
-    ['an empty username', () => ['', PASSWORD]],
+    ['an unknown username', () => [`nobody@${app.tenantId}`, WALLET_PASSWORD]],
+    ['an unknown App', () => ['known@0f0e0d0c-0b0a-4909-8807-060504030201', WALLET_PASSWORD]],
+    ['the username without its App id', () => ['known', WALLET_PASSWORD]],
+    ['an App id that is no UUID', () => ['known@my-app', WALLET_PASSWORD]],
+    ['an empty username', () => ['', WALLET_PASSWORD]],
     ['an empty password', () => [wallets.known!.fullUsername, '']],
-    ['an inactive wallet with its right password', () => [wallets.inactive!.fullUsername, PASSWORD]],
-    ['a suspended wallet with its right password', () => [wallets.suspended!.fullUsername, PASSWORD]],
-    ['a deleted wallet with its right password', () => [wallets.deleted!.fullUsername, PASSWORD]],
+    ['an inactive wallet with its right password', () => [wallets.inactive!.fullUsername, WALLET_PASSWORD]],
+    ['a suspended wallet with its right password', () => [wallets.suspended!.fullUsername, WALLET_PASSWORD]],
+    ['a deleted wallet with its right password', () => [wallets.deleted!.fullUsername, WALLET_PASSWORD]],
   ])('returns the same 401 UNAUTHORIZED for %s', async (_label, credentials) => {
     // Prepare
     const [username, password] = credentials();
@@ -242,7 +231,7 @@ describe('wallet login refusals: one 401 for every reason', () => {
     // Prepare
     const other = appPrincipal();
     // Act
-    const response = await login(`known@${other.tenantId}`, PASSWORD);
+    const response = await login(`known@${other.tenantId}`, WALLET_PASSWORD);
     // Assess
     expect(response).toMatchObject(REFUSED);
   });
@@ -259,7 +248,7 @@ describe('wallet login refusals: one 401 for every reason', () => {
       body: { username: 'recycled', password: 'the new holder' },
     });
     // Act
-    const withOld = await login(old.fullUsername, PASSWORD);
+    const withOld = await login(old.fullUsername, WALLET_PASSWORD);
     const withNew = await login(old.fullUsername, 'the new holder');
     // Assess
     expect(withOld).toMatchObject(REFUSED);
@@ -288,7 +277,7 @@ describe('login: clearing the throttle count after a success is best effort', ()
       return Promise.reject(Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException' }));
     }) as never);
     // Act
-    const response = await login(wallet.fullUsername, PASSWORD);
+    const response = await login(wallet.fullUsername, WALLET_PASSWORD);
     // Assess
     expect(refusedClears).toBe(1);
     expect(response.statusCode).toBe(200);

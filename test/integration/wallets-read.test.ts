@@ -1,6 +1,5 @@
 /** Get wallet (spec 4.13) and list wallets (spec 4.11, 2.1) through the handlers, against DynamoDB Local. */
 import type { WalletView } from '../../lambdas/domain/wallets/wallet-view';
-import { handler as createWalletHandler } from '../../lambdas/handlers/wallets/create-wallet';
 import { handler as deleteWalletHandler } from '../../lambdas/handlers/wallets/delete-wallet';
 import { handler as getWalletHandler } from '../../lambdas/handlers/wallets/get-wallet';
 import { handler as listWalletsHandler } from '../../lambdas/handlers/wallets/list-wallets';
@@ -8,6 +7,7 @@ import { handler as updateWalletHandler } from '../../lambdas/handlers/wallets/u
 import type { Principal } from '../../lambdas/shared/principal';
 import { invoke } from '../support/api-events';
 import { appPrincipal, companyPrincipal } from '../support/principals';
+import { createWalletOk } from '../support/wallet-requests';
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -26,17 +26,6 @@ const listWallets = (principal: Principal, query?: Record<string, string>) =>
   invoke(listWalletsHandler, { method: 'GET', path: '/v2/wallets', principal, query });
 const usernamesOf = (response: { body: { data: WalletBody[] } }) =>
   response.body.data.map((wallet) => wallet.username);
-
-async function createWalletOk(principal: Principal, username: string): Promise<WalletBody> {
-  const response = await invoke(createWalletHandler, {
-    method: 'POST',
-    path: '/v2/wallets',
-    principal,
-    body: { username, password: `password of ${username}` },
-  });
-  if (response.statusCode !== 201) throw new Error(`create ${username}: ${JSON.stringify(response.body)}`);
-  return response.body;
-}
 
 /** Creates wallets one after the other, each in a later millisecond, so createdAt order is creation order. */
 async function createWalletsInOrder(

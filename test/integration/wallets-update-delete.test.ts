@@ -11,6 +11,7 @@ import { dynamoDb, tableName } from '../../lambdas/shared/clients';
 import type { Principal } from '../../lambdas/shared/principal';
 import { invoke, lambdaContext, proxyEvent } from '../support/api-events';
 import { appPrincipal, companyPrincipal } from '../support/principals';
+import { createWalletOk } from '../support/wallet-requests';
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -35,21 +36,6 @@ const listWallets = (principal: Principal, query?: Record<string, string>) =>
   invoke(listWalletsHandler, { method: 'GET', path: '/v2/wallets', principal, query });
 const storedItem = async (appId: string, walletId: string) =>
   (await dynamoDb.send(new GetCommand({ TableName: tableName(), Key: walletKey(appId, walletId) }))).Item;
-
-async function createWalletOk(
-  principal: Principal,
-  username: string,
-  metadata?: object,
-): Promise<WalletBody> {
-  const response = await invoke(createWalletHandler, {
-    method: 'POST',
-    path: '/v2/wallets',
-    principal,
-    body: { username, password: 'first password', metadata },
-  });
-  if (response.statusCode !== 201) throw new Error(`create ${username}: ${JSON.stringify(response.body)}`);
-  return response.body;
-}
 
 describe('update wallet', () => {
   it.each(['inactive', 'suspended', 'active'])(
