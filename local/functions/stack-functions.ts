@@ -56,6 +56,19 @@ function queueUrlsOnEndpoint(
   );
 }
 
+/**
+ * What sends a record to the on-failure destination that an event invoke config or an event
+ * source mapping names (`DestinationConfig.OnFailure`), if it names one.
+ */
+function onFailureSender(
+  properties: Record<string, unknown>,
+  failureQueues: LocalFailureQueues,
+): ((record: unknown) => Promise<void>) | undefined {
+  const destination = (properties.DestinationConfig as { OnFailure?: { Destination?: string } } | undefined)
+    ?.OnFailure?.Destination;
+  return destination ? (record) => failureQueues.send(destination, record) : undefined;
+}
+
 /** A function's asynchronous invocation handling, from its `AWS::Lambda::EventInvokeConfig`. */
 export function asyncHandlingOf(
   stack: LocalStack,
@@ -64,12 +77,10 @@ export function asyncHandlingOf(
 ): AsyncInvocationHandling | undefined {
   const config = stack.eventInvokeConfigs.find((each) => each.FunctionName === functionName);
   if (!config) return undefined;
-  const destination = (config.DestinationConfig as { OnFailure?: { Destination?: string } } | undefined)
-    ?.OnFailure?.Destination;
   return {
     retryAttempts: Number(config.MaximumRetryAttempts ?? 2),
     maxEventAgeSeconds: Number(config.MaximumEventAgeInSeconds ?? 6 * 3600),
-    onFailure: destination ? (record) => failureQueues.send(destination, record) : undefined,
+    onFailure: onFailureSender(config, failureQueues),
   };
 }
 
@@ -83,13 +94,11 @@ export function streamFailureHandlingOf(
     (each) => each.FunctionName === functionName && String(each.EventSourceArn ?? '').includes(':dynamodb:'),
   );
   if (!mapping) return undefined;
-  const destination = (mapping.DestinationConfig as { OnFailure?: { Destination?: string } } | undefined)
-    ?.OnFailure?.Destination;
   return {
     retryAttempts: Number(mapping.MaximumRetryAttempts ?? -1),
     maxRecordAgeSeconds: Number(mapping.MaximumRecordAgeInSeconds ?? -1),
     bisectBatchOnError: mapping.BisectBatchOnFunctionError === true,
-    onFailure: destination ? (record) => failureQueues.send(destination, record) : undefined,
+    onFailure: onFailureSender(mapping, failureQueues),
   };
 }
 
