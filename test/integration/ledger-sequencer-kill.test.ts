@@ -9,7 +9,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { consistencyProof } from '../../lambdas/domain/ledger/log-tree';
-import { runSequencerCycle, type SequencerStep } from '../../lambdas/domain/ledger/sequencer';
+import {
+  runSequencerCycle,
+  SEQUENCER_STEPS,
+  type SequencerStep,
+} from '../../lambdas/domain/ledger/sequencer';
 import { drainOutbox, storedSequencerLog } from '../../lambdas/domain/ledger/sequencer-drain';
 import { readLease, readLogState } from '../../lambdas/repositories/log-state-repository';
 import { storedHashes } from '../../lambdas/repositories/log-tile-store';
@@ -81,16 +85,6 @@ async function killSequencerAfter(step: SequencerStep, run: 'cycle' | 'drain' = 
 
 const cycle = () => runSequencerCycle({ signer: ledger.signer, leaseMs: LEASE_MS });
 
-const steps: SequencerStep[] = [
-  'lease',
-  'pending',
-  'tiles',
-  'positions',
-  'checkpoint-files',
-  'commit',
-  'outbox-deleted',
-];
-
 describe('the sequencer, SIGKILLed', () => {
   beforeAll(async () => {
     // A published checkpoint to start from, so that every kill follows an earlier one.
@@ -99,7 +93,7 @@ describe('the sequencer, SIGKILLed', () => {
     await expectLogMatchesChains();
   });
 
-  it.each(steps)('loses and doubles nothing when killed after %s', async (killAfter) => {
+  it.each(SEQUENCER_STEPS)('loses and doubles nothing when killed after %s', async (killAfter) => {
     const before = await readLogState();
     await writeEvents(2, 3);
     const written = (await scanAll('T#')).filter((item) => item.entity === 'ledgerEvent').length;
@@ -108,7 +102,7 @@ describe('the sequencer, SIGKILLed', () => {
     await killSequencerAfter(killAfter);
     // The kill really left the cycle where it was: a new tree head is published only by `commit`.
     const killed = await readLogState();
-    const committed = steps.indexOf(killAfter) >= steps.indexOf('commit');
+    const committed = SEQUENCER_STEPS.indexOf(killAfter) >= SEQUENCER_STEPS.indexOf('commit');
     expect(killed.treeSize).toBe(committed ? written : before.treeSize);
     // The next sequencer waits for the dead one's lease to run out, then finishes its batch.
     await pause(CHILD_LEASE_MS + 100);

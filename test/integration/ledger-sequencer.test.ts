@@ -4,7 +4,7 @@
  * its steps is followed by one that finishes the batch without losing or doubling an event.
  */
 import { randomUUID } from 'node:crypto';
-import { runSequencerCycle, type SequencerStep } from '../../lambdas/domain/ledger/sequencer';
+import { runSequencerCycle, SEQUENCER_STEPS } from '../../lambdas/domain/ledger/sequencer';
 import { readLogState } from '../../lambdas/repositories/log-state-repository';
 import { type IsolatedLedger, useIsolatedLedger } from '../support/isolated-ledger';
 import { expectLogMatchesChains, writeEvents } from '../support/sequencer-log';
@@ -43,28 +43,22 @@ describe('the sequencer', () => {
     await expectLogMatchesChains();
   });
 
-  const steps: SequencerStep[] = [
-    'lease',
-    'pending',
-    'tiles',
-    'positions',
-    'checkpoint-files',
-    'commit',
-    'outbox-deleted',
-  ];
-  it.each(steps)('loses and doubles nothing when the sequencer dies after %s', async (crashAfter) => {
-    await writeEvents(2, 3);
-    await pause(LEASE_MS + 50);
-    const crashed = cycle({
-      owner: `crashing-${randomUUID()}`,
-      afterStep: (step) => {
-        if (step === crashAfter) throw new Crash(step);
-      },
-    });
-    await expect(crashed).rejects.toBeInstanceOf(Crash);
-    // The next sequencer waits for the dead one's lease to run out, then finishes its batch.
-    await pause(LEASE_MS + 50);
-    while ((await cycle()).integrated > 0);
-    await expectLogMatchesChains();
-  });
+  it.each(SEQUENCER_STEPS)(
+    'loses and doubles nothing when the sequencer dies after %s',
+    async (crashAfter) => {
+      await writeEvents(2, 3);
+      await pause(LEASE_MS + 50);
+      const crashed = cycle({
+        owner: `crashing-${randomUUID()}`,
+        afterStep: (step) => {
+          if (step === crashAfter) throw new Crash(step);
+        },
+      });
+      await expect(crashed).rejects.toBeInstanceOf(Crash);
+      // The next sequencer waits for the dead one's lease to run out, then finishes its batch.
+      await pause(LEASE_MS + 50);
+      while ((await cycle()).integrated > 0);
+      await expectLogMatchesChains();
+    },
+  );
 });

@@ -15,7 +15,7 @@ import { leafHashOf, TILE_WIDTH, treeRoot } from '../../lambdas/domain/ledger/lo
 import {
   InconsistentLogError,
   runSequencerCycle,
-  type SequencerStep,
+  SEQUENCER_STEPS,
 } from '../../lambdas/domain/ledger/sequencer';
 import { drainOutbox, storedSequencerLog } from '../../lambdas/domain/ledger/sequencer-drain';
 import { type ChainRef, chainIdOf } from '../../lambdas/repositories/ledger-store';
@@ -184,42 +184,36 @@ describe('the sequencer on the in-memory ledger', () => {
     expect((await ledger.state.read()).checkpoint).toBe(before.checkpoint);
   });
 
-  const steps: SequencerStep[] = [
-    'lease',
-    'pending',
-    'tiles',
-    'positions',
-    'checkpoint-files',
-    'commit',
-    'outbox-deleted',
-  ];
-  it.each(steps)('loses and doubles nothing when the sequencer dies after %s', async (crashAfter) => {
-    // Prepare
-    const ledger = inMemoryLedger();
-    await runSequencerCycle({ signer, store: ledger.sequencer, owner: 'a' });
-    await ledger.sequencer.releaseLease('a');
-    await writeEvents(ledger, 2, 3);
-    class Crash extends Error {}
-    await expect(
-      runSequencerCycle({
-        signer,
-        store: ledger.sequencer,
-        owner: 'crashing',
-        leaseMs: 1,
-        afterStep: (step) => {
-          if (step === crashAfter) throw new Crash();
-        },
-      }),
-    ).rejects.toThrow(Crash);
-    await new Promise((resolve) => setTimeout(resolve, 5)); // the crashed lease runs out
+  it.each(SEQUENCER_STEPS)(
+    'loses and doubles nothing when the sequencer dies after %s',
+    async (crashAfter) => {
+      // Prepare
+      const ledger = inMemoryLedger();
+      await runSequencerCycle({ signer, store: ledger.sequencer, owner: 'a' });
+      await ledger.sequencer.releaseLease('a');
+      await writeEvents(ledger, 2, 3);
+      class Crash extends Error {}
+      await expect(
+        runSequencerCycle({
+          signer,
+          store: ledger.sequencer,
+          owner: 'crashing',
+          leaseMs: 1,
+          afterStep: (step) => {
+            if (step === crashAfter) throw new Crash();
+          },
+        }),
+      ).rejects.toThrow(Crash);
+      await new Promise((resolve) => setTimeout(resolve, 5)); // the crashed lease runs out
 
-    // Act
-    await runSequencerCycle({ signer, store: ledger.sequencer, owner: 'next' });
-    await runSequencerCycle({ signer, store: ledger.sequencer, owner: 'next' });
+      // Act
+      await runSequencerCycle({ signer, store: ledger.sequencer, owner: 'next' });
+      await runSequencerCycle({ signer, store: ledger.sequencer, owner: 'next' });
 
-    // Assess
-    await expectLogMatchesChains(ledger);
-  });
+      // Assess
+      await expectLogMatchesChains(ledger);
+    },
+  );
 
   it('drains the whole outbox in one run, and a second run finds nothing to do', async () => {
     // Prepare

@@ -23,14 +23,17 @@ import { type LogSigner, signCheckpoint } from './log-signer.js';
 import { hashesFromTiles, tilePath, tilesForAppend } from './log-tiles.js';
 import { consistencyProof, treeRoot } from './log-tree.js';
 
-export type SequencerStep =
-  | 'lease'
-  | 'pending'
-  | 'tiles'
-  | 'positions'
-  | 'checkpoint-files'
-  | 'commit'
-  | 'outbox-deleted';
+/** The steps of a cycle, in order: the points a crash test stops the sequencer after. */
+export const SEQUENCER_STEPS = [
+  'lease',
+  'pending',
+  'tiles',
+  'positions',
+  'checkpoint-files',
+  'commit',
+  'outbox-deleted',
+] as const;
+export type SequencerStep = (typeof SEQUENCER_STEPS)[number];
 
 export interface SequencerOptions {
   signer: LogSigner;
