@@ -49,6 +49,13 @@ export interface OutboxEntry extends OutboxKey {
   hash: string;
 }
 
+/** A batch chosen from the outbox. */
+export interface OutboxBatch {
+  entries: OutboxEntry[];
+  /** True when `entries` are everything the outbox held when read. */
+  complete: boolean;
+}
+
 /** The batch being integrated at `fromSize`, recorded before any tile is written. */
 export interface PendingBatch {
   fromSize: number;
@@ -115,8 +122,8 @@ export interface LogFiles {
  * `owner` no longer holds it), the batch being integrated, the positions, tiles and checkpoints.
  */
 export interface SequencerStore {
-  /** Up to `limit` waiting entries, oldest first (by timestamp, then chain and sequence). */
-  readOutbox(limit: number): Promise<OutboxEntry[]>;
+  /** Up to `limit` waiting entries, chosen fairly across companies, in commit order (`fair-outbox.ts`). */
+  readOutbox(limit: number): Promise<OutboxBatch>;
   removeOutbox(keys: OutboxKey[]): Promise<void>;
   /** Takes or renews the lease until now + `leaseMs`; undefined when another owner holds it unexpired. */
   acquireLease(owner: string, leaseMs: number): Promise<LogState | undefined>;

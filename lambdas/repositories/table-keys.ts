@@ -213,7 +213,8 @@ export const ledgerHeadKeys = /* @__PURE__ */ defineKeys({
 
 export const logOutboxKeys = /* @__PURE__ */ defineKeys({
   entity: 'logOutbox',
-  table: { pk: 'LOG_OUTBOX#{shard}', sk: '{timestamp}#{chainId}#{sequence}' },
+  // A company's items are one range of a shard, so the sequencer can step past a backlog (`fair-outbox.ts`).
+  table: { pk: 'LOG_OUTBOX#{shard}', sk: '{tenantId}#{timestamp}#{chainId}#{sequence}' },
 });
 
 export const logStateKeys = /* @__PURE__ */ defineKeys({

@@ -8,6 +8,7 @@
 import { GENESIS_HASH } from '../../lambdas/domain/ledger/ledger-event';
 import { type TileRef, tilePath } from '../../lambdas/domain/ledger/log-tiles';
 import { TILE_WIDTH } from '../../lambdas/domain/ledger/log-tree';
+import { fairOutboxReader } from '../../lambdas/repositories/fair-outbox';
 import type { LedgerEvent } from '../../lambdas/repositories/ledger-event-entity';
 import {
   chainIdOf,
@@ -16,8 +17,7 @@ import {
   type LogState,
   type OutboxEntry,
 } from '../../lambdas/repositories/ledger-store';
-
-const OUTBOX_PARTITION = 'outbox';
+import { OUTBOX_SHARD_COUNT, outboxKeyOf, outboxPartition } from '../../lambdas/repositories/log-outbox';
 
 interface StateItem extends LogState {
   leaseOwner?: string;
@@ -52,6 +52,16 @@ export function inMemoryLedger(): InMemoryLedger {
     return data && Buffer.from(data);
   };
   const readCheckpoint = async (treeSize: number) => stored.get(`checkpoints/${treeSize}`)?.toString('utf8');
+  // The stored outbox's shards and key order, read by the same fair reader.
+  const readOutbox = fairOutboxReader({
+    shardCount: OUTBOX_SHARD_COUNT,
+    async readPage(shard, after, limit) {
+      const entries = [...outbox.values()]
+        .filter((entry) => entry.pk === outboxPartition(shard) && (after === undefined || entry.sk > after))
+        .sort((a, b) => (a.sk < b.sk ? -1 : 1));
+      return { entries: copy(entries.slice(0, limit)), last: entries.length <= limit };
+    },
+  });
   const findLogIndex = async (chainId: string, sequence: number) => positions.get(`${chainId}/${sequence}`);
 
   return {
@@ -66,8 +76,8 @@ export function inMemoryLedger(): InMemoryLedger {
         throw new Error(`Event ${event.sequence} does not follow the head of ${chainId}`);
       }
       chains.set(chainId, [...events, copy(event)]);
-      const sk = `${event.timestamp}#${chainId}#${String(event.sequence).padStart(10, '0')}`;
-      outbox.set(sk, { pk: OUTBOX_PARTITION, sk, chainId, sequence: event.sequence, hash: event.hash });
+      const key = outboxKeyOf({ ...event, chainId });
+      outbox.set(`${key.pk}/${key.sk}`, { ...key, chainId, sequence: event.sequence, hash: event.hash });
     },
     journal: {
       findEvent: async (chain, sequence) => copy(chains.get(chainIdOf(chain))?.[sequence - 1]),
@@ -97,10 +107,9 @@ export function inMemoryLedger(): InMemoryLedger {
     },
     files: { readTile, readCheckpoint },
     sequencer: {
-      readOutbox: async (limit) =>
-        copy([...outbox.values()].sort((a, b) => (a.sk < b.sk ? -1 : 1)).slice(0, limit)),
+      readOutbox,
       async removeOutbox(keys) {
-        for (const key of keys) outbox.delete(key.sk);
+        for (const key of keys) outbox.delete(`${key.pk}/${key.sk}`);
       },
       async acquireLease(owner, leaseMs) {
         const now = Date.now();

@@ -72,7 +72,7 @@ async function writeEvents(ledger: InMemoryLedger, chains: number, eventsEach: n
 async function expectLogMatchesChains(ledger: InMemoryLedger) {
   const state = await ledger.state.read();
   const events = [...ledger.chains.values()].flat();
-  expect(await ledger.sequencer.readOutbox(Number.MAX_SAFE_INTEGER)).toEqual([]);
+  expect(await ledger.sequencer.readOutbox(Number.MAX_SAFE_INTEGER)).toEqual({ entries: [], complete: true });
   expect(state.pending).toBeUndefined();
   expect(state.treeSize).toBe(events.length);
   expect(new Set(ledger.positions.values()).size).toBe(events.length);

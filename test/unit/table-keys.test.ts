@@ -108,8 +108,14 @@ describe('table keys', () => {
     ],
     [
       'logOutbox',
-      keys.logOutboxKeys.key({ shard: '2', timestamp: 't', chainId: 'object:c0:i1', sequence: '0000000001' }),
-      { pk: 'LOG_OUTBOX#2', sk: 't#object:c0:i1#0000000001' },
+      keys.logOutboxKeys.key({
+        shard: '2',
+        tenantId: 'c0',
+        timestamp: 't',
+        chainId: 'object:c0:i1',
+        sequence: '0000000001',
+      }),
+      { pk: 'LOG_OUTBOX#2', sk: 'c0#t#object:c0:i1#0000000001' },
     ],
     ['logState', keys.logStateKeys.key({}), { pk: 'LOG', sk: 'STATE' }],
     [

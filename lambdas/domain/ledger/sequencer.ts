@@ -3,8 +3,8 @@
  * publishes a signed checkpoint. One cycle, holding the lease throughout:
  *  1. `lease`: take the lease (and read the state);
  *  2. `outbox-deleted`: delete the outbox items of the batch integrated last time, if any;
- *  3. `pending`: read the next batch from the outbox and record it as pending at the current
- *     tree size (or take up the pending batch a killed sequencer left);
+ *  3. `pending`: read the next batch from the outbox, fairly across companies
+ *     (`fair-outbox.ts`), and record it as pending at the current tree size (or take up the pending batch a killed sequencer left);
  *  4. `tiles`: write the tiles and entry bundles that change;
  *  5. `positions`: record each event's log index;
  *  6. `checkpoint-files`: compute the new root, check it is consistent with the published one,
@@ -55,8 +55,8 @@ export interface CycleResult {
   integrated: number;
   treeSize: number;
   /**
-   * True when this cycle read the outbox and took everything it held (fewer events than a
-   * batch, or none): an event committed before the cycle took the lease is in the log.
+   * True when this cycle read the outbox and took everything it held: an event committed
+   * before the cycle took the lease is in the log.
    */
   caughtUp: boolean;
 }
@@ -87,11 +87,11 @@ export async function runSequencerCycle(options: SequencerOptions): Promise<Cycl
   let caughtUp = false;
   let batch = state.pending;
   if (!batch) {
-    const entries = await store.readOutbox(batchSize);
+    const { entries, complete } = await store.readOutbox(batchSize);
     // Nothing new, and a checkpoint is published: nothing to do.
     if (entries.length === 0 && state.checkpoint)
       return { leased: true, integrated: 0, treeSize: state.treeSize, caughtUp: true };
-    caughtUp = entries.length < batchSize;
+    caughtUp = complete;
     batch = { fromSize: state.treeSize, entries };
     await store.writePending(owner, batch);
     await step('pending');
