@@ -1,14 +1,15 @@
 /**
  * The sequencer's fair choice of a batch (`lambdas/repositories/fair-outbox.ts`) on the
  * in-memory ledger, whose outbox has the stored one's shards and keys: one company's backlog
- * never holds another company's events for more than a cycle, a company alone fills the batch,
+ * never holds another company's events for more than a cycle, a cycle takes a bounded number
+ * of one company's events,
  * each chain's events stay in order with no gap, and `complete` is true only when nothing waits.
  */
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { GENESIS_HASH, sealEvent } from '../../lambdas/domain/ledger/ledger-event';
 import type { LogSigner } from '../../lambdas/domain/ledger/log-signer';
 import { runSequencerCycle } from '../../lambdas/domain/ledger/sequencer';
-import { waterFill } from '../../lambdas/repositories/fair-outbox';
+import { COMPANY_EVENTS_PER_CYCLE, waterFill } from '../../lambdas/repositories/fair-outbox';
 import {
   type ChainRef,
   chainIdOf,
@@ -82,20 +83,23 @@ describe('water-filling a batch between companies', () => {
 });
 
 describe('the fair outbox', () => {
-  it('takes a company alone up to the batch, and says when nothing is left', async () => {
+  it('takes a company alone up to the whole batch (nobody waits behind it), and says when nothing is left', async () => {
     // Prepare
     const ledger = inMemoryLedger();
-    await commit(ledger, 'company-a', 40, 5);
+    await commit(ledger, 'company-a', 40, 10);
 
     // Act
-    const first = await ledger.sequencer.readOutbox(100);
-    const all = await ledger.sequencer.readOutbox(1000);
+    const first = await ledger.sequencer.readOutbox(300);
+    await ledger.sequencer.removeOutbox(first.entries);
+    const rest = await ledger.sequencer.readOutbox(300);
+    await ledger.sequencer.removeOutbox(rest.entries);
+    const none = await ledger.sequencer.readOutbox(300);
 
     // Assess
-    expect(first.entries).toHaveLength(100);
+    expect(first.entries).toHaveLength(300);
     expect(first.complete).toBe(false);
-    expect(all.entries).toHaveLength(200);
-    expect(all.complete).toBe(true);
+    expect(rest.entries).toHaveLength(100);
+    expect(none).toEqual({ entries: [], complete: true });
   });
 
   it("puts another company's one event in the next batch, however long the backlog before it", async () => {
@@ -105,11 +109,25 @@ describe('the fair outbox', () => {
     await commit(ledger, 'company-b', 1, 1);
 
     // Act
-    const batch = await ledger.sequencer.readOutbox(100);
+    const batch = await ledger.sequencer.readOutbox(1000);
 
     // Assess
-    expect(countByCompany(batch.entries)).toEqual({ 'company-a': 99, 'company-b': 1 });
+    expect(countByCompany(batch.entries)).toEqual({ 'company-a': COMPANY_EVENTS_PER_CYCLE, 'company-b': 1 });
     expect(batch.complete).toBe(false);
+  });
+
+  it("reads past a company's share to the companies after it in the shard's last page", async () => {
+    // Prepare: A's backlog a little over its share, so the page that cuts A also holds B.
+    const ledger = inMemoryLedger();
+    // B's 20 objects: some share A's shard.
+    await commit(ledger, 'company-a', 1, COMPANY_EVENTS_PER_CYCLE + 5);
+    await commit(ledger, 'company-b', 20, 1);
+
+    // Act
+    const batch = await ledger.sequencer.readOutbox(1000);
+
+    // Assess
+    expect(countByCompany(batch.entries)).toEqual({ 'company-a': COMPANY_EVENTS_PER_CYCLE, 'company-b': 20 });
   });
 
   it('shares a batch equally between companies that each wait with more than their share', async () => {
@@ -118,10 +136,17 @@ describe('the fair outbox', () => {
     for (const company of ['company-a', 'company-b', 'company-c']) await commit(ledger, company, 30, 10);
 
     // Act
-    const batch = await ledger.sequencer.readOutbox(90);
+    const capped = await ledger.sequencer.readOutbox(1000);
+    const shared = await ledger.sequencer.readOutbox(150);
 
     // Assess
-    expect(countByCompany(batch.entries)).toEqual({ 'company-a': 30, 'company-b': 30, 'company-c': 30 });
+    const each = COMPANY_EVENTS_PER_CYCLE;
+    expect(countByCompany(capped.entries)).toEqual({
+      'company-a': each,
+      'company-b': each,
+      'company-c': each,
+    });
+    expect(countByCompany(shared.entries)).toEqual({ 'company-a': 50, 'company-b': 50, 'company-c': 50 });
   });
 
   it('reaches every company within a few batches when many wait with backlogs (round robin)', async () => {
@@ -170,7 +195,7 @@ describe('the fair outbox', () => {
     }
   });
 
-  it("integrates company B's event in the first cycle while company A has ten batches waiting", async () => {
+  it("integrates company B's event in the first cycle while company A has ten cycles' worth waiting", async () => {
     // Prepare
     const ledger = inMemoryLedger();
     const signer = testSigner();
@@ -179,10 +204,10 @@ describe('the fair outbox', () => {
     await commit(ledger, 'company-b', 1, 1);
 
     // Act
-    const cycle = await runSequencerCycle({ signer, store: ledger.sequencer, owner: 'o', batchSize: 100 });
+    const cycle = await runSequencerCycle({ signer, store: ledger.sequencer, owner: 'o' });
 
     // Assess
-    expect(cycle).toMatchObject({ integrated: 100, caughtUp: false });
+    expect(cycle).toMatchObject({ integrated: COMPANY_EVENTS_PER_CYCLE + 1, caughtUp: false });
     expect(
       await ledger.state.findLogIndex(
         chainIdOf({ kind: 'object', tenantId: 'company-b', entityId: 'object-0' }),
