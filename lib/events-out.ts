@@ -36,10 +36,13 @@ import { ALARM_PERIOD } from './monitoring.js';
 import { type DataAccess, grantDataAccess } from './operation-access.js';
 import { jobEntry } from './project-paths.js';
 
-/** The publisher: reads the company's subscriptions, records deliveries. */
-const PUBLISHER_ACCESS: DataAccess = { table: ['Query', 'PutItem'] };
-/** The delivery function: reads deliveries, subscriptions and ledger events; records attempts; marks subscriptions failing. */
-const DELIVERY_ACCESS: DataAccess = { table: ['GetItem', 'PutItem', 'UpdateItem'] };
+/**
+ * The delivery function: fans events out (reads them and the company's subscriptions, records
+ * deliveries), reads deliveries, subscriptions and ledger events, records attempts, marks
+ * subscriptions failing. The publisher needs no table access: what it publishes is in the
+ * stream records, and it hands the fan-out to the queue.
+ */
+const DELIVERY_ACCESS: DataAccess = { table: ['GetItem', 'PutItem', 'UpdateItem', 'Query'] };
 
 /** Alarm thresholds (docs/events.md). */
 const DELIVERY_DLQ_ALARM = { threshold: 1, evaluationPeriods: 1 } as const;
@@ -111,7 +114,6 @@ export class EventsOut extends Construct {
       },
       timeout: Duration.minutes(1),
     });
-    grantDataAccess(this.publisherFunction, PUBLISHER_ACCESS, props);
     this.eventBus.grantPutEventsTo(this.publisherFunction);
     this.publisherFunction.addToRolePolicy(
       new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.deliveryQueue.queueArn] }),
@@ -152,7 +154,8 @@ export class EventsOut extends Construct {
     allowKeyUse(this.secretsKey, this.deliveryFunction, ['kms:Decrypt']);
     this.deliveryFunction.addToRolePolicy(
       new PolicyStatement({
-        actions: ['sqs:ChangeMessageVisibility'],
+        // SendMessage: a fan-out queues its deliveries.
+        actions: ['sqs:ChangeMessageVisibility', 'sqs:SendMessage'],
         resources: [this.deliveryQueue.queueArn],
       }),
     );

@@ -8,7 +8,7 @@
  * receiver never holds up another company's deliveries.
  */
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import type { DeliveryMessage } from '../lambdas/repositories/delivery-message.js';
+import type { QueueMessage } from '../lambdas/repositories/delivery-message.js';
 import type { LocalQueueMessage } from '../lambdas/repositories/local-delivery-queue.js';
 
 type DeliveryHandler = (event: SQSEvent) => Promise<SQSBatchResponse>;
@@ -96,7 +96,7 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions = {}): 
           seenLanes.add(message.lane);
           if (lanesInFlight.has(message.lane) || message.visibleAt > now) continue;
           if (inFlight.size >= maxInFlight) break;
-          const { companyId } = JSON.parse(message.body) as DeliveryMessage;
+          const { companyId } = JSON.parse(message.body) as QueueMessage;
           if ((perCompany.get(companyId) ?? 0) >= maxPerCompany) continue;
           lanesInFlight.add(message.lane);
           perCompany.set(companyId, (perCompany.get(companyId) ?? 0) + 1);

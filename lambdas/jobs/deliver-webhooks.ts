@@ -1,13 +1,14 @@
 /**
- * The delivery function: each queue message is one delivery attempt (`processDelivery`). A
+ * The delivery function: each queue message is one company's events to fan out
+ * (`processFanOut`, which queues their deliveries) or one delivery attempt (`processDelivery`). A
  * delivery to retry is hidden for its backoff (`retryMessageLater`) and reported as failed,
  * which keeps it, and its lane behind it, in the queue. In AWS an SQS FIFO event source mapping
  * calls it with one message at a time (a slow receiver then holds up only its own lane); locally
  * `local/webhook-delivery-worker.ts` calls it the same way.
  */
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { processDelivery } from '#domain/webhooks/webhook-deliveries.js';
-import type { DeliveryMessage } from '#repositories/delivery-message.js';
+import { processDelivery, processFanOut } from '#domain/webhooks/webhook-deliveries.js';
+import { isFanOut, type QueueMessage } from '#repositories/delivery-message.js';
 import { retryMessageLater } from '#repositories/delivery-queue.js';
 import { logger, metrics } from '#shared/observability.js';
 
@@ -28,7 +29,12 @@ export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
       continue;
     }
     try {
-      const result = await processDelivery(JSON.parse(record.body) as DeliveryMessage);
+      const message = JSON.parse(record.body) as QueueMessage;
+      if (isFanOut(message)) {
+        await processFanOut(message);
+        continue;
+      }
+      const result = await processDelivery(message);
       metrics.addMetric(DELIVERY_METRICS.attempts, 'Count', 1);
       if (result.outcome === 'retry') {
         metrics.addMetric(DELIVERY_METRICS.failures, 'Count', 1);

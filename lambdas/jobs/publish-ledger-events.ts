@@ -1,6 +1,9 @@
 /**
  * The table stream's consumer: every committed ledger event (an INSERT of an event item) is put
- * on the EventBridge bus and fanned out to the company's webhook subscriptions. A batch is
+ * on the EventBridge bus and handed to the delivery queue in its company's fan-out lane, where
+ * the delivery function fans it out to the company's webhook subscriptions (`queueFanOut`): the
+ * stream is one line for every company, so the work per event done here is kept small, and
+ * each company's fan-out waits only behind its own. A batch is
  * handled in stream order; on a failure the batch, from its first event on, is reported back
  * (`ReportBatchItemFailures`) and comes again, so nothing is skipped and each object's events
  * stay in order (at least once: a repeat publishes again, and finds its deliveries recorded). In AWS an event source mapping calls it (filtered on event items);
@@ -11,7 +14,7 @@ import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 
 import { EVENT_SOURCE } from '#domain/ledger/event-types.js';
 import type { LedgerEvent } from '#domain/ledger/ledger-event.js';
 import { publishedEventOf } from '#domain/ledger/published-event.js';
-import { fanOutEvents } from '#domain/webhooks/webhook-deliveries.js';
+import { queueFanOut } from '#domain/webhooks/webhook-deliveries.js';
 import { fromEventItem, LEDGER_EVENT_ENTITY } from '#repositories/ledger-repository.js';
 import { putBusEntries } from '#shared/event-bus.js';
 import { logger } from '#shared/observability.js';
@@ -32,7 +35,7 @@ export const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatch
   if (records.length === 0) return { batchItemFailures: [] };
   const ledgerEvents = records.map((entry) => entry.ledgerEvent);
   try {
-    // The whole batch in order: its bus entries (10 per call), then its deliveries.
+    // The whole batch in order: its bus entries (10 per call), then its fan-out.
     await putBusEntries(
       ledgerEvents.map((ledgerEvent) => {
         const published = publishedEventOf(ledgerEvent);
@@ -44,7 +47,7 @@ export const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatch
         };
       }),
     );
-    await fanOutEvents(ledgerEvents);
+    await queueFanOut(ledgerEvents);
   } catch (error) {
     const first = records[0]?.ledgerEvent;
     logger.error('Publishing ledger events failed; the batch comes again', {

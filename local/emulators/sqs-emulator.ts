@@ -6,7 +6,7 @@
  * local mode's event source mapping (`local/webhook-delivery-worker.ts`), which receives and
  * deletes as Lambda's poller does. SQS's five-minute de-duplication window is not emulated.
  */
-import type { DeliveryMessage } from '../../lambdas/repositories/delivery-message.js';
+import type { QueueMessage } from '../../lambdas/repositories/delivery-message.js';
 import type { EmulatedRequest, ServiceEmulator } from '../iam/local-aws-endpoint.js';
 
 type LocalQueue = typeof import('../../lambdas/repositories/local-delivery-queue.js');
@@ -36,7 +36,7 @@ export function sqsEmulator(): ServiceEmulator {
       const entries = (body.Entries ?? []) as SendEntry[];
       await sendLocalMessages(
         entries.map((entry) => ({
-          message: JSON.parse(entry.MessageBody) as DeliveryMessage,
+          message: JSON.parse(entry.MessageBody) as QueueMessage,
           lane: entry.MessageGroupId,
           deduplicationId: entry.MessageDeduplicationId,
         })),

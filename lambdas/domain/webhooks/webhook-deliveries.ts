@@ -1,6 +1,8 @@
 /**
- * Deliveries: one committed ledger event to one subscription. The publisher records a delivery
- * per matching subscription and queues it in the lane of its object; the delivery function
+ * Deliveries: one committed ledger event to one subscription. The publisher hands each
+ * company's events to the queue in a fan-out lane of that company (`queueFanOut`); the delivery
+ * function fans them out (`processFanOut`): it records a delivery per matching subscription and
+ * queues it in the lane of its object. The delivery function
  * attempts it, retries it on the schedule (`retry-schedule.ts`) and, 24 h after the first
  * attempt, dead-letters it and marks the subscription failing. A failing or disabled
  * subscription's queued deliveries go to the dead-letter store at once, to be replayed in order.
@@ -8,7 +10,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { LedgerEvent } from '#domain/ledger/ledger-event.js';
 import { publishedEventOf } from '#domain/ledger/published-event.js';
-import type { DeliveryMessage, QueuedDelivery } from '#repositories/delivery-message.js';
+import type { DeliveryMessage, FanOutMessage, QueuedDelivery } from '#repositories/delivery-message.js';
 import { enqueueDeliveries, laneOf } from '#repositories/delivery-queue.js';
 import { chainRefOf } from '#repositories/ledger-store.js';
 import { storedJournal } from '#repositories/stored-ledger.js';
@@ -61,7 +63,7 @@ const wants = (webhook: WebhookRecord, eventType: string, committedAt: string) =
  * of their company that wants them and is not disabled. Safe to repeat (at least once): a
  * delivery recorded before keeps its state, and a queued duplicate finds it done.
  */
-export async function fanOutEvents(events: readonly LedgerEvent[]): Promise<number> {
+async function fanOutEvents(events: readonly LedgerEvent[]): Promise<number> {
   const webhooksByCompany = new Map<string, Promise<WebhookRecord[]>>();
   const queued: QueuedDelivery[] = [];
   const recorded: Promise<boolean>[] = [];
@@ -101,6 +103,49 @@ export async function fanOutEvents(events: readonly LedgerEvent[]): Promise<numb
   await Promise.all(recorded);
   await enqueueDeliveries(queued);
   return queued.length;
+}
+
+/** The lane of a company's fan-out: its events in commit order, apart from every other company's. */
+const fanOutLaneOf = (companyId: string) => `fan-out#${companyId}`;
+
+/**
+ * The queue messages that hand committed events (in commit order) to the fan-out: one per
+ * company, in that company's fan-out lane, so that the publisher's share of events out is one
+ * queue call per batch whatever the subscriptions, and one company's events wait only behind
+ * its own.
+ */
+export function fanOutMessages(events: readonly LedgerEvent[]): QueuedDelivery[] {
+  const byCompany = new Map<string, FanOutMessage>();
+  for (const event of events) {
+    const { companyId } = publishedEventOf(event).data;
+    const message = byCompany.get(companyId) ?? { kind: 'fan-out', companyId, events: [] };
+    message.events.push({ chainId: event.chainId, sequence: event.sequence });
+    byCompany.set(companyId, message);
+  }
+  return [...byCompany.values()].map((message) => ({
+    message,
+    lane: fanOutLaneOf(message.companyId),
+    // The same events again (a batch that comes again) are the same message.
+    deduplicationId: createHash('sha256')
+      .update(message.events.map((event) => `${event.chainId}#${event.sequence}`).join('\n'))
+      .digest('hex'),
+  }));
+}
+
+/** Queues the fan-out of committed events (`fanOutMessages`). */
+export const queueFanOut = (events: readonly LedgerEvent[]): Promise<void> =>
+  enqueueDeliveries(fanOutMessages(events));
+
+/** Fans one company's events out to its subscriptions (a queued `queueFanOut` message). */
+export async function processFanOut(message: FanOutMessage): Promise<void> {
+  const events = await Promise.all(
+    message.events.map(async ({ chainId, sequence }) => {
+      const event = await storedJournal.findEvent(chainRefOf(chainId), sequence);
+      if (!event) throw new Error(`Ledger event ${chainId}#${sequence} not found`);
+      return event;
+    }),
+  );
+  await fanOutEvents(events);
 }
 
 /** Opened secrets by sealed value: KMS is asked once per secret and container. */
