@@ -39,6 +39,7 @@ const SECTIONS = [
   'log',
   'console',
   'bulk',
+  'fairness',
 ] as const;
 type SectionName = (typeof SECTIONS)[number];
 
@@ -84,6 +85,13 @@ const settings = {
     : { writesPerSecond: 20, seconds: 15, burst: 300, objects: 20 },
   // Rows of the import (and of the export of the same objects) at each size.
   // BENCH_BULK_SIZES=1000,20000 sets other sizes.
+  // Company B's latencies alone and while company A imports (issue 24); BENCH_FAIRNESS_ROWS sets A's rows.
+  fairness: {
+    importRows: Number(process.env.BENCH_FAIRNESS_ROWS || (small ? 2_000 : 100_000)),
+    writesPerSecond: 2,
+    aloneSeconds: small ? 15 : 60,
+    objectsOfB: 4,
+  },
   bulk: {
     sizes: process.env.BENCH_BULK_SIZES
       ? process.env.BENCH_BULK_SIZES.split(',').map(Number)
@@ -193,6 +201,14 @@ async function main(): Promise<void> {
       );
       results.console = consoleFigures;
       show(consoleSection(consoleFigures));
+    }
+
+    // On an `npm start` of its own (see the scenario).
+    if (runs('fairness')) {
+      const { runTenantFairness, tenantFairnessSection } = await import('./scenarios/tenant-fairness.js');
+      const fairness = await measure('tenant fairness', () => runTenantFairness(settings.fairness));
+      results.fairness = fairness;
+      show(tenantFairnessSection(fairness));
     }
   } finally {
     rmSync(scratch, { recursive: true, force: true });

@@ -137,7 +137,10 @@ export interface AdminResult {
 export function runAdmin(
   args: readonly string[],
   settings: { port: number; dataDirectory: string },
+  /** A long import or export may take longer than the default minute. */
+  options: { timeoutMs?: number } = {},
 ): Promise<AdminResult> {
+  const timeoutMs = options.timeoutMs ?? 60_000;
   return new Promise((resolve, reject) => {
     const child = spawn('npm', ['run', '--silent', 'admin', '--', ...args], {
       cwd: projectRoot,
@@ -154,8 +157,8 @@ export function runAdmin(
     });
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`admin ${args.join(' ')} did not end within 60 s\n${stdout}\n${stderr}`));
-    }, 60_000);
+      reject(new Error(`admin ${args.join(' ')} did not end within ${timeoutMs} ms\n${stdout}\n${stderr}`));
+    }, timeoutMs);
     child.once('error', reject);
     child.once('close', (exitCode) => {
       clearTimeout(timer);
