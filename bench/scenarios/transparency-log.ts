@@ -17,6 +17,7 @@ import { consistencyProof, inclusionProof, treeRoot } from '../../lambdas/domain
 import { runSequencerCycle, type SequencerStep } from '../../lambdas/domain/ledger/sequencer';
 import { operations } from '../../lambdas/operations';
 import { putItems } from '../../lambdas/repositories/batch-delete';
+import { outboxKeyOf } from '../../lambdas/repositories/log-outbox';
 import { findLogIndex, readLogState } from '../../lambdas/repositories/log-state-repository';
 import { storedHashes } from '../../lambdas/repositories/log-tile-store';
 import { createTableIfMissing } from '../../local/table-setup';
@@ -84,15 +85,14 @@ async function seedOutbox(count: number): Promise<void> {
   const timestamp = new Date().toISOString();
   await putItems(
     Array.from({ length: count }, () => {
-      const chainId = `object:bench:${synthetic++}`;
-      return {
-        pk: `LOG_OUTBOX#${synthetic % 4}`,
-        sk: `${timestamp}#${chainId}#0000000001`,
-        entity: 'logOutbox',
-        chainId,
+      const event = {
+        chainId: `object:bench:${synthetic++}`,
         sequence: 1,
+        timestamp,
         hash: randomBytes(32).toString('hex'),
       };
+      const { chainId, sequence, hash } = event;
+      return { ...outboxKeyOf(event), entity: 'logOutbox', chainId, sequence, hash };
     }),
   );
 }
