@@ -5,9 +5,7 @@
  * of one company's events,
  * each chain's events stay in order with no gap, and `complete` is true only when nothing waits.
  */
-import { generateKeyPairSync, sign } from 'node:crypto';
 import { GENESIS_HASH, sealEvent } from '../../lambdas/domain/ledger/ledger-event';
-import type { LogSigner } from '../../lambdas/domain/ledger/log-signer';
 import { runSequencerCycle } from '../../lambdas/domain/ledger/sequencer';
 import { COMPANY_EVENTS_PER_CYCLE, waterFill } from '../../lambdas/repositories/fair-outbox';
 import {
@@ -17,6 +15,7 @@ import {
   type OutboxEntry,
 } from '../../lambdas/repositories/ledger-store';
 import { type InMemoryLedger, inMemoryLedger } from '../support/in-memory-ledger';
+import { inMemorySigner } from '../support/ledger-signing';
 
 let clock = Date.parse('2026-01-01T00:00:00.000Z');
 
@@ -59,16 +58,6 @@ const countByCompany = (entries: readonly OutboxEntry[]) => {
   for (const entry of entries) counts[companyOf(entry)] = (counts[companyOf(entry)] ?? 0) + 1;
   return counts;
 };
-
-function testSigner(): LogSigner {
-  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-  const raw = new Uint8Array(publicKey.export({ format: 'der', type: 'spki' }).subarray(12));
-  return {
-    keyName: 'asset-registry.test/ledger',
-    publicKey: async () => raw,
-    sign: async (message) => new Uint8Array(sign(null, message, privateKey)),
-  };
-}
 
 describe('water-filling a batch between companies', () => {
   it.each([
@@ -198,7 +187,7 @@ describe('the fair outbox', () => {
   it("integrates company B's event in the first cycle while company A has ten cycles' worth waiting", async () => {
     // Prepare
     const ledger = inMemoryLedger();
-    const signer = testSigner();
+    const signer = inMemorySigner();
     await runSequencerCycle({ signer, store: ledger.sequencer, owner: 'o' });
     await commit(ledger, 'company-a', 50, 20);
     await commit(ledger, 'company-b', 1, 1);

@@ -6,10 +6,8 @@
  * with the one before; a sequencer that dies after any step is followed by one that loses and
  * doubles nothing. Offline: no network, no DynamoDB, no S3.
  */
-import { generateKeyPairSync, sign } from 'node:crypto';
 import { verifyChain } from '../../lambdas/domain/ledger/chain-verification';
 import { GENESIS_HASH, type LedgerEvent, sealEvent } from '../../lambdas/domain/ledger/ledger-event';
-import type { LogSigner } from '../../lambdas/domain/ledger/log-signer';
 import { decodeEntryBundle, hashesFromTiles, tileHashes } from '../../lambdas/domain/ledger/log-tiles';
 import { leafHashOf, TILE_WIDTH, treeRoot } from '../../lambdas/domain/ledger/log-tree';
 import {
@@ -21,18 +19,7 @@ import { drainOutbox, storedSequencerLog } from '../../lambdas/domain/ledger/seq
 import { type ChainRef, chainIdOf } from '../../lambdas/repositories/ledger-store';
 import { verifyCheckpoint } from '../../verifier/index';
 import { type InMemoryLedger, inMemoryLedger } from '../support/in-memory-ledger';
-
-/** An Ed25519 signer whose key lives in memory. */
-function testSigner(): LogSigner {
-  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-  // The raw key follows the 12-byte prefix of an Ed25519 SubjectPublicKeyInfo (RFC 8410).
-  const raw = new Uint8Array(publicKey.export({ format: 'der', type: 'spki' }).subarray(12));
-  return {
-    keyName: 'asset-registry.test/ledger',
-    publicKey: async () => raw,
-    sign: async (message) => new Uint8Array(sign(null, message, privateKey)),
-  };
-}
+import { inMemorySigner } from '../support/ledger-signing';
 
 let clock = Date.parse('2026-01-01T00:00:00.000Z');
 /** The next event of a chain, linked to its head. */
@@ -99,7 +86,7 @@ async function expectLogMatchesChains(ledger: InMemoryLedger) {
   });
 }
 
-const signer = testSigner();
+const signer = inMemorySigner();
 
 describe('the sequencer on the in-memory ledger', () => {
   it('publishes a signed checkpoint of the empty log, then gives each event the next log index in commit order', async () => {
