@@ -191,29 +191,29 @@ export async function runTenantFairness(options: {
         if (shown) checkpointLatencies.push(Math.max(0, shown.at - commit.at));
       }
       const wanted = new Set(run.commits.map((commit) => `${commit.objectId}#${commit.sequence}`));
-      const deliveryLatencies = new Map<string, number>();
+      // Each wanted event's first arrival, each received delivery parsed once.
+      const arrivals = new Map<string, { committedAt: number; receivedAt: number }>();
+      let read = 0;
       const deadline = Date.now() + 600_000;
-      while (deliveryLatencies.size < wanted.size && Date.now() < deadline) {
-        for (const delivery of receiverOfB.received) {
+      while (arrivals.size < wanted.size && Date.now() < deadline) {
+        for (const delivery of receiverOfB.received.slice(read)) {
           const { data, timestamp } = bodyOf(delivery) as unknown as {
             timestamp: string;
             data: { entityId: string; sequence: number };
           };
           const key = `${data.entityId}#${data.sequence}`;
-          if (wanted.has(key) && !deliveryLatencies.has(key)) {
-            deliveryLatencies.set(key, delivery.receivedAt - Date.parse(timestamp));
+          if (wanted.has(key) && !arrivals.has(key)) {
+            arrivals.set(key, { committedAt: Date.parse(timestamp), receivedAt: delivery.receivedAt });
           }
         }
+        read = receiverOfB.received.length;
         await delay(200);
       }
       const fannedOut = await fannedOutOfB();
-      const fanOutLatencies = [...deliveryLatencies.keys()].flatMap((key) => {
-        const delivery = receiverOfB.received.find((each) => {
-          const { data } = bodyOf(each) as unknown as { data: { entityId: string; sequence: number } };
-          return `${data.entityId}#${data.sequence}` === key;
-        });
+      const arrived = [...arrivals.entries()];
+      const fanOutLatencies = arrived.flatMap(([key, { committedAt }]) => {
         const at = fannedOut.get(key);
-        return delivery && at ? [at - Date.parse(bodyOf(delivery).timestamp)] : [];
+        return at === undefined ? [] : [at - committedAt];
       });
       return {
         phase,
@@ -221,7 +221,7 @@ export async function runTenantFairness(options: {
         update: figures(run.commits.map((commit) => commit.roundTripMs)),
         checkpoint: figures(checkpointLatencies),
         fanOut: figures(fanOutLatencies),
-        delivery: figures([...deliveryLatencies.values()]),
+        delivery: figures(arrived.map(([, { committedAt, receivedAt }]) => receivedAt - committedAt)),
       };
     };
 
