@@ -35,6 +35,15 @@ const FIELDS_WITHOUT_CONDITION = new Set(['x-amz-signature', 'file', 'policy']);
 const SIGNATURE_MISMATCH =
   'The request signature we calculated does not match the signature you provided. Check your key and signing method.';
 
+/** S3's answer to a signature by an access key it does not know (query and POST policy alike). */
+const unknownAccessKey = (requestId: string) =>
+  s3ErrorResponse(
+    403,
+    'InvalidAccessKeyId',
+    'The AWS Access Key Id you provided does not exist in our records.',
+    requestId,
+  );
+
 /** `20261126T053000Z` → its Date, or undefined when it is not SigV4's basic format. */
 function parseSigningTime(text: string): Date | undefined {
   const parts = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(text);
@@ -125,13 +134,7 @@ export async function presignedQueryRefusal(
   if (expiresInSeconds > MAX_EXPIRES_SECONDS)
     return parametersError('X-Amz-Expires must be less than a week (in seconds) that is 604800');
   const secretAccessKey = secretOf(scope.accessKeyId);
-  if (secretAccessKey === undefined)
-    return s3ErrorResponse(
-      403,
-      'InvalidAccessKeyId',
-      'The AWS Access Key Id you provided does not exist in our records.',
-      requestId,
-    );
+  if (secretAccessKey === undefined) return unknownAccessKey(requestId);
 
   // The request as its signer saw it: the signed headers, the query without the signature.
   const signedHeaderNames = signedHeaders.split(';');
@@ -274,13 +277,7 @@ export async function presignedPostRefusal(
       requestId,
     );
   const secretAccessKey = secretOf(scope.accessKeyId);
-  if (secretAccessKey === undefined)
-    return s3ErrorResponse(
-      403,
-      'InvalidAccessKeyId',
-      'The AWS Access Key Id you provided does not exist in our records.',
-      requestId,
-    );
+  if (secretAccessKey === undefined) return unknownAccessKey(requestId);
   const signingKey = await getSigningKey(
     Sha256,
     { accessKeyId: scope.accessKeyId, secretAccessKey },
