@@ -50,6 +50,21 @@ const throttleItem = async (appId: string, username: string, sourceIp: string) =
     )
   ).Item;
 
+/** Writes an address's count as the throttle keeps it (the TTL follows its expiry). */
+async function putThrottle(
+  appId: string,
+  username: string,
+  sourceIp: string,
+  count: { attempts: number; blockedUntil: number; expiresAt: number },
+): Promise<void> {
+  await dynamoDb.send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...throttleKey(appId, username, sourceIp), ...count, ttl: Math.ceil(count.expiresAt / 1000) },
+    }),
+  );
+}
+
 /** Moves the address's wait into the past, as if its time had run out. */
 async function endWait(appId: string, username: string, sourceIp: string): Promise<void> {
   await dynamoDb.send(
@@ -176,22 +191,11 @@ describe('wallet login throttle, per username and address', () => {
     const app = appPrincipal();
     const wallet = await createWalletOk(app, 'scanner');
     const past = Date.now() - 1000;
-    await dynamoDb.send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: {
-          ...loginThrottleKeys.key({
-            appId: app.tenantId,
-            usernameKey: 'scanner',
-            addressHash: hashAddress(ADDRESS_A),
-          }),
-          attempts: 30,
-          blockedUntil: past,
-          expiresAt: past,
-          ttl: Math.ceil(past / 1000),
-        },
-      }),
-    );
+    await putThrottle(app.tenantId, 'scanner', ADDRESS_A, {
+      attempts: 30,
+      blockedUntil: past,
+      expiresAt: past,
+    });
     // Act
     await loginFrom(ADDRESS_A, wallet.fullUsername, 'wrong password');
     const item = await throttleItem(app.tenantId, 'scanner', ADDRESS_A);
@@ -207,22 +211,11 @@ describe('wallet login throttle, the real numbers', () => {
     const app = appPrincipal();
     const wallet = await createWalletOk(app, 'scanner');
     const now = Date.now();
-    await dynamoDb.send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: {
-          ...loginThrottleKeys.key({
-            appId: app.tenantId,
-            usernameKey: 'scanner',
-            addressHash: hashAddress(ADDRESS_A),
-          }),
-          attempts: 49,
-          blockedUntil: now - 1,
-          expiresAt: now + 60_000,
-          ttl: Math.ceil((now + 60_000) / 1000),
-        },
-      }),
-    );
+    await putThrottle(app.tenantId, 'scanner', ADDRESS_A, {
+      attempts: 49,
+      blockedUntil: now - 1,
+      expiresAt: now + 60_000,
+    });
     // Act
     const fiftieth = await loginFrom(ADDRESS_A, wallet.fullUsername, 'wrong password');
     const next = await loginFrom(ADDRESS_A, wallet.fullUsername, WALLET_PASSWORD);
