@@ -365,7 +365,8 @@ export const DATA_MODEL: readonly ItemModel[] = [
       {
         name: 'list a company’s subscriptions',
         index: 'table',
-        description: 'A Query of the partition: the API’s list, and the fan-out of each published event.',
+        description:
+          'A Query of the partition: the API’s list, and the delivery function’s fan-out of published events.',
       },
     ],
   }),
@@ -389,7 +390,8 @@ export const DATA_MODEL: readonly ItemModel[] = [
     ],
   }),
   item(keys.localQueueMessageKeys, {
-    description: 'A webhook delivery message in local mode (`npm start`), which has no SQS.',
+    description:
+      'A message of the delivery queue (a delivery, or a company’s events to fan out) in local mode (`npm start`), which has no SQS.',
     parts: { counter: 'messages sent in the same millisecond, 6 digits' },
     patterns: [
       { name: 'receive messages', index: 'table', description: 'A Query of the queue, oldest first.' },
