@@ -117,7 +117,8 @@ const fanOutLaneOf = (companyId: string) => `fan-out#${companyId}`;
 export function fanOutMessages(events: readonly LedgerEvent[]): QueuedDelivery[] {
   const byCompany = new Map<string, FanOutMessage>();
   for (const event of events) {
-    const { companyId } = publishedEventOf(event).data;
+    // The chain's tenant, as the published event's companyId is: no need to build that event here.
+    const companyId = chainRefOf(event.chainId).tenantId;
     const message = byCompany.get(companyId) ?? { kind: 'fan-out', companyId, events: [] };
     message.events.push({ chainId: event.chainId, sequence: event.sequence });
     byCompany.set(companyId, message);
