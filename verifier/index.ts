@@ -27,6 +27,15 @@ export {
   parseCheckpointBody,
   verifyCheckpoint,
 } from './checkpoint.js';
+export {
+  COSIGNATURE_TYPE,
+  type CosignatureVerdict,
+  cosignedMessage,
+  formatCosignatureLine,
+  formatCosignerKey,
+  parseCosignerKey,
+  verifyCosignature,
+} from './cosignature.js';
 export { canonicalEventText, canonicalJson, eventHash, HASHED_EVENT_FIELDS } from './event-hash.js';
 export {
   leafHash,
@@ -36,7 +45,9 @@ export {
   verifyInclusion,
 } from './merkle.js';
 export {
+  ED25519_SIGNATURE_TYPE,
   type Ed25519Verify,
+  formatNoteSignature,
   formatSignatureLine,
   formatVerifierKey,
   isValidKeyName,
@@ -49,6 +60,14 @@ export {
   verifyEd25519,
 } from './signed-note.js';
 export { formatTlogProof, parseTlogProof, TLOG_PROOF_HEADER, type TlogProof } from './tlog-proof.js';
+export {
+  type PolicyVerdict,
+  type PolicyWitness,
+  parseWitnessPolicy,
+  quorumMet,
+  verifyWitnessedCheckpoint,
+  type WitnessPolicy,
+} from './witness-policy.js';
 
 /** RFC 6962 consistency check between two tree heads (hex roots, hex proof hashes). */
 export async function verifyConsistency(

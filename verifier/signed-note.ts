@@ -8,7 +8,7 @@
 import { concatBytes, equalBytes, fromBase64, fromHex, sha256, toBase64, toHex, utf8 } from './bytes.js';
 
 /** The signature type of Ed25519 in signed notes. */
-const ED25519_SIGNATURE_TYPE = 0x01;
+export const ED25519_SIGNATURE_TYPE = 0x01;
 const EM_DASH_PREFIX = '\u2014 ';
 
 export interface VerifierKey {
@@ -22,20 +22,37 @@ export interface VerifierKey {
 /** A key name may not be empty nor hold white space or a `+`. */
 export const isValidKeyName = (name: string): boolean => name.length > 0 && !/[\s+]/u.test(name);
 
-/** The 4-byte key id of an Ed25519 key with this name. */
-export async function noteKeyId(name: string, publicKey: Uint8Array): Promise<Uint8Array> {
-  const digest = await sha256(utf8(name), utf8('\n'), new Uint8Array([ED25519_SIGNATURE_TYPE]), publicKey);
+/**
+ * The 4-byte key id of a 32-byte Ed25519 key with this name: SHA-256(name || "\n" || type ||
+ * key)[:4], the type being 0x01 for a note signer and 0x04 for a cosigner (tlog-cosignature).
+ */
+export async function noteKeyId(
+  name: string,
+  publicKey: Uint8Array,
+  signatureType = ED25519_SIGNATURE_TYPE,
+): Promise<Uint8Array> {
+  const digest = await sha256(utf8(name), utf8('\n'), new Uint8Array([signatureType]), publicKey);
   return digest.slice(0, 4);
 }
 
-/** The verifier key line of an Ed25519 public key. */
-export async function formatVerifierKey(name: string, publicKey: Uint8Array): Promise<string> {
-  const keyId = await noteKeyId(name, publicKey);
-  return `${name}+${toHex(keyId)}+${toBase64(concatBytes(new Uint8Array([ED25519_SIGNATURE_TYPE]), publicKey))}`;
+/** The verifier key line (vkey) of an Ed25519 public key of this signature type. */
+export async function formatVerifierKey(
+  name: string,
+  publicKey: Uint8Array,
+  signatureType = ED25519_SIGNATURE_TYPE,
+): Promise<string> {
+  const keyId = await noteKeyId(name, publicKey, signatureType);
+  return `${name}+${toHex(keyId)}+${toBase64(concatBytes(new Uint8Array([signatureType]), publicKey))}`;
 }
 
-/** Parses a verifier key line; throws with the reason when it is not a well-formed Ed25519 key. */
-export async function parseVerifierKey(line: string): Promise<VerifierKey> {
+/**
+ * Parses a verifier key line of a 32-byte Ed25519 key of this signature type (0x01, a note
+ * signer, by default); throws with the reason when it is not one.
+ */
+export async function parseVerifierKey(
+  line: string,
+  signatureType = ED25519_SIGNATURE_TYPE,
+): Promise<VerifierKey> {
   // Only the first two `+` separate: the base64 key may hold `+` itself.
   const [name = '', keyIdHex = '', ...keyParts] = line.trim().split('+');
   const keyBase64 = keyParts.join('+');
@@ -43,11 +60,12 @@ export async function parseVerifierKey(line: string): Promise<VerifierKey> {
   if (!isValidKeyName(name)) throw new Error('the verifier key has an invalid name');
   if (!/^[0-9a-f]{8}$/.test(keyIdHex)) throw new Error('the verifier key id is not 8 lowercase hex digits');
   const key = fromBase64(keyBase64);
-  if (key.length !== 33 || key[0] !== ED25519_SIGNATURE_TYPE) {
-    throw new Error('the verifier key is not an Ed25519 key (type 0x01, 32 bytes)');
+  if (key.length !== 33 || key[0] !== signatureType) {
+    const type = `0x${signatureType.toString(16).padStart(2, '0')}`;
+    throw new Error(`the verifier key is not an Ed25519 key of type ${type} (32 bytes)`);
   }
   const publicKey = key.slice(1);
-  if (!equalBytes(await noteKeyId(name, publicKey), fromHex(keyIdHex))) {
+  if (!equalBytes(await noteKeyId(name, publicKey, signatureType), fromHex(keyIdHex))) {
     throw new Error('the verifier key id does not match its name and key');
   }
   return { name, keyId: keyIdHex, publicKey };
@@ -146,5 +164,9 @@ export async function openNote(note: string, key: VerifierKey): Promise<string> 
 
 /** The signature line for `text`, given the raw 64-byte Ed25519 signature over its bytes. */
 export async function formatSignatureLine(name: string, publicKey: Uint8Array, signature: Uint8Array) {
-  return `${EM_DASH_PREFIX}${name} ${toBase64(concatBytes(await noteKeyId(name, publicKey), signature))}\n`;
+  return formatNoteSignature(name, await noteKeyId(name, publicKey), signature);
 }
+
+/** A signature line: `— <name> base64(key id || signature bytes)`. */
+export const formatNoteSignature = (name: string, keyId: Uint8Array, signature: Uint8Array): string =>
+  `${EM_DASH_PREFIX}${name} ${toBase64(concatBytes(keyId, signature))}\n`;
