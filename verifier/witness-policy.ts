@@ -17,7 +17,7 @@ import { verifyCheckpoint } from './checkpoint.js';
 import { parseCosignerKey, verifyCosignature } from './cosignature.js';
 import { parseVerifierKey, type VerifierKey } from './signed-note.js';
 
-export interface PolicyLog {
+interface PolicyLog {
   key: VerifierKey;
   /** The vkey as written. */
   vkey: string;
@@ -29,7 +29,7 @@ export interface PolicyWitness extends PolicyLog {
   name: string;
 }
 
-export interface PolicyGroup {
+interface PolicyGroup {
   threshold: number;
   members: string[];
 }
