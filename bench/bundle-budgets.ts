@@ -139,6 +139,7 @@ export const BUNDLE_BUDGETS_KB: Record<FunctionName, number> = {
   getCompanyObject: 374,
   updateObject: 383,
   listObjectEvents: 392,
+  listCompanyEvents: 392,
   verifyObject: 374,
   listWallets: 392,
   createWallet: 383,

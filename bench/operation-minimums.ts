@@ -120,6 +120,11 @@ export const operationMinimums: Record<CaseKey, StatedMinimum> = {
     calls: 3,
     reason: 'the object + the counters (visibility; eventCount is the total) + Query of the chain window',
   },
+  listCompanyEvents: {
+    calls: 2,
+    reason:
+      "Query of the company's time index (one page) + BatchGetItem of the page's objects (external ids)",
+  },
   verifyObject: {
     calls: 3,
     reason: 'the object + the counters + Query of the whole chain (one page up to 1 MB)',

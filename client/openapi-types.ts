@@ -636,6 +636,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the company's ledger events in a time range, newest first (extension)
+         * @description Needs a company key with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
+         */
+        get: operations["listCompanyEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/imports": {
         parameters: {
             query?: never;
@@ -1092,6 +1112,66 @@ export interface components {
         LedgerEventPage: {
             data: components["schemas"]["LedgerEvent"][];
             pagination: components["schemas"]["Pagination"];
+        };
+        /** @description Extension: one ledger event of the company, with what it belongs to */
+        ActivityEvent: {
+            /** @description `object:<companyId>:<objectId>` (or `subcategory:...`): hashed, so shown */
+            chainId: string;
+            sequence: number;
+            /** @description `create`, `update`, `transfer`, `repair`, `report_stolen`, `file_upload`, ... */
+            action: string;
+            changes: {
+                [key: string]: {
+                    from: unknown;
+                    to: unknown;
+                };
+            };
+            eventDescription: string | null;
+            performedBy: string | null;
+            /** @description `apiKey:<keyId>` or `wallet:<username@appId>` */
+            principal: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, milliseconds
+             */
+            timestamp: string;
+            /** @description 64 zeros for the first event */
+            prevHash: string;
+            /** @description SHA-256 of the canonical JSON of every other field but txId (docs/ledger.md, "Canonical event serialization") */
+            hash: string;
+            /** @description equals `hash` */
+            txId: string;
+            /**
+             * Format: uuid
+             * @description the object's id; null for a subcategory's event
+             */
+            objectId: string | null;
+            /** @description the object's external id as it is now; null for a subcategory's event or a removed object */
+            externalId: string | null;
+            /**
+             * Format: uuid
+             * @description the subcategory's id for a subcategory's event; null for an object's
+             */
+            subcategoryId: string | null;
+        };
+        /** @description Extension: a page of the company's events, newest first */
+        ActivityEventPage: {
+            data: components["schemas"]["ActivityEvent"][];
+            /** @description Spec 2.1 with the total left out (null), plus nextCursor (extension) */
+            pagination: {
+                /** @description page size in effect */
+                limit: number;
+                /** @description offset in effect */
+                offset: number;
+                /** @description null: not counted, as counting a time range would read all of it */
+                total: null;
+                /** @description more events follow this page */
+                hasNext: boolean;
+                /** @description offset > 0 */
+                hasPrevious: boolean;
+                /** @description (extension) opaque cursor of the next page, for the `cursor` query parameter; null on the last page */
+                nextCursor: string | null;
+            };
         };
         /** @description Extension: the verdict of recomputing an object's ledger chain */
         ChainVerification: {
@@ -8017,6 +8097,131 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "EVENT_NOT_YET_LOGGED";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Throttled by API Gateway: TOO_MANY_REQUESTS (extension) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "TOO_MANY_REQUESTS";
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Internal server error: INTERNAL_ERROR (extension) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+        };
+    };
+    listCompanyEvents: {
+        parameters: {
+            query?: {
+                /** @description page size */
+                limit?: number;
+                /** @description items to skip */
+                offset?: number;
+                /** @description (extension) the previous response's pagination.nextCursor, as it was: reads the next page at the cost of page 1, whatever its depth. Only with the same filters and sort, and no offset */
+                cursor?: string;
+                /** @description only events stamped at or after this instant (ISO 8601 UTC) */
+                since?: string;
+                /** @description only events stamped before this instant (ISO 8601 UTC); later than since */
+                until?: string;
+                /** @description only events of this action (an object's or a subcategory's) */
+                action?: "create" | "update" | "transfer" | "repair" | "report_stolen" | "file_upload" | "file_delete" | "CREATE" | "CHANGE" | "ACTIVATE" | "DEACTIVATE" | "REMOVE";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityEventPage"];
+                };
+            };
+            /** @description The request is not valid: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "VALIDATION_ERROR";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID, ADDRESS_NOT_ALLOWED (webhook url) (extensions) */
+                        validationErrors?: {
+                            field: string;
+                            message: string;
+                            code: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description The key may not do this: COMPANY_ACCESS_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "COMPANY_ACCESS_DENIED";
                         /**
                          * Format: date-time
                          * @description ISO 8601 UTC, milliseconds

@@ -219,6 +219,13 @@ const casesByOperation: Record<MeasuredOperationId, OperationCaseOf> = {
       return { request: () => ({ principal: world.company.principal, pathParameters: { objectId } }) };
     },
   },
+  listCompanyEvents: {
+    fixture: 'a company with an object of 5 events',
+    async prepare(world) {
+      await objectWithUpdates(world, 4);
+      return { request: () => ({ principal: world.company.principal }) };
+    },
+  },
   verifyObject: {
     fixture: 'an object with 5 events',
     async prepare(world) {

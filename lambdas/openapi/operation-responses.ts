@@ -229,6 +229,7 @@ export const operationResponses: { [Id in OperationId]: ResponsesOf<Id> } = {
     errors: ['RESOURCE_NOT_FOUND'],
   },
   getLedgerConsistency: { body: 'ConsistencyProof', errors: ['CHECKPOINT_NOT_FOUND'] },
+  listCompanyEvents: { body: 'ActivityEventPage' },
   createImport: {
     body: 'ImportCreated',
     headers: location,

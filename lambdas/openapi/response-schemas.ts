@@ -7,6 +7,7 @@
  */
 import { categoryView } from '#domain/categories/category-view.js';
 import { fileView } from '#domain/files/file-view.js';
+import { activityEventView } from '#domain/ledger/activity-view.js';
 import { ledgerEventView } from '#domain/ledger/event-view.js';
 import { objectView } from '#domain/objects/object-view.js';
 import { subcategoryDetailView, subcategorySummaryView } from '#domain/subcategories/subcategory-view.js';
@@ -56,20 +57,18 @@ const fieldChanges = (fields: readonly string[]): JsonSchema => ({
 const subcategoryAttributes = subcategoryDetailView.entity.attributes;
 const success: JsonSchema = { type: 'string', const: 'success' };
 
-const pagination = closedObject(
-  {
-    limit: described({ type: 'integer', minimum: 1, maximum: 100 }, 'page size in effect'),
-    offset: described(count, 'offset in effect'),
-    total: described(count, 'total items matching the criteria'),
-    hasNext: described({ type: 'boolean' }, 'offset + data.length < total'),
-    hasPrevious: described({ type: 'boolean' }, 'offset > 0 and total > 0'),
-    nextCursor: described(
-      { type: ['string', 'null'] },
-      '(extension) opaque cursor of the next page, for the `cursor` query parameter; null on the last page',
-    ),
-  },
-  { description: 'Spec 2.1, plus nextCursor (extension)' },
-);
+const paginationFields = {
+  limit: described({ type: 'integer', minimum: 1, maximum: 100 }, 'page size in effect'),
+  offset: described(count, 'offset in effect'),
+  total: described(count, 'total items matching the criteria'),
+  hasNext: described({ type: 'boolean' }, 'offset + data.length < total'),
+  hasPrevious: described({ type: 'boolean' }, 'offset > 0 and total > 0'),
+  nextCursor: described(
+    { type: ['string', 'null'] },
+    '(extension) opaque cursor of the next page, for the `cursor` query parameter; null on the last page',
+  ),
+};
+const pagination = closedObject(paginationFields, { description: 'Spec 2.1, plus nextCursor (extension)' });
 
 const pageOf = (item: ResponseSchemaName, description: string): JsonSchema =>
   closedObject(
@@ -219,6 +218,25 @@ export const responseSchemas = {
   ObjectPage: pageOf('Object', 'Spec 4.1, 4.2: a page of objects'),
   LedgerEvent: ledgerEventView.jsonSchema,
   LedgerEventPage: pageOf('LedgerEvent', 'Extension: a page of events, oldest first'),
+  ActivityEvent: activityEventView.jsonSchema,
+  ActivityEventPage: closedObject(
+    {
+      data: { type: 'array', items: schemaRef('ActivityEvent') },
+      pagination: closedObject(
+        {
+          ...paginationFields,
+          total: described(
+            { type: 'null' },
+            'null: not counted, as counting a time range would read all of it',
+          ),
+          hasNext: described({ type: 'boolean' }, 'more events follow this page'),
+          hasPrevious: described({ type: 'boolean' }, 'offset > 0'),
+        },
+        { description: 'Spec 2.1 with the total left out (null), plus nextCursor (extension)' },
+      ),
+    },
+    { description: "Extension: a page of the company's events, newest first" },
+  ),
   ChainVerification: chainVerification,
   FileRecord: fileView.jsonSchema,
   FileRecordPage: pageOf('FileRecord', "Extension: a page of an object's files, newest first"),
@@ -248,6 +266,8 @@ export type ResponseSchemaName =
   | 'ObjectPage'
   | 'LedgerEvent'
   | 'LedgerEventPage'
+  | 'ActivityEvent'
+  | 'ActivityEventPage'
   | 'ChainVerification'
   | 'FileRecord'
   | 'FileRecordPage'

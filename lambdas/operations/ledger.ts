@@ -1,4 +1,5 @@
 /** Rows of the operation table (`lambdas/operations.ts`): the ledger's transparency log (extension). */
+import { listCompanyEventsQuery } from '#domain/ledger/activity-view.js';
 import {
   consistencyQuery,
   eventProofPath,
@@ -67,6 +68,17 @@ export const ledgerOperations = withIds({
     permission: 'objects:read',
     pathParameters: eventProofPath,
     query: eventProofQuery,
+    successStatus: 200,
+  },
+  listCompanyEvents: {
+    ...companyOperation,
+    method: 'GET',
+    path: '/v2/events',
+    handler: 'ledger/list-company-events',
+    access: { table: ['Query', 'BatchGetItem'], indexes: ['gsi2', 'gsi3'] },
+    summary: "List the company's ledger events in a time range, newest first (extension)",
+    permission: 'objects:read',
+    query: listCompanyEventsQuery,
     successStatus: 200,
   },
 } as const satisfies Record<string, Operation>);

@@ -404,6 +404,7 @@ export const DATA_MODEL: readonly ItemModel[] = [
       kind: '`object` or `subcategory`',
       entityId: 'the object’s or subcategory’s id',
       sequence: SEQUENCE,
+      action: 'the event’s action (`create`, `transfer`, `REMOVE`, ...)',
     },
     patterns: [
       { name: 'get an event', index: 'table', description: 'One GetItem by chain and sequence.' },
@@ -418,6 +419,17 @@ export const DATA_MODEL: readonly ItemModel[] = [
         index: 'gsi1',
         description:
           'One single-item Query per bound: the first event at or after an instant, or the last before one.',
+      },
+      {
+        name: 'list the company’s activity',
+        index: 'gsi2',
+        description:
+          'One Query of a page, newest first, the time range as a sort key condition (`GET /v2/events`).',
+      },
+      {
+        name: 'list the company’s activity of one action',
+        index: 'gsi3',
+        description: 'As above, in the partition of the action.',
       },
     ],
   }),

@@ -46,6 +46,7 @@ const toEventItem = (chain: ChainRef, event: LedgerEvent): Record<string, unknow
     ...chain,
     timestamp: event.timestamp,
     sequence: sequenceText(event.sequence),
+    action: event.action,
   }),
   ...ledgerEventEntity.toItem(event),
 });
@@ -159,7 +160,9 @@ export async function chainSequenceAt(
   direction: 'from' | 'before',
 ): Promise<number | undefined> {
   // `#` sorts before every digit: `<instant>#` is below every sort key of that instant.
-  const bound = ledgerEventKeys.indexKeys({ ...chain, timestamp: instant, sequence: '' }).gsi1sk;
+  const bound = ledgerEventKeys.indexKeys({ ...chain, timestamp: instant, sequence: '', action: '' }, [
+    'gsi1',
+  ]).gsi1sk;
   const { Items } = await dynamoDb.send(
     new QueryCommand({
       TableName: tableName(),

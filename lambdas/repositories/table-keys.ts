@@ -202,8 +202,13 @@ export const ledgerEventKeys = /* @__PURE__ */ defineKeys({
   entity: 'ledgerEvent',
   // `lib/ledger-protection.ts` guards `T#*#LEDGER#*`: no function may update or delete an event.
   table: { pk: 'T#{tenantId}#LEDGER#{kind}#{entityId}', sk: 'EVENT#{sequence}' },
-  // A chain's events by time (a time range's sequence bounds); the timestamp grows with the sequence.
-  indexes: { gsi1: { pk: 'T#{tenantId}#LEDGER#{kind}#{entityId}', sk: '{timestamp}#{sequence}' } },
+  indexes: {
+    // A chain's events by time (a time range's sequence bounds); the timestamp grows with the sequence.
+    gsi1: { pk: 'T#{tenantId}#LEDGER#{kind}#{entityId}', sk: '{timestamp}#{sequence}' },
+    // The company's activity: every event of its chains by time, and by time for one action.
+    gsi2: { pk: 'T#{tenantId}#EVENTS', sk: '{timestamp}#{kind}#{entityId}#{sequence}' },
+    gsi3: { pk: 'T#{tenantId}#EVENTS#{action}', sk: '{timestamp}#{kind}#{entityId}#{sequence}' },
+  },
 });
 
 export const ledgerHeadKeys = /* @__PURE__ */ defineKeys({

@@ -382,6 +382,15 @@ describe('OpenAPI document against the live API (npm start)', () => {
       path: { objectId },
       query: { since: '2001-01-01T00:00:00Z', until: '2000-01-01T00:00:00Z' },
     });
+    // The company's activity: the object's events among the company's, newest first.
+    const activity = await client.call('listCompanyEvents', {
+      apiKey: companyKey,
+      query: { action: 'report_stolen', limit: '1' },
+    });
+    const badActivity = await client.call('listCompanyEvents', {
+      apiKey: companyKey,
+      query: { action: 'explode' },
+    });
     // The transparency log: its public parts, and the proof of the object's first event.
     for (const operationId of ['getLedgerCheckpoint', 'getLedgerKey']) {
       await client.call(operationId, { apiKey: companyKey });
@@ -434,6 +443,10 @@ describe('OpenAPI document against the live API (npm start)', () => {
     expect(eventsInRange.body.data.map((event: { sequence: number }) => event.sequence)).toEqual([2, 3]);
     expect(eventsInRange.body.pagination).toMatchObject({ total: 3, hasNext: true });
     expectResponse(invertedRange, 400);
+    expectResponse(activity, 200);
+    expect(activity.body.data).toMatchObject([{ objectId, action: 'report_stolen', sequence: 4 }]);
+    expect(activity.body.pagination).toMatchObject({ total: null });
+    expectResponse(badActivity, 400);
     expectResponse(unknown, 404);
     expectResponse(unknownEvents, 404);
   });

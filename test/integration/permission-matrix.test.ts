@@ -261,6 +261,11 @@ const CASES: readonly MatrixCase[] = [
     send: (key, fx) => call('listObjectEvents', key, { path: { objectId: fx.objectId } }),
   },
   {
+    name: "list the company's events",
+    operation: 'listCompanyEvents',
+    send: (key) => call('listCompanyEvents', key, { query: { limit: '5' } }),
+  },
+  {
     name: 'verify an object',
     operation: 'verifyObject',
     send: (key, fx) => call('verifyObject', key, { path: { objectId: fx.objectId } }),

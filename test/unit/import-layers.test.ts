@@ -156,6 +156,22 @@ describe('the import graph of lambdas/', () => {
     expect(cycles).toEqual([]);
   });
 
+  it('loads no AWS client with the operation table, which npm start and the synth read first', () => {
+    // Prepare: the modules `operations.ts` loads at run time (type-only imports are erased).
+    const loaded = new Set<string>();
+    const visit = (module: string): void => {
+      if (loaded.has(module)) return;
+      loaded.add(module);
+      for (const [target, { typeOnly }] of graph.get(module) ?? []) if (!typeOnly) visit(target);
+    };
+
+    // Act
+    visit('operations.ts');
+
+    // Assess: the clients read the stack's endpoints at load, before local mode has set them.
+    expect(loaded.has('shared/clients.ts')).toBe(false);
+  });
+
   it('imports only from the same layer or a layer below', () => {
     // Prepare
     const rank = (module: string) => LAYERS.indexOf(layerOf(module));

@@ -33,6 +33,11 @@ export const ALL_EVENT_TYPES: readonly string[] = Object.values(EVENT_TYPES).fla
   Object.values(types),
 );
 
+/** Every action of every chain kind, for the activity's `action` filter. */
+export const ACTIONS_OF_CHAINS: readonly string[] = [
+  ...new Set(Object.values(EVENT_TYPES).flatMap((types) => Object.keys(types))),
+];
+
 /** The event type of an action on a chain of the given kind. */
 export function eventTypeOf(kind: ChainRef['kind'], action: string): string {
   const known = (EVENT_TYPES[kind] as Record<string, string>)[action];
