@@ -214,7 +214,8 @@ async function monitor(
     throw new UsageError(
       'monitor needs --verifier-key <key line> (or a --policy with a log line) at its first run',
     );
-  if (saved.verifierKey && saved.verifierKey !== verifierKey) {
+  // A state that trusted the policy's log keys alone takes no other key later.
+  if (saved.checkpoint && saved.verifierKey !== verifierKey) {
     console.error('KEY CHANGED: --verifier-key is not the key this state file trusts');
     return 1;
   }

@@ -240,8 +240,10 @@ describe('ledger monitor --policy', () => {
       `log ${logKey}\n${await policyText(undefined, [insurer], 'quorum insurer.example')}`,
     );
     const changed = await monitor(state, '--policy', other);
-    // Assess
+    const keyAdded = await monitor(state, '--verifier-key', logKey);
+    // Assess: the state trusts the pinned policy's log key, and no key added later
     expect(changed).toMatchObject({ exitCode: 1, stderr: expect.stringMatching(/^POLICY CHANGED/m) });
+    expect(keyAdded).toMatchObject({ exitCode: 1, stderr: expect.stringMatching(/^KEY CHANGED/m) });
 
     // Act: the log grows, and only the auditor cosigns; then both do
     await givenLoggedObject(1);
