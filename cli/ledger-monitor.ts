@@ -2,7 +2,9 @@
  * The log monitor an auditor runs from cron (`npm run ledger -- monitor --state <file>`): it
  * remembers the last checkpoint it accepted, fetches the latest one and the consistency proof
  * between them, and refuses a bad signature, a shrinking log or a fork (two trees that are not
- * one the prefix of the other).
+ * one the prefix of the other). Given a witness policy (c2sp.org/tlog-policy), it also refuses
+ * a checkpoint whose cosignatures do not meet the policy's quorum, naming the missing
+ * witnesses: a fork shown only to this monitor is one the honest witnesses did not cosign.
  */
 import {
   parseCheckpointBody,
@@ -10,6 +12,8 @@ import {
   toHex,
   verifyCheckpoint,
   verifyConsistency,
+  verifyWitnessedCheckpoint,
+  type WitnessPolicy,
 } from '../verifier/index.js';
 
 /** Where the monitor reads the log from (the API, or in tests the handlers). */
@@ -27,21 +31,63 @@ export type MonitorVerdict =
   | { ok: true; message: string; state: MonitorState }
   | { ok: false; message: string };
 
-/** One monitor run: the new state to keep when ok, or why the log must not be trusted. */
+/** What the monitor trusts: the log's key, and optionally a witness policy (its `log` keys count too). */
+interface MonitorTrust {
+  verifierKey?: string;
+  policy?: WitnessPolicy;
+}
+
+type LatestVerdict =
+  | { ok: true; treeSize: number; rootHash: string; witnessed: string }
+  | { ok: false; message: string };
+
+/** The latest checkpoint's signature, and with a policy its cosignatures. */
+async function checkLatest(latest: string, { verifierKey, policy }: MonitorTrust): Promise<LatestVerdict> {
+  const verdict = policy
+    ? await verifyWitnessedCheckpoint(latest, policy, verifierKey)
+    : verifierKey
+      ? await verifyCheckpoint(latest, verifierKey)
+      : { ok: false, reason: 'no log key to trust was given' };
+  // A policy's verdict has a tree size only once the log's signature verified.
+  if (verdict.treeSize === undefined || !verdict.rootHash) {
+    return { ok: false, message: `BAD SIGNATURE: the latest checkpoint does not verify: ${verdict.reason}` };
+  }
+  if (!verdict.ok) {
+    return {
+      ok: false,
+      message: `NOT WITNESSED: the checkpoint at tree size ${verdict.treeSize} is refused: ${verdict.reason}`,
+    };
+  }
+  const cosigned = 'cosigned' in verdict ? verdict.cosigned : undefined;
+  return {
+    ok: true,
+    treeSize: verdict.treeSize,
+    rootHash: verdict.rootHash,
+    witnessed: cosigned ? `; cosigned by ${cosigned.join(', ') || 'no witness'}` : '',
+  };
+}
+
+/**
+ * One monitor run: the new state to keep when ok, or why the log must not be trusted. `trust`
+ * is the log's verifier key line, or a key and/or a witness policy.
+ *
+ * @example
+ * const verdict = await monitorLog(apiLogSource(url, apiKey), { policy }, saved);
+ * if (!verdict.ok) console.error(verdict.message); // e.g. "NOT WITNESSED: ... missing auditor"
+ */
 export async function monitorLog(
   source: LogSource,
-  trustedKey: string,
+  trust: string | MonitorTrust,
   state: MonitorState,
 ): Promise<MonitorVerdict> {
   const latest = await source.checkpoint();
-  const verdict = await verifyCheckpoint(latest, trustedKey);
-  if (!verdict.ok || verdict.treeSize === undefined || !verdict.rootHash) {
-    return { ok: false, message: `BAD SIGNATURE: the latest checkpoint does not verify: ${verdict.reason}` };
-  }
+  const verdict = await checkLatest(latest, typeof trust === 'string' ? { verifierKey: trust } : trust);
+  if (!verdict.ok) return verdict;
+  const { witnessed } = verdict;
   if (!state.checkpoint) {
     return {
       ok: true,
-      message: `first checkpoint: tree size ${verdict.treeSize}, root ${verdict.rootHash}`,
+      message: `first checkpoint: tree size ${verdict.treeSize}, root ${verdict.rootHash}${witnessed}`,
       state: { checkpoint: latest },
     };
   }
@@ -57,7 +103,7 @@ export async function monitorLog(
         message: `FORK: two roots for tree size ${verdict.treeSize}: ${previousRoot} and ${verdict.rootHash}`,
       };
     }
-    return { ok: true, message: `unchanged: tree size ${verdict.treeSize}`, state };
+    return { ok: true, message: `unchanged: tree size ${verdict.treeSize}${witnessed}`, state };
   }
   const proof = await source.consistency(previous.treeSize, verdict.treeSize);
   if (
@@ -70,7 +116,7 @@ export async function monitorLog(
   }
   return {
     ok: true,
-    message: `consistent: tree size ${previous.treeSize} -> ${verdict.treeSize}, root ${verdict.rootHash}`,
+    message: `consistent: tree size ${previous.treeSize} -> ${verdict.treeSize}, root ${verdict.rootHash}${witnessed}`,
     state: { checkpoint: latest },
   };
 }

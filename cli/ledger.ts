@@ -1,26 +1,52 @@
 /**
  * The ledger tools (what the QLDB console gave): verification, an object's history as a
  * readable table, an object's offline-verifiable bundle, and the log monitor.
- *   npm run ledger -- verify [--object <id>]   check every chain (or one object's) and the log against them
+ *   npm run ledger -- verify [--object <id>] [--policy <file>]   check every chain (or one object's) and the log against them
  *   npm run ledger -- history <objectId>       print the object's events with hashes and the verdict
- *   npm run ledger -- export --object <id> [--out <file>]   write the object's bundle (JSON)
- *   npm run ledger -- monitor --state <file> [--url <api>] [--api-key <key>] [--verifier-key <line>]
- * Exit code 1 when verification finds a problem; 2 for a usage error.
+ *   npm run ledger -- export --object <id> [--out <file>] [--policy <file>]   write the object's bundle (JSON)
+ *   npm run ledger -- monitor --state <file> [--url <api>] [--api-key <key>] [--verifier-key <line>] [--policy <file>]
+ * `--policy` names a witness policy (c2sp.org/tlog-policy): the checkpoint the command trusts
+ * must carry cosignatures that meet its quorum. Exit code 1 when verification finds a problem
+ * (or the checkpoint is not witnessed as the policy asks); 2 for a usage error.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { dataDirectoryFromEnvironment, readStackState } from '../local/stack-state.js';
+import { type PolicyVerdict, parseWitnessPolicy, verifyWitnessedCheckpoint } from '../verifier/index.js';
 import { apiLogSource, type MonitorState, monitorLog } from './ledger-monitor.js';
 import { connectToStack } from './stack-connection.js';
 
 const USAGE =
-  'Usage: npm run ledger -- verify [--object <objectId>] [--json] | history <objectId> [--json]\n' +
-  '       | export --object <objectId> [--out <file>]\n' +
-  '       | monitor --state <file> [--url <api base url>] [--api-key <key>] [--verifier-key <key line>]';
+  'Usage: npm run ledger -- verify [--object <objectId>] [--json] [--policy <file>] | history <objectId> [--json]\n' +
+  '       | export --object <objectId> [--out <file>] [--policy <file>]\n' +
+  '       | monitor --state <file> [--url <api base url>] [--api-key <key>] [--verifier-key <key line>] [--policy <file>]';
 
 class UsageError extends Error {}
 
 const shortHash = (hash: string) => `${hash.slice(0, 12)}…`;
+
+/** A policy file's text; a malformed policy is a usage error naming its line. */
+async function readPolicy(file: string): Promise<string> {
+  const text = readFileSync(file, 'utf8');
+  await parseWitnessPolicy(text).catch((error: Error) => {
+    throw new UsageError(`${file}: ${error.message}`);
+  });
+  return text;
+}
+
+/**
+ * The published checkpoint against a witness policy: signed by one of the policy's logs (or,
+ * for a policy that names none, by the key the log publishes) and cosigned to its quorum.
+ */
+async function witnessCheck(checkpoint: string, policyText: string, publishedKey: string) {
+  const policy = await parseWitnessPolicy(policyText);
+  return verifyWitnessedCheckpoint(checkpoint, policy, policy.logs.length > 0 ? undefined : publishedKey);
+}
+
+const witnessLine = (verdict: PolicyVerdict) =>
+  verdict.ok
+    ? `witnesses: ok, cosigned by ${verdict.cosigned.join(', ') || 'no witness'}`
+    : `witnesses: FAILED: ${verdict.reason}`;
 
 function table(rows: string[][]): string {
   const widths =
@@ -47,11 +73,13 @@ async function main(argv: string[]): Promise<number> {
       url: { type: 'string' },
       'api-key': { type: 'string' },
       'verifier-key': { type: 'string' },
+      policy: { type: 'string' },
     },
   });
   const [command, argument] = positionals;
   if (!command) throw new UsageError('No command given');
-  if (command === 'monitor') return monitor(values);
+  const policyText = values.policy ? await readPolicy(values.policy) : undefined;
+  if (command === 'monitor') return monitor(values, policyText);
   connectToStack();
   // Imported after connecting: the SDK clients read the endpoints when their module loads.
   const { verifyLedger } = await import('../lambdas/domain/ledger/ledger-audit.js');
@@ -59,6 +87,7 @@ async function main(argv: string[]): Promise<number> {
     '../lambdas/repositories/ledger-repository.js'
   );
   const { verifyChain } = await import('../lambdas/domain/ledger/chain-verification.js');
+  const { latestCheckpoint, logVerifierKey } = await import('../lambdas/domain/ledger/log-service.js');
 
   switch (command) {
     case 'export': {
@@ -69,18 +98,34 @@ async function main(argv: string[]): Promise<number> {
         console.error(`No ledger chain for object ${values.object}`);
         return 1;
       }
+      if (policyText) {
+        const witnesses = await witnessCheck(bundle.checkpoint, policyText, bundle.verifierKey);
+        if (!witnesses.ok) {
+          console.error(`Not exported: ${witnessLine(witnesses)}`);
+          return 1;
+        }
+      }
       const text = `${JSON.stringify(bundle, null, 2)}\n`;
       if (values.out) writeFileSync(values.out, text);
       else process.stdout.write(text);
       return 0;
     }
     case 'verify': {
-      const report = await verifyLedger({ objectId: values.object });
+      const ledgerReport = await verifyLedger({ objectId: values.object });
+      const witnesses = policyText
+        ? await witnessCheck(await latestCheckpoint(), policyText, await logVerifierKey())
+        : undefined;
+      const report = {
+        ...ledgerReport,
+        valid: ledgerReport.valid && witnesses?.ok !== false,
+        ...(witnesses ? { witnesses } : {}),
+      };
       if (values.json) console.log(JSON.stringify(report));
       else {
         console.log(
           `${report.valid ? 'VALID' : 'INVALID'}: ${report.chainsChecked} chain(s), ${report.eventsChecked} event(s) checked; log of ${report.log.treeSize} entries, ${report.log.integratedEvents} of the checked events in it`,
         );
+        if (witnesses) console.log(`  ${witnessLine(witnesses)}`);
         for (const chain of report.invalidChains) {
           for (const problem of chain.problems)
             console.log(`  ${chain.chainId} event ${problem.sequence ?? '-'}: ${problem.reason}`);
@@ -141,8 +186,15 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-/** One monitor run against the API; the trusted key is pinned in the state file at the first run. */
-async function monitor(values: Record<string, string | boolean | undefined>): Promise<number> {
+/**
+ * One monitor run against the API; the trusted key is pinned in the state file at the first
+ * run, and so is the witness policy at the first run that names one (a later `--policy` must
+ * be the same text; to trust other witnesses, start a new state file).
+ */
+async function monitor(
+  values: Record<string, string | boolean | undefined>,
+  policyText: string | undefined,
+): Promise<number> {
   const stateFile = values.state as string | undefined;
   if (!stateFile) throw new UsageError('monitor needs --state <file>');
   const url =
@@ -153,22 +205,40 @@ async function monitor(values: Record<string, string | boolean | undefined>): Pr
   if (!url) throw new UsageError('monitor needs --url (or ASSET_REGISTRY_API_URL, or a running npm start)');
   if (!apiKey) throw new UsageError('monitor needs --api-key (or ASSET_REGISTRY_API_KEY): any valid key');
   const saved = existsSync(stateFile)
-    ? (JSON.parse(readFileSync(stateFile, 'utf8')) as MonitorState & { verifierKey?: string })
+    ? (JSON.parse(readFileSync(stateFile, 'utf8')) as PinnedMonitorState)
     : {};
   const verifierKey = (values['verifier-key'] as string | undefined) ?? saved.verifierKey;
-  if (!verifierKey) throw new UsageError('monitor needs --verifier-key <key line> at its first run');
-  if (saved.verifierKey && saved.verifierKey !== verifierKey) {
+  const witnessPolicy = policyText ?? saved.witnessPolicy;
+  const policy = witnessPolicy === undefined ? undefined : await parseWitnessPolicy(witnessPolicy);
+  if (!verifierKey && !policy?.logs.length)
+    throw new UsageError(
+      'monitor needs --verifier-key <key line> (or a --policy with a log line) at its first run',
+    );
+  // A state that trusted the policy's log keys alone takes no other key later.
+  if (saved.checkpoint && saved.verifierKey !== verifierKey) {
     console.error('KEY CHANGED: --verifier-key is not the key this state file trusts');
     return 1;
   }
-  const verdict = await monitorLog(apiLogSource(url, apiKey), verifierKey, saved);
+  if (saved.witnessPolicy !== undefined && saved.witnessPolicy !== witnessPolicy) {
+    console.error('POLICY CHANGED: --policy is not the witness policy this state file trusts');
+    return 1;
+  }
+  const verdict = await monitorLog(apiLogSource(url, apiKey), { verifierKey, policy }, saved);
   if (!verdict.ok) {
     console.error(verdict.message);
     return 1;
   }
-  writeFileSync(stateFile, `${JSON.stringify({ ...verdict.state, verifierKey }, null, 2)}\n`);
+  const pinned: PinnedMonitorState = { ...verdict.state, verifierKey, witnessPolicy };
+  writeFileSync(stateFile, `${JSON.stringify(pinned, null, 2)}\n`);
   console.log(verdict.message);
   return 0;
+}
+
+/** The monitor's state file: the last accepted checkpoint, and the trust pinned at the first run. */
+interface PinnedMonitorState extends MonitorState {
+  verifierKey?: string;
+  /** The tlog-policy text, as given to the first run with `--policy`. */
+  witnessPolicy?: string;
 }
 
 main(process.argv.slice(2)).then(

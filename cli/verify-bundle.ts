@@ -1,27 +1,52 @@
 /**
- * The standalone offline verifier: `node verify-bundle.mjs <bundle.json> <verifier key>` (or
- * `npm run verify-bundle -- ...` in this repository). Built into one file with no dependency
- * but Node by `npm run build:verifier` (`dist/verify-bundle.mjs`). Prints one line per event
- * and exits 1 when anything fails; it never contacts the service.
+ * The standalone offline verifier: `node verify-bundle.mjs <bundle.json> [<verifier key>]
+ * [--policy <policy file>]` (or `npm run verify-bundle -- ...` in this repository). Built into
+ * one file with no dependency but Node by `npm run build:verifier` (`dist/verify-bundle.mjs`).
+ * With `--policy` (c2sp.org/tlog-policy), the checkpoint must also carry cosignatures that meet
+ * the policy's quorum, and the policy's `log` lines are trusted log keys (the key argument may
+ * then be left out). Prints one line per event and exits 1 when anything fails, 2 on a usage
+ * error or an unreadable input; it never contacts the service.
  */
 import { readFileSync } from 'node:fs';
-import { type LedgerBundle, verifyBundle } from '../verifier/index.js';
+import { parseArgs } from 'node:util';
+import { type LedgerBundle, parseWitnessPolicy, verifyBundle } from '../verifier/index.js';
 
-async function main(args: string[]): Promise<number> {
-  const [bundleFile, keyArgument] = args;
-  if (!bundleFile || !keyArgument) {
-    process.stderr.write('Usage: verify-bundle <bundle.json> <verifier key line, or a file holding it>\n');
+const USAGE =
+  'Usage: verify-bundle <bundle.json> [<verifier key line, or a file holding it>] [--policy <tlog-policy file>]\n' +
+  '       (the key may be left out when the policy has a "log" line)\n';
+
+async function main(argv: string[]): Promise<number> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { policy: { type: 'string' } },
+  });
+  const [bundleFile, keyArgument, ...extra] = positionals;
+  const policy = values.policy ? await parseWitnessPolicy(readFileSync(values.policy, 'utf8')) : undefined;
+  if (!bundleFile || extra.length > 0 || (!keyArgument && !policy?.logs.length)) {
+    process.stderr.write(USAGE);
     return 2;
   }
-  const key = keyArgument.includes('+') ? keyArgument : readFileSync(keyArgument, 'utf8').trim();
+  const verifierKey =
+    keyArgument === undefined || keyArgument.includes('+')
+      ? keyArgument
+      : readFileSync(keyArgument, 'utf8').trim();
   const bundle = JSON.parse(readFileSync(bundleFile, 'utf8')) as LedgerBundle;
-  const verdict = await verifyBundle(bundle, key);
-  const { checkpoint } = verdict;
+  const verdict = await verifyBundle(bundle, { verifierKey, policy });
+  const { checkpoint, witnesses } = verdict;
   console.log(
     checkpoint.ok
       ? `checkpoint: ok (${checkpoint.origin}, tree size ${checkpoint.treeSize}, key ${checkpoint.keyId})`
       : `checkpoint: FAILED: ${checkpoint.reason}`,
   );
+  if (witnesses) {
+    const cosigned = witnesses.cosigned.join(', ') || 'none';
+    console.log(
+      witnesses.ok
+        ? `witnesses: ok (quorum ${policy?.quorum}; cosigned by ${cosigned})`
+        : `witnesses: FAILED: ${witnesses.reason} (cosigned by ${cosigned})`,
+    );
+  }
   for (const event of verdict.events) {
     console.log(`event ${event.sequence} ${event.hash}: ${event.ok ? 'ok' : `FAILED: ${event.reason}`}`);
   }

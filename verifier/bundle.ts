@@ -1,13 +1,16 @@
 /**
  * Offline verification of an exported ledger bundle: an object, its events, each event's
  * tlog-proof and a checkpoint. Needs nothing from the service: only the verifier key the
- * auditor trusts.
+ * auditor trusts, and optionally the witness policy (c2sp.org/tlog-policy) whose quorum must
+ * have cosigned the checkpoint.
  */
 import { equalBytes, fromHex, fromUtf8 } from './bytes.js';
 import { type CheckpointVerdict, verifyCheckpoint } from './checkpoint.js';
 import { canonicalEventText, eventHash } from './event-hash.js';
 import { leafHash, rootFromInclusionProof } from './merkle.js';
+import { splitNote } from './signed-note.js';
 import { parseTlogProof } from './tlog-proof.js';
+import { type PolicyVerdict, verifyWitnessedCheckpoint, type WitnessPolicy } from './witness-policy.js';
 
 export const BUNDLE_FORMAT = 'asset-registry-ledger-bundle@v1';
 /** The `prevHash` of a chain's first event. */
@@ -22,7 +25,7 @@ export interface LedgerBundle {
   events: Array<Record<string, unknown>>;
   /** proofs[i]: the C2SP tlog-proof text of events[i]. */
   proofs: string[];
-  /** The signed checkpoint (note text) the proofs are checked against. */
+  /** The signed checkpoint (note text) the proofs are checked against, with any cosignatures. */
   checkpoint: string;
   /** The verifier key the server published (informational; trust is the caller's argument). */
   verifierKey: string;
@@ -41,8 +44,26 @@ export interface BundleVerdict {
   /** The key actually used. */
   verifierKey: string;
   checkpoint: CheckpointVerdict;
+  /** The checkpoint's cosignatures against the witness policy, when one was given. */
+  witnesses?: PolicyVerdict;
   /** One per event, in order. */
   events: EventVerdict[];
+}
+
+/** What the auditor trusts: a log key, a witness policy, or both (the policy's log keys count too). */
+interface BundleTrust {
+  /** A signed-note verifier key line `<name>+<8 hex>+<base64>` of the log. */
+  verifierKey?: string;
+  policy?: WitnessPolicy;
+}
+
+/** The note's signed text; a checkpoint is the same tree head whatever cosignatures it carries. */
+function signedText(note: string): string | undefined {
+  try {
+    return splitNote(note).text;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Why one event fails, or undefined when it passes every check. */
@@ -71,7 +92,8 @@ async function eventProblem(
   } catch (error) {
     return `the proof is malformed: ${(error as Error).message}`;
   }
-  if (proof.checkpoint !== bundleCheckpoint) return "the proof is not against the bundle's checkpoint";
+  if (signedText(proof.checkpoint) !== signedText(bundleCheckpoint))
+    return "the proof is not against the bundle's checkpoint";
   if (proof.extra && fromUtf8(proof.extra) !== canonicalEventText(event)) {
     return "the proof's event bytes are not this event";
   }
@@ -90,14 +112,41 @@ async function eventProblem(
   return undefined;
 }
 
+/** The checkpoint checked with each trusted log key in turn: the first that verifies, or the first verdict. */
+async function checkpointByAnyKey(
+  note: string,
+  keys: string[],
+): Promise<{ checkpoint: CheckpointVerdict; key: string }> {
+  let first: { checkpoint: CheckpointVerdict; key: string } | undefined;
+  for (const key of keys) {
+    const checkpoint = await verifyCheckpoint(note, key);
+    if (checkpoint.ok) return { checkpoint, key };
+    first ??= { checkpoint, key };
+  }
+  return first ?? { checkpoint: { ok: false, reason: 'no log key to trust was given' }, key: '' };
+}
+
 /**
  * Checks every event hash, every chain link, every inclusion proof against the checkpoint's
- * root, and the checkpoint's signature against `trustedVerifierKey` (signed-note verifier key
- * line `<name>+<8 hex>+<base64>`). Also checks that the object's `blockchain.lastTxId`, when
- * present, is its last event's hash.
+ * root, and the checkpoint's signature against the trusted log key: `trust` is a signed-note
+ * verifier key line `<name>+<8 hex>+<base64>`, or a key and/or a witness policy (whose `log`
+ * lines are trusted keys too). With a policy, the checkpoint's cosignatures must also meet
+ * its quorum; `witnesses` then names who cosigned and who did not. Also checks that the
+ * object's `blockchain.lastTxId`, when present, is its last event's hash.
+ *
+ * @example
+ * const verdict = await verifyBundle(bundle, { policy: await parseWitnessPolicy(policyText) });
+ * if (!verdict.ok) console.log(verdict.witnesses?.reason ?? verdict.checkpoint.reason);
  */
-export async function verifyBundle(bundle: LedgerBundle, trustedVerifierKey: string): Promise<BundleVerdict> {
-  const checkpoint = await verifyCheckpoint(bundle.checkpoint, trustedVerifierKey);
+export async function verifyBundle(
+  bundle: LedgerBundle,
+  trust: string | BundleTrust,
+): Promise<BundleVerdict> {
+  const { verifierKey, policy } = typeof trust === 'string' ? { verifierKey: trust } : trust;
+  const keys = [...(verifierKey ? [verifierKey] : []), ...(policy?.logs.map((log) => log.vkey) ?? [])];
+  const { checkpoint, key } = await checkpointByAnyKey(bundle.checkpoint, keys);
+  const witnesses =
+    policy && checkpoint.ok ? await verifyWitnessedCheckpoint(bundle.checkpoint, policy, key) : undefined;
   const events: EventVerdict[] = [];
   let previousHash = GENESIS_HASH;
   for (const [position, event] of bundle.events.entries()) {
@@ -125,9 +174,14 @@ export async function verifyBundle(bundle: LedgerBundle, trustedVerifierKey: str
     last.reason ??= "the object's lastTxId is not its last event's hash";
   }
   return {
-    ok: checkpoint.ok && events.length > 0 && events.every((event) => event.ok),
-    verifierKey: trustedVerifierKey,
+    ok:
+      checkpoint.ok &&
+      (!policy || witnesses?.ok === true) &&
+      events.length > 0 &&
+      events.every((event) => event.ok),
+    verifierKey: key,
     checkpoint,
+    ...(witnesses ? { witnesses } : {}),
     events,
   };
 }

@@ -1,7 +1,10 @@
 /**
- * What the visitor chose to trust, kept in this browser's `localStorage` (neither is a secret):
- * a verifier key entered by hand, and a pinned checkpoint. The API key is never stored here.
+ * What the visitor chose to trust, kept in this browser's `localStorage` (none is a secret):
+ * a verifier key entered by hand, a witness policy (c2sp.org/tlog-policy text) and a pinned
+ * checkpoint. The API key is never stored here.
  */
+import { parseWitnessPolicy, type WitnessPolicy } from '../../../verifier/index';
+
 export interface PinnedCheckpoint {
   /** The signed checkpoint note, as the log published it. */
   checkpoint: string;
@@ -14,6 +17,7 @@ export interface PinnedCheckpoint {
 
 const TRUSTED_KEY = 'asset-registry-console.trusted-verifier-key';
 const PINNED_CHECKPOINT = 'asset-registry-console.pinned-checkpoint';
+const WITNESS_POLICY = 'asset-registry-console.witness-policy';
 
 export const trustedVerifierKey = (): string | undefined => localStorage.getItem(TRUSTED_KEY) ?? undefined;
 
@@ -35,4 +39,26 @@ export function pinnedCheckpoint(): PinnedCheckpoint | undefined {
 export function pinCheckpoint(pinned: PinnedCheckpoint | undefined): void {
   if (pinned) localStorage.setItem(PINNED_CHECKPOINT, JSON.stringify(pinned));
   else localStorage.removeItem(PINNED_CHECKPOINT);
+}
+
+/** The witness policy text the visitor entered, if any. */
+export const witnessPolicyText = (): string | undefined => localStorage.getItem(WITNESS_POLICY) ?? undefined;
+
+/**
+ * Requires this witness policy from now on, once it parses (throws naming the line otherwise,
+ * and keeps the previous one); empty forgets it (cosignatures are no longer required).
+ */
+export async function setWitnessPolicyText(text: string): Promise<void> {
+  if (!text.trim()) {
+    localStorage.removeItem(WITNESS_POLICY);
+    return;
+  }
+  await parseWitnessPolicy(text);
+  localStorage.setItem(WITNESS_POLICY, text);
+}
+
+/** The entered witness policy, parsed; undefined when none is entered. */
+export async function witnessPolicy(): Promise<WitnessPolicy | undefined> {
+  const text = witnessPolicyText();
+  return text ? parseWitnessPolicy(text) : undefined;
 }

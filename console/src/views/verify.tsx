@@ -1,8 +1,10 @@
 /**
  * "Verify" on an object: fetches its events, their proofs, the checkpoint and the key, then
  * checks everything in this browser with the shared verifier module (`verifier/`, the offline
- * auditor's code). Each event shows verified or failed with the reason; the bundle can be
- * downloaded for the offline verifier.
+ * auditor's code). Each event shows verified or failed with the reason; with a witness policy
+ * entered (on the log page), the checkpoint must also be cosigned to its quorum, and the page
+ * names the witnesses that cosigned and those missing. The bundle can be downloaded for the
+ * offline verifier.
  */
 import { useState } from 'preact/hooks';
 import { type BundleVerdict, type LedgerBundle, verifyBundle } from '../../../verifier/index';
@@ -10,7 +12,7 @@ import type { Schemas } from '../api-client';
 import { useClient } from '../components/client-context';
 import { ErrorNotice } from '../components/error-notice';
 import { fetchBundle } from '../ledger/ledger-client';
-import { trustedVerifierKey } from '../ledger/trust';
+import { trustedVerifierKey, witnessPolicy } from '../ledger/trust';
 import { routeHref } from '../router';
 import { useAction } from '../use-action';
 import { EventTimeline } from './event-timeline';
@@ -19,9 +21,16 @@ import { PinButton } from './pin-button';
 interface Outcome {
   bundle: LedgerBundle;
   verdict: BundleVerdict;
-  keySource: 'entered' | 'server';
+  /** Whose log key was trusted: the visitor's, the policy's `log` lines, or the server's. */
+  keySource: 'entered' | 'policy' | 'server';
   milliseconds: number;
 }
+
+const KEY_SOURCES: Record<Outcome['keySource'], string> = {
+  entered: 'the key you entered',
+  policy: 'a log key of your witness policy',
+  server: 'published by the server',
+};
 
 export function VerifyView({ objectId }: { objectId: string }) {
   const client = useClient();
@@ -32,11 +41,17 @@ export function VerifyView({ objectId }: { objectId: string }) {
     const started = performance.now();
     const bundle = await fetchBundle(client, objectId, (done, total) => setProgress({ done, total }));
     const entered = trustedVerifierKey();
-    const verdict = await verifyBundle(bundle, entered ?? bundle.verifierKey);
+    const policy = await witnessPolicy();
+    // A policy that names its logs replaces the server's key; a key entered by hand comes first.
+    const keySource = entered ? 'entered' : policy?.logs.length ? 'policy' : 'server';
+    const verdict = await verifyBundle(bundle, {
+      verifierKey: entered ?? (keySource === 'server' ? bundle.verifierKey : undefined),
+      policy,
+    });
     setOutcome({
       bundle,
       verdict,
-      keySource: entered ? 'entered' : 'server',
+      keySource,
       milliseconds: performance.now() - started,
     });
   });
@@ -50,7 +65,8 @@ export function VerifyView({ objectId }: { objectId: string }) {
       <p>
         The page fetches every event of the object, each event's inclusion proof and the signed checkpoint,
         and checks them here: each event's hash and link to the one before, each proof against the
-        checkpoint's root, and the checkpoint's signature. It does not take the server's word for any of it.
+        checkpoint's root, and the checkpoint's signature, and, when you entered a witness policy, the
+        witnesses' cosignatures of the checkpoint. It does not take the server's word for any of it.
       </p>
       <button type="button" onClick={verification.run} disabled={running}>
         {running ? 'Verifying…' : outcome ? 'Verify again' : 'Verify'}
@@ -68,7 +84,13 @@ export function VerifyView({ objectId }: { objectId: string }) {
 
 function VerifyOutcome({ outcome, objectId }: { outcome: Outcome; objectId: string }) {
   const { verdict, bundle } = outcome;
+  const { witnesses } = verdict;
   const failed = verdict.events.filter((event) => !event.ok);
+  const failures = [
+    ...(failed.length > 0 ? [`${failed.length} of ${verdict.events.length} events`] : []),
+    ...(verdict.checkpoint.ok ? [] : ['the checkpoint']),
+    ...(witnesses?.ok === false ? ['the witness policy'] : []),
+  ];
   const marks = new Map(
     verdict.events.map((event) => [event.sequence, { ok: event.ok, reason: event.reason }]),
   );
@@ -90,7 +112,7 @@ function VerifyOutcome({ outcome, objectId }: { outcome: Outcome; objectId: stri
       >
         {verdict.ok
           ? `✔ All ${verdict.events.length} events verified`
-          : `✘ Verification failed: ${failed.length} of ${verdict.events.length} events${verdict.checkpoint.ok ? '' : ' and the checkpoint'}`}
+          : `✘ Verification failed: ${failures.join(' and ')}`}
       </h2>
       <div role={verdict.ok ? 'status' : 'alert'} class={verdict.ok ? 'notice ok' : 'notice error'}>
         {failed.map((event) => (
@@ -99,14 +121,24 @@ function VerifyOutcome({ outcome, objectId }: { outcome: Outcome; objectId: stri
           </p>
         ))}
         {!verdict.checkpoint.ok && <p>The checkpoint failed: {verdict.checkpoint.reason}</p>}
+        {witnesses?.ok === false && <p>The witness policy is not met: {witnesses.reason}</p>}
         {verdict.ok && <p>Checked in {Math.round(outcome.milliseconds)} ms, in this browser.</p>}
       </div>
       <dl class="fields">
         <div>
           <dt>Verifier key used</dt>
           <dd class="mono">
-            {verdict.verifierKey} (
-            {outcome.keySource === 'entered' ? 'the key you entered' : 'published by the server'})
+            {verdict.verifierKey || '?'} ({KEY_SOURCES[outcome.keySource]})
+          </dd>
+        </div>
+        <div>
+          <dt>Witnesses</dt>
+          <dd data-witnesses={witnesses ? (witnesses.ok ? 'met' : 'not-met') : 'no-policy'}>
+            {witnesses
+              ? `Cosigned by ${witnesses.cosigned.join(', ') || 'none of your witnesses'}; missing ${witnesses.missing.join(', ') || 'none'}. ${witnesses.ok ? 'Your quorum is met.' : 'Your quorum is not met.'}`
+              : verdict.checkpoint.ok
+                ? 'No witness policy entered: cosignatures are not checked.'
+                : 'Not checked: the checkpoint does not verify.'}
           </dd>
         </div>
         <div>
@@ -122,8 +154,10 @@ function VerifyOutcome({ outcome, objectId }: { outcome: Outcome; objectId: stri
         <button type="button" onClick={download}>
           Download verification bundle
         </button>
-        {verdict.checkpoint.ok && <PinButton checkpoint={bundle.checkpoint} verdict={verdict.checkpoint} />}
-        <a href={routeHref(['log'])}>Trusted key and pinned checkpoint</a>
+        {verdict.checkpoint.ok && witnesses?.ok !== false && (
+          <PinButton checkpoint={bundle.checkpoint} verdict={verdict.checkpoint} />
+        )}
+        <a href={routeHref(['log'])}>Trusted key, witness policy and pinned checkpoint</a>
       </div>
       <h2>Events</h2>
       <EventTimeline events={bundle.events as unknown as Schemas['LedgerEvent'][]} marks={marks} />
