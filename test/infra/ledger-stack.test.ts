@@ -1,4 +1,7 @@
 /** The ledger's infrastructure: the Object Lock log bucket, the KMS signing key, the sequencer's trigger, and append-only IAM. */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { DEFAULT_BATCH_SIZE } from '../../lambdas/domain/ledger/sequencer';
 import { SEQUENCER_TIMING_ENVIRONMENT, sequencerTiming } from '../../lambdas/domain/ledger/sequencer-timing';
@@ -159,6 +162,37 @@ describe('ledger infrastructure', () => {
     });
     expect(() => synthesizeStack({ ledgerCheckpointSeconds: '5' })).toThrow(
       /ledgerCheckpointSeconds must be a whole number of seconds, at least 10 \(got 5\)/,
+    );
+  });
+
+  it('gives the sequencer the witness policy named by witnessPolicyFile, and refuses a file it cannot use', () => {
+    // Prepare
+    const folder = mkdtempSync(join(tmpdir(), 'witness-policy-'));
+    const policyFile = join(folder, 'witnesses.txt');
+    const policy =
+      'witness W1 w1.example+01234567+BAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA http://w1\nquorum W1\n';
+    writeFileSync(policyFile, policy);
+    writeFileSync(join(folder, 'no-quorum.txt'), 'witness W1 w1.example+01234567+BAAA http://w1\n');
+    writeFileSync(join(folder, 'large.txt'), `${'#'.repeat(4000)}\nquorum none\n`);
+    // Act
+    const witnessed = synthesizeStack({ witnessPolicyFile: policyFile });
+    const functionId = witnessed.logicalIdOf(witnessed.stack.ledgerLog.sequencerFunction);
+    // Assess
+    expect(witnessed.template.toJSON().Resources[functionId].Properties.Environment.Variables).toMatchObject({
+      LEDGER_WITNESS_POLICY: policy,
+    });
+    const unwitnessedId = synthesized.logicalIdOf(synthesized.stack.ledgerLog.sequencerFunction);
+    expect(
+      template.toJSON().Resources[unwitnessedId].Properties.Environment.Variables.LEDGER_WITNESS_POLICY,
+    ).toBeUndefined();
+    expect(() => synthesizeStack({ witnessPolicyFile: join(folder, 'missing.txt') })).toThrow(
+      /witnessPolicyFile: .*missing.txt cannot be read/,
+    );
+    expect(() => synthesizeStack({ witnessPolicyFile: join(folder, 'no-quorum.txt') })).toThrow(
+      /has no quorum line/,
+    );
+    expect(() => synthesizeStack({ witnessPolicyFile: join(folder, 'large.txt') })).toThrow(
+      /over 3072 bytes/,
     );
   });
 
