@@ -61,14 +61,18 @@ async function givenWitnessedLog(quorum: '2-of-2' | '1-of-2') {
     'quorum witnesses',
   ].join('\n');
   const policy = await checkWitnessPolicy(policyText, logKey);
+  /** Requests sent to each witness, by URL, answered or not. */
+  const requests = new Map<string, number>();
   const route: typeof fetch = (input, init) => {
     const witness = witnesses.find((w) => String(input).startsWith(w.url)) as TestWitness;
+    requests.set(witness.url, (requests.get(witness.url) ?? 0) + 1);
     return witness.fetch(input, init);
   };
-  const witnessing: Witnessing = { policy, timeoutMs: 500, fetch: route };
+  const witnessing: Witnessing = { policy, timeoutMs: 500, fetch: route, restMs: 200 };
   const cycle = () =>
     runSequencerCycle({ signer, store: ledger.sequencer, owner: 'test', leaseMs: 10_000, witnessing });
-  return { ledger, signer, logKey, witnesses, policy, witnessing, cycle };
+  const requestsTo = (witness: TestWitness) => requests.get(witness.url) ?? 0;
+  return { ledger, signer, logKey, witnesses, policy, witnessing, cycle, requestsTo };
 }
 
 describe('a log under a 2-of-2 witness policy', () => {
@@ -91,7 +95,7 @@ describe('a log under a 2-of-2 witness policy', () => {
   });
 
   it('keeps integrating while a witness is down, publishes nothing new, and resumes when it is back', async () => {
-    const { ledger, witnesses, cycle } = await givenWitnessedLog('2-of-2');
+    const { ledger, witnesses, cycle, requestsTo } = await givenWitnessedLog('2-of-2');
     await writeEvents(ledger, 2);
     await cycle();
     const [w1, w2] = witnesses as [TestWitness, TestWitness];
@@ -105,9 +109,12 @@ describe('a log under a 2-of-2 witness policy', () => {
     expect(ledger.stored.has('checkpoints/5')).toBe(false);
     expect(w1.state.size).toBe(5);
     expect(state.witnessSizes).toEqual({ W1: 5, W2: 2 });
-    // More events while it is down: integrated, consistent with the integrated head, not published.
+    // More events while it is down: integrated, consistent with the integrated head, not
+    // published; the quorum needs it, so it is asked every cycle.
+    const asked = requestsTo(w2);
     await writeEvents(ledger, 2);
     expect(await cycle()).toMatchObject({ integrated: 2, treeSize: 7, awaitingWitnesses: true });
+    expect(requestsTo(w2)).toBe(asked + 1);
     expect((await ledger.state.read()).published?.treeSize).toBe(2);
     // Back: a cycle with nothing new asks again and publishes, w2 proven from the size it holds.
     w2.down = false;
@@ -118,9 +125,9 @@ describe('a log under a 2-of-2 witness policy', () => {
     expect(w2.oldSizes.at(-1)).toBe(2);
     expect(w2.state.size).toBe(7);
     // Nothing left to do: no witness is asked again.
-    const asked = w1.oldSizes.length;
+    const answered = w1.oldSizes.length;
     expect(await cycle()).toEqual({ leased: true, integrated: 0, treeSize: 7, caughtUp: true });
-    expect(w1.oldSizes.length).toBe(asked);
+    expect(w1.oldSizes.length).toBe(answered);
   });
 
   it('recovers from a 409: a witness that holds another size than the log knows', async () => {
@@ -172,6 +179,26 @@ describe('a log under a 1-of-2 witness policy', () => {
     expect(await cycle()).toEqual({ leased: true, integrated: 3, treeSize: 3, caughtUp: true });
     const note = (await ledger.state.read()).published!.checkpoint;
     expect(await verifyWitnessedCheckpoint(note, policy)).toMatchObject({ ok: true, cosigned: ['W2'] });
+  });
+
+  it('leaves a witness that was unreachable out for a while, while the other meets the quorum', async () => {
+    const { ledger, witnesses, cycle, requestsTo } = await givenWitnessedLog('1-of-2');
+    const [w1, w2] = witnesses as [TestWitness, TestWitness];
+    w1.down = true;
+    await writeEvents(ledger, 1);
+    await cycle();
+    expect([requestsTo(w1), requestsTo(w2)]).toEqual([1, 1]);
+    await writeEvents(ledger, 1);
+    expect(await cycle()).not.toHaveProperty('awaitingWitnesses');
+    expect([requestsTo(w1), requestsTo(w2)]).toEqual([1, 2]);
+    // Its rest over (200 ms here, 30 s by default), it is asked again.
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    w1.down = false;
+    await writeEvents(ledger, 1);
+    await cycle();
+    expect([requestsTo(w1), requestsTo(w2)]).toEqual([2, 3]);
+    expect(w1.state.size).toBe(3);
+    expect((await ledger.state.read()).published?.treeSize).toBe(3);
   });
 
   it('stops publication when both are down', async () => {

@@ -9,6 +9,7 @@
  * - 409 (`text/x.tlog.size`): the witness cosigned another size; asked again once from that
  *   size, with a fresh consistency proof;
  * - 400, 403, 404, 422, any other status, a timeout or a network failure: no cosignature.
+ * Requests go through the global `fetch`, whose connections are kept alive between requests.
  */
 import { logger, metrics } from '#shared/observability.js';
 import {
@@ -228,13 +229,23 @@ export async function requestCosignature(
   };
 }
 
+/** The witnesses of a policy the log calls: those with a URL. */
+export const callableWitnesses = (policy: WitnessPolicy): (PolicyWitness & { url: string })[] =>
+  policy.witnesses.filter((witness): witness is PolicyWitness & { url: string } => witness.url !== undefined);
+
 /**
- * Asks every witness of the policy that has a URL, in parallel, to cosign `checkpoint`;
- * `knownSizes` holds the size each cosigned last.
+ * Asks every witness of the policy that has a URL (but those named in `skip`), in parallel, to
+ * cosign `checkpoint`; `knownSizes` holds the size each cosigned last.
  */
 export async function collectCosignatures(
   policy: WitnessPolicy,
-  request: { checkpoint: string; treeSize: number; knownSizes: Record<string, number>; proofFrom: ProofFrom },
+  request: {
+    checkpoint: string;
+    treeSize: number;
+    knownSizes: Record<string, number>;
+    proofFrom: ProofFrom;
+    skip?: ReadonlySet<string>;
+  },
   options: WitnessClientOptions,
 ): Promise<WitnessResult[]> {
   // The proof from one size is computed once, whichever witnesses need it.
@@ -244,8 +255,8 @@ export async function collectCosignatures(
     return proofs.get(oldSize) as Promise<Uint8Array[]>;
   };
   return Promise.all(
-    policy.witnesses
-      .filter((witness): witness is PolicyWitness & { url: string } => witness.url !== undefined)
+    callableWitnesses(policy)
+      .filter((witness) => !request.skip?.has(witness.name))
       .map((witness) =>
         requestCosignature(
           witness,

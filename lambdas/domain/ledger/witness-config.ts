@@ -30,6 +30,8 @@ export interface Witnessing {
   timeoutMs: number;
   /** The global fetch unless a test gives another. */
   fetch?: typeof fetch;
+  /** How long an unreachable witness is left out while the others meet the quorum (30 s unless a test says). */
+  restMs?: number;
 }
 
 /** Thrown when a policy cannot be the log's: the message says why. */
