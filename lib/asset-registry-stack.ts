@@ -49,6 +49,7 @@ export class AssetRegistryStack extends Stack {
       origin: this.node.tryGetContext('ledgerLogOrigin') ?? `asset-registry/${this.stackName}`,
       checkpointSeconds: numberContext(this, 'ledgerCheckpointSeconds'),
       witnessPolicy: witnessPolicyOf(this),
+      witnessTimeoutMs: numberContext(this, 'witnessTimeoutMs'),
     });
     // The console's CSP names the API's origin and the API's CORS names the console's: the
     // API's is read lazily, once the API exists.

@@ -29,7 +29,11 @@ import {
   SEQUENCER_TIMING_ENVIRONMENT,
   sequencerTiming,
 } from '../lambdas/domain/ledger/sequencer-timing.js';
-import { WITNESS_POLICY_ENVIRONMENT } from '../lambdas/domain/ledger/witness-config.js';
+import {
+  checkWitnessTimeoutMs,
+  WITNESS_POLICY_ENVIRONMENT,
+  WITNESS_TIMEOUT_ENVIRONMENT,
+} from '../lambdas/domain/ledger/witness-config.js';
 import { OUTBOX_INSERT_FILTER, outboxPartition } from '../lambdas/repositories/log-outbox.js';
 import {
   positionPartition,
@@ -75,6 +79,8 @@ export interface LedgerLogProps {
    * quorum. Without it each checkpoint is published as signed.
    */
   witnessPolicy?: string;
+  /** Each request to a witness, in ms (context `witnessTimeoutMs`; 3,000 by default). */
+  witnessTimeoutMs?: number;
 }
 
 /** The context value naming the witness policy file. */
@@ -159,6 +165,14 @@ export class LedgerLog extends Construct {
         [SEQUENCER_TIMING_ENVIRONMENT.leaseSeconds]: String(timing.leaseSeconds),
         [SEQUENCER_TIMING_ENVIRONMENT.leaseRetrySeconds]: String(timing.leaseRetrySeconds),
         ...(props.witnessPolicy ? { [WITNESS_POLICY_ENVIRONMENT]: props.witnessPolicy } : {}),
+        // Refused here, at synth, when a cycle asking a witness twice would outlast the lease.
+        ...(props.witnessTimeoutMs === undefined
+          ? {}
+          : {
+              [WITNESS_TIMEOUT_ENVIRONMENT]: String(
+                checkWitnessTimeoutMs(props.witnessTimeoutMs, timing.leaseSeconds, 'witnessTimeoutMs'),
+              ),
+            }),
       },
       // A run starts cycles for `runSeconds`; the rest is for its last cycle of a full batch.
       timeout: Duration.seconds(SEQUENCER_TIMEOUT_SECONDS),

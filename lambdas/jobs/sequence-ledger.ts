@@ -27,7 +27,7 @@ const loadLog = async () =>
     signer,
     store: storedSequencerStore,
     leaseMs: timing.leaseSeconds * 1000,
-    witnessing: await witnessingFromEnvironment(signer),
+    witnessing: await witnessingFromEnvironment(signer, timing.leaseSeconds),
   });
 
 export const handler = async (event?: Partial<DynamoDBStreamEvent>): Promise<DynamoDBBatchResponse> => {

@@ -196,6 +196,23 @@ describe('ledger infrastructure', () => {
     );
   });
 
+  it('gives the sequencer a witness timeout from witnessTimeoutMs, and refuses one longer than a third of the lease', () => {
+    // Act
+    const given = synthesizeStack({ witnessTimeoutMs: '5000' });
+    const functionId = given.logicalIdOf(given.stack.ledgerLog.sequencerFunction);
+    // Assess
+    expect(given.template.toJSON().Resources[functionId].Properties.Environment.Variables).toMatchObject({
+      LEDGER_WITNESS_TIMEOUT_MS: '5000',
+    });
+    // The default bound's lease is 25 s; at a 10 s bound it is 12 s.
+    expect(() => synthesizeStack({ witnessTimeoutMs: '9000' })).toThrow(
+      /witnessTimeoutMs must be a whole number of milliseconds from 100 to 8333/,
+    );
+    expect(() => synthesizeStack({ witnessTimeoutMs: '5000', ledgerCheckpointSeconds: '10' })).toThrow(
+      /from 100 to 4000 \(a third of the 12 s lease\)/,
+    );
+  });
+
   it('denies every function changing, deleting, or putting outside a transaction, ledger event items', () => {
     // Prepare
     const functions = template.findResources('AWS::Lambda::Function') as Record<string, CfnResource>;

@@ -7,8 +7,8 @@
  *     (`fair-outbox.ts`), and record it as pending at the current tree size (or take up the pending batch a killed sequencer left);
  *  4. `tiles`: write the tiles and entry bundles that change;
  *  5. `positions`: record each event's log index;
- *  6. `checkpoint-files`: compute the new root, check it is consistent with the published one,
- *     sign it and store the checkpoint in the bucket;
+ *  6. `checkpoint-files`: compute the new root, check it is consistent with the integrated
+ *     head before it, sign it and (without a witness policy) store the checkpoint in the bucket;
  *  7. `commit`: record the new tree head in the state (published at once without a witness
  *     policy), the batch becoming `lastBatch`;
  *  8. `outbox-deleted`: delete the batch's outbox items and forget it;

@@ -6,7 +6,8 @@
  * - In AWS the policy's text is in `LEDGER_WITNESS_POLICY` (context `witnessPolicyFile` names
  *   the file at synth; `lib/ledger-log.ts` puts its text there);
  * - locally `LEDGER_WITNESS_POLICY_FILE` names the file;
- * - `LEDGER_WITNESS_TIMEOUT_MS` bounds each request to a witness (3,000 ms by default).
+ * - `LEDGER_WITNESS_TIMEOUT_MS` bounds each request to a witness (3,000 ms by default; context
+ *   `witnessTimeoutMs` in AWS).
  */
 import { readFileSync } from 'node:fs';
 import {
@@ -18,9 +19,9 @@ import {
 import type { LogSigner } from './log-signer.js';
 
 export const WITNESS_POLICY_ENVIRONMENT = 'LEDGER_WITNESS_POLICY';
-const WITNESS_POLICY_FILE_ENVIRONMENT = 'LEDGER_WITNESS_POLICY_FILE';
-const WITNESS_TIMEOUT_ENVIRONMENT = 'LEDGER_WITNESS_TIMEOUT_MS';
-/** Per request to a witness. */
+export const WITNESS_POLICY_FILE_ENVIRONMENT = 'LEDGER_WITNESS_POLICY_FILE';
+export const WITNESS_TIMEOUT_ENVIRONMENT = 'LEDGER_WITNESS_TIMEOUT_MS';
+/** Per request to a witness: a third of the shortest lease (12 s at a 10 s bound) is 4 s. */
 const DEFAULT_WITNESS_TIMEOUT_MS = 3000;
 
 /** What the sequencer needs to have its checkpoints witnessed. */
@@ -84,13 +85,18 @@ function witnessPolicyText(environment: NodeJS.ProcessEnv = process.env): string
   }
 }
 
-/** The per-witness timeout this process is configured with. */
-function witnessTimeoutMs(environment: NodeJS.ProcessEnv): number {
-  const given = environment[WITNESS_TIMEOUT_ENVIRONMENT];
-  if (!given) return DEFAULT_WITNESS_TIMEOUT_MS;
+/**
+ * A per-witness timeout, checked: whole milliseconds, at least 100, and short enough that a
+ * cycle asking a witness twice (a 409, then again) ends well within the lease.
+ */
+export function checkWitnessTimeoutMs(given: string | number, leaseSeconds: number, name: string): number {
   const value = Number(given);
-  if (!Number.isInteger(value) || value < 100 || value > 60_000) {
-    throw new WitnessPolicyError(`${WITNESS_TIMEOUT_ENVIRONMENT} must be 100 to 60000 ms, not "${given}"`);
+  const most = Math.floor((leaseSeconds * 1000) / 3);
+  if (!Number.isInteger(value) || value < 100 || value > most) {
+    throw new WitnessPolicyError(
+      `${name} must be a whole number of milliseconds from 100 to ${most} (a third of the ` +
+        `${leaseSeconds} s lease), not "${given}"`,
+    );
   }
   return value;
 }
@@ -101,10 +107,17 @@ function witnessTimeoutMs(environment: NodeJS.ProcessEnv): number {
  */
 export async function witnessingFromEnvironment(
   signer: LogSigner,
+  leaseSeconds: number,
   environment: NodeJS.ProcessEnv = process.env,
 ): Promise<Witnessing | undefined> {
   const text = witnessPolicyText(environment);
   if (text === undefined) return undefined;
   const logKey = await formatVerifierKey(signer.keyName, await signer.publicKey());
-  return { policy: await checkWitnessPolicy(text, logKey), timeoutMs: witnessTimeoutMs(environment) };
+  const timeout = environment[WITNESS_TIMEOUT_ENVIRONMENT];
+  return {
+    policy: await checkWitnessPolicy(text, logKey),
+    timeoutMs: timeout
+      ? checkWitnessTimeoutMs(timeout, leaseSeconds, WITNESS_TIMEOUT_ENVIRONMENT)
+      : DEFAULT_WITNESS_TIMEOUT_MS,
+  };
 }
