@@ -171,6 +171,39 @@ describe('a log under a 2-of-2 witness policy', () => {
   });
 });
 
+describe('a sequencer killed under a witness policy', () => {
+  it.each(['tiles', 'checkpoint-files', 'commit', 'outbox-deleted'] as const)(
+    'after %s is followed by one that integrates the batch once and publishes it',
+    async (killedAfter) => {
+      const { ledger, signer, witnessing, policy } = await givenWitnessedLog('2-of-2');
+      await writeEvents(ledger, 3);
+      const killed = runSequencerCycle({
+        signer,
+        store: ledger.sequencer,
+        owner: 'killed',
+        leaseMs: 1,
+        witnessing,
+        afterStep: (step) => {
+          if (step === killedAfter) throw new Error('killed');
+        },
+      });
+      await expect(killed).rejects.toThrow('killed');
+      expect((await ledger.state.read()).published).toBeUndefined();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      let result: Awaited<ReturnType<typeof runSequencerCycle>>;
+      do result = await runSequencerCycle({ signer, store: ledger.sequencer, owner: 'next', witnessing });
+      while (!result.caughtUp);
+      const state = await ledger.state.read();
+      expect(state.treeSize).toBe(3);
+      expect(new Set(ledger.positions.values())).toEqual(new Set([0, 1, 2]));
+      expect(state.published?.treeSize).toBe(3);
+      expect(await verifyWitnessedCheckpoint(state.published!.checkpoint, policy)).toMatchObject({
+        ok: true,
+      });
+    },
+  );
+});
+
 describe('a log under a 1-of-2 witness policy', () => {
   it('publishes with one witness down, carrying the one cosignature', async () => {
     const { ledger, witnesses, policy, cycle } = await givenWitnessedLog('1-of-2');
