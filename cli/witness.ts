@@ -11,6 +11,7 @@
 import { parseArgs } from 'node:util';
 import { kmsSigner } from '../lambdas/domain/ledger/log-signer.js';
 import { formatCosignerKey, isValidKeyName } from '../verifier/index.js';
+import { DataFolderInUseError } from '../witness/data-folder-lock.js';
 import { defaultWitnessName, startWitnessServer } from '../witness/start-witness-server.js';
 import type { WitnessStep } from '../witness/witness.js';
 
@@ -101,6 +102,10 @@ main(process.argv.slice(2)).catch((error: Error) => {
   if (error instanceof UsageError) {
     process.stderr.write(`${error.message}\n${USAGE}\n`);
     process.exit(2);
+  }
+  if (error instanceof DataFolderInUseError) {
+    process.stderr.write(`witness: ${error.message}\n`);
+    process.exit(1);
   }
   process.stderr.write(`witness: ${error.stack ?? error.message}\n`);
   process.exit(1);

@@ -8,6 +8,8 @@ import { existsSync, mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseCosignerKey } from '../../verifier/index';
+import { DataFolderInUseError } from '../../witness/data-folder-lock';
+import { startWitnessServer } from '../../witness/start-witness-server';
 import { checkCosignature, noteText } from '../support/cosignature-check';
 import { type TestLog, testLog } from '../support/witness-log';
 import { killWitnesses, startWitnessProcess } from '../support/witness-process';
@@ -69,6 +71,37 @@ describe('npm run witness', () => {
     expect(fromZero.status).toBe(409);
     expect(fromZero.headers.get('content-type')).toBe('text/x.tlog.size');
     expect(await fromZero.text()).toBe('4\n');
+  });
+
+  it('refuses a second witness on the same data folder while the first runs, not after it was killed', async () => {
+    // Prepare
+    const dataDir = mkdtempSync(join(tmpdir(), 'witness-cli-'));
+    const args = ['--port', '0', '--data', dataDir, '--log', log.verifierKey];
+    const first = await startWitnessProcess(args);
+    // Act
+    const second = spawnSync(process.execPath, ['--import', 'tsx', 'cli/witness.ts', ...args], {
+      cwd: join(__dirname, '..', '..'),
+      encoding: 'utf8',
+    });
+    await first.kill();
+    const third = await startWitnessProcess(args);
+    // Assess
+    expect(second.status).toBe(1);
+    expect(second.stdout).toBe('');
+    expect(second.stderr).toContain(`another witness (pid ${first.child.pid}) uses ${dataDir}`);
+    expect(third.verifierKey).toBe(first.verifierKey);
+  });
+
+  it('lets one in-process server hold a data folder until it is closed', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'witness-cli-'));
+    const first = await startWitnessServer({ dataDir, logs: [log.verifierKey], name: 'test.example/w' });
+    await expect(startWitnessServer({ dataDir, logs: [log.verifierKey] })).rejects.toThrow(
+      DataFolderInUseError,
+    );
+    await first.close();
+    const second = await startWitnessServer({ dataDir, logs: [log.verifierKey], name: 'test.example/w' });
+    expect(second.verifierKey).toBe(first.verifierKey);
+    await second.close();
   });
 
   it.each([
