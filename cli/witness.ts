@@ -13,7 +13,7 @@ import { kmsSigner } from '../lambdas/domain/ledger/log-signer.js';
 import { formatCosignerKey, isValidKeyName } from '../verifier/index.js';
 import { DataFolderInUseError } from '../witness/data-folder-lock.js';
 import { defaultWitnessName, startWitnessServer } from '../witness/start-witness-server.js';
-import type { WitnessStep } from '../witness/witness.js';
+import { InvalidLogKeyError, type WitnessStep } from '../witness/witness.js';
 
 const USAGE =
   "Usage: npm run witness -- --port <port> --data <dir> --log '<log verifier key>' [--log <key> …] [--name <witness name>]\n" +
@@ -87,8 +87,7 @@ async function main(argv: string[]): Promise<void> {
     : undefined;
   const server = await startWitnessServer({ ...options, afterStep }).catch((error: Error) => {
     // A log key that is no verifier key is the caller's mistake; anything else is not.
-    if (error.message.startsWith('the log key')) throw new UsageError(error.message);
-    throw error;
+    throw error instanceof InvalidLogKeyError ? new UsageError(error.message) : error;
   });
   process.stdout.write(`${server.verifierKey}\n${server.url}\n`);
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
