@@ -19,11 +19,12 @@ export interface WitnessProcess {
   stderr(): string;
 }
 
-const running = new Set<ChildProcess>();
+/** The witnesses started and not yet killed, each with what kills it (and its children). */
+const running = new Map<ChildProcess, () => void>();
 
 /** Kills every witness this module started and that is still running (an afterEach). */
 export function killWitnesses(): void {
-  for (const child of running) child.kill('SIGKILL');
+  for (const kill of running.values()) kill();
   running.clear();
 }
 
@@ -43,7 +44,16 @@ export async function startWitnessProcess(
         cwd: ROOT,
         env,
       });
-  running.add(child);
+  // A process group for npm: its shell and tsx must go with it.
+  const sigkill = () => {
+    try {
+      if (options.viaNpm && child.pid) process.kill(-child.pid, 'SIGKILL');
+      else child.kill('SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  };
+  running.set(child, sigkill);
   let stdout = '';
   let stderr = '';
   child.stderr!.on('data', (chunk) => {
@@ -72,9 +82,7 @@ export async function startWitnessProcess(
     reached,
     stderr: () => stderr,
     async kill() {
-      // A process group for npm: its shell and tsx must go with it.
-      if (options.viaNpm && child.pid) process.kill(-child.pid, 'SIGKILL');
-      else child.kill('SIGKILL');
+      sigkill();
       await exited;
       running.delete(child);
     },
