@@ -4,19 +4,25 @@
  * `POST /add-checkpoint` and `GET /<origin hash>/checkpoint` on 127.0.0.1.
  *   npm run witness -- --port <port> --data <dir> --log '<log verifier key>' [--log …] [--name <name>]
  * The first line of output is the witness's cosigner verifier key (type 0x04), the second its URL.
+ *   npm run witness -- --print-kms-key <KMS key id> --name <name>
+ * prints the verifier key of a deployed witness (`lib/witness/witness-stack.ts`) from its KMS key.
  * Exit code 2 for a usage error. See docs/witness.md.
  */
 import { parseArgs } from 'node:util';
-import { isValidKeyName } from '../verifier/index.js';
+import { kmsSigner } from '../lambdas/domain/ledger/log-signer.js';
+import { formatCosignerKey, isValidKeyName } from '../verifier/index.js';
+import { DataFolderInUseError } from '../witness/data-folder-lock.js';
 import { defaultWitnessName, startWitnessServer } from '../witness/start-witness-server.js';
-import type { WitnessStep } from '../witness/witness.js';
+import { InvalidLogKeyError, type WitnessStep } from '../witness/witness.js';
 
 const USAGE =
   "Usage: npm run witness -- --port <port> --data <dir> --log '<log verifier key>' [--log <key> …] [--name <witness name>]\n" +
   '  --port  TCP port on 127.0.0.1 (0 picks a free one)\n' +
   '  --data  folder of the witness key (made at first start) and of the checkpoints it cosigned\n' +
   '  --log   a followed log: its signed-note verifier key, as GET /v2/ledger/key answers; repeatable\n' +
-  `  --name  the witness's key name (default: ${defaultWitnessName()})`;
+  `  --name  the witness's key name (default: ${defaultWitnessName()})\n` +
+  'Usage: npm run witness -- --print-kms-key <KMS key id> --name <witness name>\n' +
+  "  prints a deployed witness's verifier key (the stack's outputs WitnessKeyId and WitnessName)";
 
 /**
  * A test hook: `WITNESS_STOP_AFTER_STEP=verified` (or `stored`) makes the witness print
@@ -26,13 +32,16 @@ const STOP_AFTER_STEP_ENVIRONMENT = 'WITNESS_STOP_AFTER_STEP';
 
 class UsageError extends Error {}
 
-function readArguments(argv: string[]) {
-  let values: ReturnType<typeof parse>['values'];
+function parseOrUsage(argv: string[]) {
   try {
-    values = parse(argv).values;
+    return parse(argv).values;
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+}
+
+function readArguments(argv: string[]) {
+  const values = parseOrUsage(argv);
   const { port, data, log = [], name = defaultWitnessName() } = values;
   if (port === undefined || !/^\d{1,5}$/.test(port) || Number(port) > 65_535) {
     throw new UsageError('--port is a TCP port number (0 to 65535)');
@@ -53,10 +62,20 @@ const parse = (argv: string[]) =>
       data: { type: 'string' },
       log: { type: 'string', multiple: true },
       name: { type: 'string' },
+      'print-kms-key': { type: 'string' },
     },
   });
 
+/** The verifier key of a witness whose key is in KMS, read with the caller's AWS credentials. */
+async function printKmsKey(keyId: string, name: string | undefined): Promise<void> {
+  if (!name || !isValidKeyName(name)) throw new UsageError('--print-kms-key needs the witness --name');
+  const signer = kmsSigner(name, keyId);
+  process.stdout.write(`${await formatCosignerKey(name, await signer.publicKey())}\n`);
+}
+
 async function main(argv: string[]): Promise<void> {
+  const kmsKeyId = parseOrUsage(argv)['print-kms-key'];
+  if (kmsKeyId !== undefined) return printKmsKey(kmsKeyId, parseOrUsage(argv).name);
   const options = readArguments(argv);
   const stopAfter = process.env[STOP_AFTER_STEP_ENVIRONMENT];
   const afterStep = stopAfter
@@ -68,8 +87,7 @@ async function main(argv: string[]): Promise<void> {
     : undefined;
   const server = await startWitnessServer({ ...options, afterStep }).catch((error: Error) => {
     // A log key that is no verifier key is the caller's mistake; anything else is not.
-    if (error.message.startsWith('the log key')) throw new UsageError(error.message);
-    throw error;
+    throw error instanceof InvalidLogKeyError ? new UsageError(error.message) : error;
   });
   process.stdout.write(`${server.verifierKey}\n${server.url}\n`);
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -83,6 +101,10 @@ main(process.argv.slice(2)).catch((error: Error) => {
   if (error instanceof UsageError) {
     process.stderr.write(`${error.message}\n${USAGE}\n`);
     process.exit(2);
+  }
+  if (error instanceof DataFolderInUseError) {
+    process.stderr.write(`witness: ${error.message}\n`);
+    process.exit(1);
   }
   process.stderr.write(`witness: ${error.stack ?? error.message}\n`);
   process.exit(1);

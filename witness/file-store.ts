@@ -6,8 +6,7 @@
  * write at a time per origin); one witness process uses a data folder at a time.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { open, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type CosignedCheckpoint, sameCheckpoint, type WitnessStore } from './witness-store.js';
 
@@ -60,13 +59,12 @@ async function replaceDurably(directory: string, file: string, text: string): Pr
 }
 
 /**
- * A witness store in `directory` (made if missing).
+ * A witness store in `directory` (made at the first write).
  *
  * @example
  * const store = fileWitnessStore(join(dataDir, 'checkpoints'));
  */
 export function fileWitnessStore(directory: string): WitnessStore {
-  mkdirSync(directory, { recursive: true, mode: 0o700 });
   // Per origin, the tail of the writes queued so far: each compare-and-set runs after the last.
   const queues = new Map<string, Promise<unknown>>();
   const serialized = <T>(origin: string, step: () => Promise<T>): Promise<T> => {
@@ -87,6 +85,7 @@ export function fileWitnessStore(directory: string): WitnessStore {
           rootHash: Buffer.from(next.rootHash).toString('base64'),
           note: next.note,
         };
+        await mkdir(directory, { recursive: true, mode: 0o700 });
         await replaceDurably(directory, file, `${JSON.stringify(stored, null, 2)}\n`);
         return { stored: true };
       }),

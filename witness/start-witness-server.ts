@@ -6,8 +6,9 @@ import { createServer, type IncomingMessage } from 'node:http';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { localSigner } from '../lambdas/domain/ledger/log-signer.js';
+import { lockDataFolder } from './data-folder-lock.js';
 import { fileWitnessStore } from './file-store.js';
-import { createWitness, type WitnessStep } from './witness.js';
+import { createWitness, type Witness, type WitnessStep } from './witness.js';
 import { MAX_BODY_BYTES, routeWitnessRequest } from './witness-routes.js';
 
 /** The witness's name when none is given: `<host name>/witness`. */
@@ -55,7 +56,8 @@ async function readBody(request: IncomingMessage): Promise<string> {
 }
 
 /**
- * Starts a witness server; the key is made in `dataDir` at first start.
+ * Starts a witness server; the key is made in `dataDir` at first start. Throws
+ * `DataFolderInUseError` while another live witness uses `dataDir`.
  *
  * @example
  * const witness = await startWitnessServer({ dataDir, logs: [logVerifierKey] });
@@ -64,12 +66,28 @@ async function readBody(request: IncomingMessage): Promise<string> {
  */
 export async function startWitnessServer(options: WitnessServerOptions): Promise<WitnessServer> {
   const name = options.name ?? defaultWitnessName();
+  // The logs' keys are checked (and the witness key made, with an exclusive create) first, so
+  // that a bad argument leaves no lock behind; nothing is stored before the lock is held.
   const witness = await createWitness({
     signer: localSigner(name, join(options.dataDir, WITNESS_KEY_FILE)),
     logs: options.logs,
     store: fileWitnessStore(join(options.dataDir, CHECKPOINTS_FOLDER)),
     afterStep: options.afterStep,
   });
+  const release = lockDataFolder(options.dataDir);
+  try {
+    return await serve(witness, options, release);
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+async function serve(
+  witness: Witness,
+  options: WitnessServerOptions,
+  release: () => void,
+): Promise<WitnessServer> {
   const server = createServer(async (request, response) => {
     let body: string;
     try {
@@ -104,10 +122,13 @@ export async function startWitnessServer(options: WitnessServerOptions): Promise
   return {
     url: `http://${host}:${address.port}`,
     verifierKey: witness.verifierKey,
-    name,
+    name: witness.name,
     close: () =>
       new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
+        server.close((error) => {
+          release();
+          return error ? reject(error) : resolve();
+        });
         server.closeAllConnections();
       }),
   };

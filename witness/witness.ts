@@ -128,12 +128,17 @@ function readCheckpoint(note: string) {
   }
 }
 
+/** A followed log's key is not an Ed25519 signed-note verifier key (a configuration error). */
+export class InvalidLogKeyError extends Error {}
+
 /** The trusted keys per origin (the key's name), from the logs' verifier keys. */
 async function trustedKeysByOrigin(logs: string[]): Promise<Map<string, VerifierKey[]>> {
   const byOrigin = new Map<string, VerifierKey[]>();
   for (const line of logs) {
     const key = await parseVerifierKey(line).catch((error: Error) => {
-      throw new Error(`the log key "${line}" is not a signed-note verifier key: ${error.message}`);
+      throw new InvalidLogKeyError(
+        `the log key "${line}" is not a signed-note verifier key: ${error.message}`,
+      );
     });
     byOrigin.set(key.name, [...(byOrigin.get(key.name) ?? []), key]);
   }

@@ -15,6 +15,7 @@ import {
   treeRoot,
 } from '../../lambdas/domain/ledger/log-tree';
 import { formatVerifierKey } from '../../verifier/index';
+import type { WitnessStep } from '../../witness/witness';
 
 export interface TestLog {
   signer: LogSigner;
@@ -67,4 +68,28 @@ export async function testLog(origin = 'log.example/test'): Promise<TestLog> {
     await formatVerifierKey(origin, await signer.publicKey()),
     (index) => `entry ${index}`,
   );
+}
+
+/**
+ * Once armed, holds each add-checkpoint after all its checks passed (before it signs and
+ * stores) until two got there: both were checked against the same stored size.
+ */
+export function verifiedBarrier() {
+  let armed = false;
+  let arrived = 0;
+  let release!: () => void;
+  const bothVerified = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return {
+    arm: () => {
+      armed = true;
+    },
+    arrived: () => arrived,
+    afterStep: async (step: WitnessStep) => {
+      if (!armed || step !== 'verified') return;
+      if (++arrived === 2) release();
+      await bothVerified;
+    },
+  };
 }

@@ -15,7 +15,7 @@ import { fileWitnessStore } from '../../witness/file-store';
 import { createWitness, type Witness, type WitnessStep } from '../../witness/witness';
 import { routeWitnessRequest, type WitnessHttpResponse } from '../../witness/witness-routes';
 import { checkCosignature, noteText } from '../support/cosignature-check';
-import { addCheckpointBody, type TestLog, testLog } from '../support/witness-log';
+import { addCheckpointBody, type TestLog, testLog, verifiedBarrier } from '../support/witness-log';
 
 const WITNESS_NAME = 'witness.example/w1';
 const EMPTY_ROOT = createHash('sha256').digest();
@@ -275,30 +275,6 @@ describe('a forked log', () => {
     expect(latest.split('\n')[1]).toBe(String(winner));
   });
 });
-
-/**
- * Once armed, holds each add-checkpoint after all its checks passed (before it signs and
- * stores) until two got there: both were checked against the same stored size.
- */
-function verifiedBarrier() {
-  let armed = false;
-  let arrived = 0;
-  let release!: () => void;
-  const bothVerified = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  return {
-    arm: () => {
-      armed = true;
-    },
-    arrived: () => arrived,
-    afterStep: async (step: WitnessStep) => {
-      if (!armed || step !== 'verified') return;
-      if (++arrived === 2) release();
-      await bothVerified;
-    },
-  };
-}
 
 describe('monitor retrieval: GET /<origin hash>/checkpoint', () => {
   it('404 before the witness cosigned that log, and for a log it does not follow', async () => {
