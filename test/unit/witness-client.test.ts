@@ -13,6 +13,7 @@ import {
   parseCosignatureLines,
   requestCosignature,
 } from '../../lambdas/domain/ledger/witness-client';
+import { metrics } from '../../lambdas/shared/observability';
 import {
   formatCosignerKey,
   type PolicyWitness,
@@ -271,6 +272,48 @@ describe('asking one witness', () => {
     };
     expect((await requestCosignature(witness, request, { timeoutMs: 50, fetch: refused })).outcome).toBe(
       'unreachable',
+    );
+  });
+});
+
+describe('counting answers', () => {
+  it('counts each answer by outcome in the invocation metrics (EMF), a 409 and its retry apart', async () => {
+    // Prepare
+    const { checkpoint, verifierKey } = await givenLog();
+    const witness = testWitness('w1.example', 'http://w1.example', verifierKey);
+    await witness.fetch(`${witness.url}/add-checkpoint`, {
+      method: 'POST',
+      body: formatAddCheckpointBody(0, [], checkpoint),
+    });
+    const policyEntry = await policyWitness('W1', await witness.vkey(), witness.url);
+    const request = { checkpoint, treeSize: 5, knownSize: 0, proofFrom: async () => [] };
+    const refused: typeof fetch = async () => {
+      throw new TypeError('fetch failed');
+    };
+    // What the tests before counted is dropped (metrics off, as the tests run).
+    metrics.publishStoredMetrics();
+    const settings = process.env.POWERTOOLS_METRICS_DISABLED;
+    process.env.POWERTOOLS_METRICS_DISABLED = 'false';
+    const written: string[] = [];
+    const spy = jest.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      written.push(String(chunk));
+      return true;
+    });
+    try {
+      // Act: a 409 then a 200 (the witness holds 5), then a refused connection.
+      await requestCosignature(policyEntry, request, { timeoutMs: 1000, fetch: witness.fetch });
+      await requestCosignature(policyEntry, request, { timeoutMs: 1000, fetch: refused });
+      metrics.publishStoredMetrics();
+    } finally {
+      spy.mockRestore();
+      if (settings === undefined) delete process.env.POWERTOOLS_METRICS_DISABLED;
+      else process.env.POWERTOOLS_METRICS_DISABLED = settings;
+    }
+    // Assess
+    const [document] = written.map((line) => JSON.parse(line)).filter((line) => line._aws);
+    expect(document).toMatchObject({ WitnessConflict: 1, WitnessCosigned: 1, WitnessUnreachable: 1 });
+    expect(document._aws.CloudWatchMetrics[0].Metrics).toEqual(
+      expect.arrayContaining([{ Name: 'WitnessConflict', Unit: 'Count' }]),
     );
   });
 });
