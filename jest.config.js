@@ -57,6 +57,8 @@ const IN_PROCESS_INTEGRATION = Object.keys({
   'ledger-sequencer-trigger': 'a table of its own and a mocked clock',
   'ledger-tamper': 'a table and signing key of its own',
   'ledger-witnessed-clients': 'a table and signing key of its own, read by its CLI children',
+  'ledger-witnessed': 'a table and signing key of its own, reads the console output',
+  'log-state-publication': 'a table of its own',
   'job-cap': 'holds its jobs behind a gate in its own process, changes EXPORT_INLINE_MAX_BYTES',
   'http-local-gateway-policy': 'replaces the authorizer with a mock that allows GET only',
   'subcategories-statistics': 'makes DynamoDB fail through a spy',

@@ -179,7 +179,7 @@ export const BUNDLE_BUDGETS_KB: Record<FunctionName, number> = {
   removeSubcategoryDataJob: 371,
   importObjectsJob: 444,
   exportObjectsJob: 384,
-  sequenceLedger: 399,
+  sequenceLedger: 415,
   publishLedgerEvents: 389,
   deliverWebhooks: 374,
   recordFailedJobs: 361,

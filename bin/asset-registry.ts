@@ -7,7 +7,9 @@
  */
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import { checkWitnessPolicy } from '../lambdas/domain/ledger/witness-config.js';
 import { AssetRegistryStack, DEFAULT_STACK_NAME } from '../lib/asset-registry-stack.js';
+import { witnessPolicyOf } from '../lib/ledger-log.js';
 import { WebConsoleFilesStack } from '../lib/web-console.js';
 
 const app = new App();
@@ -24,3 +26,14 @@ new WebConsoleFilesStack(app, `${stackName}-ConsoleFiles`, {
   restApi: stack.api.restApi,
 });
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
+
+// The witness policy (context `witnessPolicyFile`) is parsed in full here, with Web Crypto,
+// which a construct cannot await: one the log could not follow stops the synth before the app
+// writes its output (the synth runs when the event loop empties).
+const witnessPolicy = witnessPolicyOf(stack);
+if (witnessPolicy !== undefined) {
+  checkWitnessPolicy(witnessPolicy).catch((error: Error) => {
+    console.error(`witnessPolicyFile: ${error.message}`);
+    process.exit(1);
+  });
+}

@@ -9,7 +9,7 @@ import { BackgroundJobFunctions } from './background-job-functions.js';
 import { DataStore } from './data-store.js';
 import { EventsOut } from './events-out.js';
 import { FailedWork } from './failed-work.js';
-import { LedgerLog } from './ledger-log.js';
+import { LedgerLog, witnessPolicyOf } from './ledger-log.js';
 import { LedgerProtection } from './ledger-protection.js';
 import { Monitoring } from './monitoring.js';
 import { applyStatefulResourcePolicy } from './stateful-resources.js';
@@ -48,6 +48,8 @@ export class AssetRegistryStack extends Stack {
       retentionDays: numberContext(this, 'digestRetentionDays'),
       origin: this.node.tryGetContext('ledgerLogOrigin') ?? `asset-registry/${this.stackName}`,
       checkpointSeconds: numberContext(this, 'ledgerCheckpointSeconds'),
+      witnessPolicy: witnessPolicyOf(this),
+      witnessTimeoutMs: numberContext(this, 'witnessTimeoutMs'),
     });
     // The console's CSP names the API's origin and the API's CORS names the console's: the
     // API's is read lazily, once the API exists.

@@ -5,6 +5,7 @@
  * sequencer function, which integrates the outbox into the log, started by the outbox inserts
  * of the table stream (docs/ledger-sequencer.md): nothing runs while nobody writes.
  */
+import { readFileSync } from 'node:fs';
 import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
@@ -28,6 +29,11 @@ import {
   SEQUENCER_TIMING_ENVIRONMENT,
   sequencerTiming,
 } from '../lambdas/domain/ledger/sequencer-timing.js';
+import {
+  checkWitnessTimeoutMs,
+  WITNESS_POLICY_ENVIRONMENT,
+  WITNESS_TIMEOUT_ENVIRONMENT,
+} from '../lambdas/domain/ledger/witness-config.js';
 import { OUTBOX_INSERT_FILTER, outboxPartition } from '../lambdas/repositories/log-outbox.js';
 import {
   positionPartition,
@@ -67,6 +73,48 @@ export interface LedgerLogProps {
   checkpointSeconds?: number;
   /** Where the sequencer's trigger records the batches it gives up on. */
   failedWork: FailedWork;
+  /**
+   * The witness policy's text (C2SP tlog-policy; context `witnessPolicyFile` names the file):
+   * the sequencer asks its witnesses to cosign and publishes a checkpoint once they meet its
+   * quorum. Without it each checkpoint is published as signed.
+   */
+  witnessPolicy?: string;
+  /** Each request to a witness, in ms (context `witnessTimeoutMs`; 3,000 by default). */
+  witnessTimeoutMs?: number;
+}
+
+/** The context value naming the witness policy file. */
+const WITNESS_POLICY_FILE_CONTEXT = 'witnessPolicyFile';
+/** Lambda's limit on a function's whole environment is 4 KB: the policy may take most of it. */
+const MAX_WITNESS_POLICY_BYTES = 3072;
+
+/**
+ * The text of the policy file named by context `witnessPolicyFile`, if any. Checked here as far
+ * as a synth can without Web Crypto (the file is read, fits the environment, has a quorum line);
+ * `bin/asset-registry.ts` parses it fully before the synth, and the sequencer at its first run
+ * checks it names this log's key.
+ */
+export function witnessPolicyOf(scope: Construct): string | undefined {
+  const file: unknown = scope.node.tryGetContext(WITNESS_POLICY_FILE_CONTEXT);
+  if (file === undefined || file === '') return undefined;
+  let text: string;
+  try {
+    text = readFileSync(String(file), 'utf8');
+  } catch (error) {
+    throw new Error(
+      `${WITNESS_POLICY_FILE_CONTEXT}: ${String(file)} cannot be read (${(error as Error).message})`,
+    );
+  }
+  if (Buffer.byteLength(text) > MAX_WITNESS_POLICY_BYTES) {
+    throw new Error(
+      `${WITNESS_POLICY_FILE_CONTEXT}: ${String(file)} is over ${MAX_WITNESS_POLICY_BYTES} bytes, ` +
+        "more than the function's environment holds",
+    );
+  }
+  if (!/^quorum[ \t]/m.test(text)) {
+    throw new Error(`${WITNESS_POLICY_FILE_CONTEXT}: ${String(file)} has no quorum line (C2SP tlog-policy)`);
+  }
+  return text;
 }
 
 export class LedgerLog extends Construct {
@@ -116,6 +164,15 @@ export class LedgerLog extends Construct {
         [SEQUENCER_TIMING_ENVIRONMENT.runSeconds]: String(timing.runSeconds),
         [SEQUENCER_TIMING_ENVIRONMENT.leaseSeconds]: String(timing.leaseSeconds),
         [SEQUENCER_TIMING_ENVIRONMENT.leaseRetrySeconds]: String(timing.leaseRetrySeconds),
+        ...(props.witnessPolicy ? { [WITNESS_POLICY_ENVIRONMENT]: props.witnessPolicy } : {}),
+        // Refused here, at synth, when a cycle asking a witness twice would outlast the lease.
+        ...(props.witnessTimeoutMs === undefined
+          ? {}
+          : {
+              [WITNESS_TIMEOUT_ENVIRONMENT]: String(
+                checkWitnessTimeoutMs(props.witnessTimeoutMs, timing.leaseSeconds, 'witnessTimeoutMs'),
+              ),
+            }),
       },
       // A run starts cycles for `runSeconds`; the rest is for its last cycle of a full batch.
       timeout: Duration.seconds(SEQUENCER_TIMEOUT_SECONDS),

@@ -4,8 +4,9 @@
  * `http://127.0.0.1:$PORT` (default 3000) through the local gateway. Ctrl-C stops everything.
  * `npm start -- -c key=value` synthesizes the stack with that context value, as `cdk deploy` would.
  */
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { buildConsole } from '../console/build.js';
+import { WITNESS_POLICY_FILE_ENVIRONMENT } from '../lambdas/domain/ledger/witness-config.js';
 import { CORS_ALLOWED_ORIGINS_ENVIRONMENT, parseOrigins } from '../lambdas/http/cors.js';
 import { contextFromArguments } from './context-arguments.js';
 import { JavaMissingError } from './dynamodb-local.js';
@@ -34,6 +35,9 @@ const localConsoleOrigins = (port: number): string[] => [
 async function main(): Promise<void> {
   // `npm start -- -c key=value`: the stack as `cdk deploy -c key=value` would deploy it.
   const context = contextFromArguments(process.argv.slice(2));
+  // The witness policy, as in AWS: its text in the sequencer's environment (docs/ledger.md).
+  const witnessPolicyFile = process.env[WITNESS_POLICY_FILE_ENVIRONMENT];
+  if (witnessPolicyFile) context.witnessPolicyFile ??= resolve(witnessPolicyFile);
   const port = Number(process.env.PORT || 3000);
   if (!Number.isInteger(port) || port < 1 || port > 65535)
     throw new Error(`PORT must be a port number, not "${process.env.PORT}"`);

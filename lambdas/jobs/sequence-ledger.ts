@@ -5,23 +5,46 @@
  * started at once share the work). Nothing runs while nobody writes. The records themselves
  * are only the signal: the outbox is what is integrated, so a run started with any event (a
  * manual invoke, `{}`) drains it too. A run that spends its time on a backlog reports its
- * batch's first record as failed, so that the mapping starts it again to go on.
+ * batch's first record as failed, so that the mapping starts it again to go on; so does a run
+ * whose last checkpoint still waits for its witnesses' quorum when its time is spent
+ * (`LEDGER_WITNESS_POLICY`, `witness-config.ts`).
  */
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { signerFromEnvironment } from '#domain/ledger/log-signer.js';
 import { drainOutbox, storedSequencerLog } from '#domain/ledger/sequencer-drain.js';
 import { sequencerTimingFromEnvironment } from '#domain/ledger/sequencer-timing.js';
+import { witnessingFromEnvironment } from '#domain/ledger/witness-config.js';
 import { storedSequencerStore } from '#repositories/stored-ledger.js';
+import { metrics } from '#shared/observability.js';
 
 const signer = signerFromEnvironment();
 const timing = sequencerTimingFromEnvironment();
-const log = storedSequencerLog({ signer, store: storedSequencerStore, leaseMs: timing.leaseSeconds * 1000 });
+// Loaded and checked at the first run (the check needs the signer's public key): a policy that
+// does not fit this log fails every run, with the reason.
+let log: Promise<ReturnType<typeof storedSequencerLog>> | undefined;
+const loadLog = async () =>
+  storedSequencerLog({
+    signer,
+    store: storedSequencerStore,
+    leaseMs: timing.leaseSeconds * 1000,
+    witnessing: await witnessingFromEnvironment(signer, timing.leaseSeconds),
+  });
 
 export const handler = async (event?: Partial<DynamoDBStreamEvent>): Promise<DynamoDBBatchResponse> => {
-  const result = await drainOutbox(log, {
-    leaseRetryMs: timing.leaseRetrySeconds * 1000,
-    runUntil: Date.now() + timing.runSeconds * 1000,
+  log ??= loadLog().catch((error: unknown) => {
+    log = undefined;
+    throw error;
   });
+  let result: Awaited<ReturnType<typeof drainOutbox>>;
+  try {
+    result = await drainOutbox(await log, {
+      leaseRetryMs: timing.leaseRetrySeconds * 1000,
+      runUntil: Date.now() + timing.runSeconds * 1000,
+    });
+  } finally {
+    // The witnesses' answers, counted by outcome (`witness-client.ts`).
+    metrics.publishStoredMetrics();
+  }
   if (result.integrated > 0 || result.outcome === 'out-of-time') {
     console.log(JSON.stringify({ level: 'INFO', message: 'Ledger sequencer run', ...result }));
   }

@@ -62,7 +62,7 @@ export interface PendingBatch {
   entries: OutboxEntry[];
 }
 
-/** A published tree head. */
+/** A signed tree head (the integrated head; published too when no witness policy governs). */
 export interface LogHead {
   treeSize: number;
   /** Hex. */
@@ -71,12 +71,27 @@ export interface LogHead {
   verifierKey: string;
 }
 
+/** A checkpoint served to readers: the signed note, with the witnesses' cosignatures under a policy. */
+export interface PublishedCheckpoint {
+  treeSize: number;
+  checkpoint: string;
+}
+
 export interface LogState {
+  /** The integrated head: the size, root and signed checkpoint the sequencer extends. */
   treeSize: number;
   /** Hex; absent before the first checkpoint. */
   rootHash?: string;
   checkpoint?: string;
   verifierKey?: string;
+  /**
+   * The published head: what `GET /v2/ledger/checkpoint` serves and proofs are against. The
+   * integrated head itself without a witness policy; under one, the last integrated head whose
+   * cosignatures met the quorum (absent until one did).
+   */
+  published?: PublishedCheckpoint;
+  /** The size each witness (by its policy name) cosigned last, to send as its `old` size. */
+  witnessSizes?: Record<string, number>;
   pending?: PendingBatch;
   /** Outbox keys of the last integrated batch, still to delete. */
   lastBatch?: OutboxKey[];
@@ -132,15 +147,30 @@ export interface SequencerStore {
   releaseLease(owner: string): Promise<void>;
   /** Records the batch about to be integrated (only if the log is still at `batch.fromSize` and none is pending). */
   writePending(owner: string, batch: PendingBatch): Promise<void>;
-  /** Publishes the new head; the batch's outbox keys stay in `lastBatch` until removed. */
-  commit(owner: string, head: LogHead, lastBatch: OutboxKey[]): Promise<void>;
+  /**
+   * Records the new integrated head and the published head after it (the new head without a
+   * witness policy, the one read under a policy); the batch's outbox keys stay in `lastBatch`
+   * until removed.
+   */
+  commit(
+    owner: string,
+    head: LogHead,
+    lastBatch: OutboxKey[],
+    published: PublishedCheckpoint | undefined,
+  ): Promise<void>;
+  /** Records the witnesses' sizes after a round of requests, and publishes `published` if given. */
+  recordWitnessing(
+    owner: string,
+    witnessSizes: Record<string, number>,
+    published: PublishedCheckpoint | undefined,
+  ): Promise<void>;
   clearLastBatch(owner: string): Promise<void>;
   /** Records the log index of each entry of a batch integrated at `fromSize` (the same values when redone). */
   writePositions(entries: OutboxEntry[], fromSize: number): Promise<void>;
   readTile(ref: TileRef): Promise<Buffer | undefined>;
   /** Stores tiles; a full tile already stored is left as it is. */
   writeTiles(writes: TileWrite[]): Promise<void>;
-  /** Stores a signed checkpoint: by its size and as the latest. */
+  /** Stores a published checkpoint: by its size and as the latest. */
   writeCheckpoint(treeSize: number, note: string): Promise<void>;
 }
 

@@ -17,6 +17,7 @@ import {
   type OutboxEntry,
   type OutboxKey,
   type PendingBatch,
+  type PublishedCheckpoint,
 } from './ledger-store.js';
 import { logPositionKeys, logStateKeys } from './table-keys.js';
 
@@ -27,12 +28,31 @@ const STATE_KEY = logStateKeys.key({});
 /** A chain's log positions; `lib/ledger-log.ts` grants the sequencer `positionPartition('*')`. */
 export const positionPartition = (chainId: string): string => logPositionKeys.partition({ chainId });
 
+/**
+ * The published head: `publishedCheckpoint` once one is. An item with a checkpoint but no
+ * `publishedSize` at all was written before publication was split from integration (every
+ * commit since sets it, to 0 while nothing is published): its signed head is published.
+ */
+function publishedOf(item: Record<string, unknown> | undefined): PublishedCheckpoint | undefined {
+  if (item?.publishedCheckpoint) {
+    return { treeSize: item.publishedSize as number, checkpoint: item.publishedCheckpoint as string };
+  }
+  if (item?.checkpoint && item.publishedSize === undefined) {
+    return { treeSize: item.treeSize as number, checkpoint: item.checkpoint as string };
+  }
+  return undefined;
+}
+
 function toState(item: Record<string, unknown> | undefined): LogState {
   return {
     treeSize: (item?.treeSize as number | undefined) ?? 0,
     rootHash: item?.rootHash as string | undefined,
     checkpoint: item?.checkpoint as string | undefined,
     verifierKey: item?.verifierKey as string | undefined,
+    published: publishedOf(item),
+    witnessSizes: item?.witnessSizes
+      ? (JSON.parse(item.witnessSizes as string) as Record<string, number>)
+      : undefined,
     pending: item?.pending ? (JSON.parse(item.pending as string) as PendingBatch) : undefined,
     lastBatch: item?.lastBatch ? (JSON.parse(item.lastBatch as string) as OutboxKey[]) : undefined,
   };
@@ -140,20 +160,56 @@ export const writePendingBatch = (owner: string, batch: PendingBatch): Promise<v
     ' AND treeSize = :from AND attribute_not_exists(pending)',
   );
 
-/** Publishes the new tree head; the batch's outbox keys stay in `lastBatch` until deleted. */
-export const commitCheckpoint = (owner: string, head: LogHead, lastBatch: OutboxKey[]): Promise<void> =>
+/**
+ * Records the new integrated head and the published one after it (the head itself without a
+ * witness policy; under one, the published head as read, which only publication moves). The
+ * batch's outbox keys stay in `lastBatch` until deleted.
+ */
+export const commitCheckpoint = (
+  owner: string,
+  head: LogHead,
+  lastBatch: OutboxKey[],
+  published: PublishedCheckpoint | undefined,
+): Promise<void> =>
   updateHoldingLease(
     owner,
-    lastBatch.length > 0
-      ? 'SET treeSize = :size, rootHash = :root, checkpoint = :checkpoint, verifierKey = :key, lastBatch = :last REMOVE pending'
-      : 'SET treeSize = :size, rootHash = :root, checkpoint = :checkpoint, verifierKey = :key REMOVE pending',
+    [
+      'SET treeSize = :size, rootHash = :root, checkpoint = :checkpoint, verifierKey = :key',
+      ', publishedSize = :publishedSize',
+      published ? ', publishedCheckpoint = :published' : '',
+      lastBatch.length > 0 ? ', lastBatch = :last' : '',
+      published ? ' REMOVE pending' : ' REMOVE pending, publishedCheckpoint',
+    ].join(''),
     {
       ':size': head.treeSize,
       ':root': head.rootHash,
       ':checkpoint': head.checkpoint,
       ':key': head.verifierKey,
+      ':publishedSize': published?.treeSize ?? 0,
+      ...(published ? { ':published': published.checkpoint } : {}),
       ...(lastBatch.length > 0 ? { ':last': JSON.stringify(lastBatch) } : {}),
     },
+  );
+
+/**
+ * Records the size each witness holds after a round of requests, and publishes `published`
+ * (a cosigned checkpoint) if given; a published size never goes back.
+ */
+export const recordWitnessing = (
+  owner: string,
+  witnessSizes: Record<string, number>,
+  published: PublishedCheckpoint | undefined,
+): Promise<void> =>
+  updateHoldingLease(
+    owner,
+    published
+      ? 'SET witnessSizes = :sizes, publishedSize = :size, publishedCheckpoint = :checkpoint'
+      : 'SET witnessSizes = :sizes',
+    {
+      ':sizes': JSON.stringify(witnessSizes),
+      ...(published ? { ':size': published.treeSize, ':checkpoint': published.checkpoint } : {}),
+    },
+    published ? ' AND (attribute_not_exists(publishedSize) OR publishedSize <= :size)' : '',
   );
 
 /** Forgets the last batch once its outbox items are deleted. */

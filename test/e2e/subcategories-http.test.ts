@@ -3,11 +3,10 @@
  * fetch, whose FormData builds the multipart bodies independently of the test helpers. The
  * tests of this file run in order and share the server.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type LocalServer, runAdmin, startLocalServer } from '../support/local-server';
+import { type LocalServer, processesMentioning, runAdmin, startLocalServer } from '../support/local-server';
 import { GIF_1X1, PNG_1X1, TEXT_SAMPLE } from '../support/subcategory-images';
 import { multipartBody } from '../support/subcategory-multipart';
 
@@ -20,18 +19,6 @@ interface ApiResponse {
   status: number;
   // biome-ignore lint/suspicious/noExplicitAny: parsed JSON responses of every shape
   body: any;
-}
-
-/** Ids of running processes whose command line contains `text` (the DynamoDB Local this file started). */
-function processesMentioning(text: string): number[] {
-  const listing = execFileSync('ps', ['-eo', 'pid=,stat=,args='], { encoding: 'utf8' });
-  return listing
-    .split('\n')
-    .map((line) => line.trim().split(/\s+/))
-    .filter(
-      ([, state, ...args]) => state !== undefined && !state.startsWith('Z') && args.join(' ').includes(text),
-    )
-    .map(([pid]) => Number(pid));
 }
 
 describe('subcategories over HTTP against npm start', () => {

@@ -1,4 +1,7 @@
 /** The ledger's infrastructure: the Object Lock log bucket, the KMS signing key, the sequencer's trigger, and append-only IAM. */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { DEFAULT_BATCH_SIZE } from '../../lambdas/domain/ledger/sequencer';
 import { SEQUENCER_TIMING_ENVIRONMENT, sequencerTiming } from '../../lambdas/domain/ledger/sequencer-timing';
@@ -159,6 +162,54 @@ describe('ledger infrastructure', () => {
     });
     expect(() => synthesizeStack({ ledgerCheckpointSeconds: '5' })).toThrow(
       /ledgerCheckpointSeconds must be a whole number of seconds, at least 10 \(got 5\)/,
+    );
+  });
+
+  it('gives the sequencer the witness policy named by witnessPolicyFile, and refuses a file it cannot use', () => {
+    // Prepare
+    const folder = mkdtempSync(join(tmpdir(), 'witness-policy-'));
+    const policyFile = join(folder, 'witnesses.txt');
+    const policy =
+      'witness W1 w1.example+01234567+BAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA http://w1\nquorum W1\n';
+    writeFileSync(policyFile, policy);
+    writeFileSync(join(folder, 'no-quorum.txt'), 'witness W1 w1.example+01234567+BAAA http://w1\n');
+    writeFileSync(join(folder, 'large.txt'), `${'#'.repeat(4000)}\nquorum none\n`);
+    // Act
+    const witnessed = synthesizeStack({ witnessPolicyFile: policyFile });
+    const functionId = witnessed.logicalIdOf(witnessed.stack.ledgerLog.sequencerFunction);
+    // Assess
+    expect(witnessed.template.toJSON().Resources[functionId].Properties.Environment.Variables).toMatchObject({
+      LEDGER_WITNESS_POLICY: policy,
+    });
+    const unwitnessedId = synthesized.logicalIdOf(synthesized.stack.ledgerLog.sequencerFunction);
+    expect(
+      template.toJSON().Resources[unwitnessedId].Properties.Environment.Variables.LEDGER_WITNESS_POLICY,
+    ).toBeUndefined();
+    expect(() => synthesizeStack({ witnessPolicyFile: join(folder, 'missing.txt') })).toThrow(
+      /witnessPolicyFile: .*missing.txt cannot be read/,
+    );
+    expect(() => synthesizeStack({ witnessPolicyFile: join(folder, 'no-quorum.txt') })).toThrow(
+      /has no quorum line/,
+    );
+    expect(() => synthesizeStack({ witnessPolicyFile: join(folder, 'large.txt') })).toThrow(
+      /over 3072 bytes/,
+    );
+  });
+
+  it('gives the sequencer a witness timeout from witnessTimeoutMs, and refuses one longer than a third of the lease', () => {
+    // Act
+    const given = synthesizeStack({ witnessTimeoutMs: '5000' });
+    const functionId = given.logicalIdOf(given.stack.ledgerLog.sequencerFunction);
+    // Assess
+    expect(given.template.toJSON().Resources[functionId].Properties.Environment.Variables).toMatchObject({
+      LEDGER_WITNESS_TIMEOUT_MS: '5000',
+    });
+    // The default bound's lease is 25 s; at a 10 s bound it is 12 s.
+    expect(() => synthesizeStack({ witnessTimeoutMs: '9000' })).toThrow(
+      /witnessTimeoutMs must be a whole number of milliseconds from 100 to 8333/,
+    );
+    expect(() => synthesizeStack({ witnessTimeoutMs: '5000', ledgerCheckpointSeconds: '10' })).toThrow(
+      /from 100 to 4000 \(a third of the 12 s lease\)/,
     );
   });
 

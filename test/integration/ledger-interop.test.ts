@@ -1,7 +1,8 @@
 /**
  * Interoperability: Go's reference implementation of the formats (golang.org/x/mod/sumdb/tlog
  * and sumdb/note, Debian's golang-golang-x-mod-dev) checks our checkpoints, signatures, tiles,
- * inclusion and consistency proofs and tlog-proofs (test/interop/tlog-check/main.go). Skipped
+ * inclusion and consistency proofs and tlog-proofs (test/interop/tlog-check/main.go), and opens
+ * the cosigned checkpoints a witnessed log serves with only the log's key. Skipped
  * only where Go is missing outside CI; in CI (`CI` set) a missing Go fails the test.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -11,8 +12,11 @@ import { dirname, join } from 'node:path';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { parseTilePath } from '../../lambdas/domain/ledger/log-tiles';
 import { runSequencerCycle } from '../../lambdas/domain/ledger/sequencer';
+import { checkWitnessPolicy } from '../../lambdas/domain/ledger/witness-config';
 import { handler as updateObject } from '../../lambdas/handlers/objects/update-object';
 import { readTile } from '../../lambdas/repositories/log-tile-store';
+import { formatVerifierKey, verifyWitnessedCheckpoint } from '../../verifier/index';
+import { startWitnessServer } from '../../witness/start-witness-server';
 import { invoke } from '../support/api-events';
 import { givenObject, givenSubcategoryPath } from '../support/fixtures';
 import { type IsolatedLedger, useIsolatedLedger } from '../support/isolated-ledger';
@@ -174,5 +178,74 @@ describeWithGo('Go sumdb/tlog and sumdb/note', () => {
     const check = spawnSync(join(folder, 'tlog-check'), [join(folder, 'input.json')], { encoding: 'utf8' });
     expect(check.status).toBe(1);
     expect(check.stderr).toMatch(/note.Open/);
+  });
+  it('opens the cosigned checkpoints of a witnessed log with only the log key', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'tlog-check-'));
+    execFileSync(
+      'go',
+      ['build', '-o', join(folder, 'tlog-check'), join(__dirname, '../interop/tlog-check/main.go')],
+      {
+        env: { ...GO_ENVIRONMENT, GOCACHE: join(folder, 'gocache') },
+      },
+    );
+    const logKey = await formatVerifierKey(ledger.signer.keyName, await ledger.signer.publicKey());
+    const witnesses = await Promise.all(
+      ['w1.test/witness', 'w2.test/witness'].map((name) =>
+        startWitnessServer({ dataDir: mkdtempSync(join(tmpdir(), 'witness-')), logs: [logKey], name }),
+      ),
+    );
+    try {
+      const policy = await checkWitnessPolicy(
+        [
+          ...witnesses.map((witness, i) => `witness W${i + 1} ${witness.verifierKey} ${witness.url}`),
+          'group both all W1 W2',
+          'quorum both',
+        ].join('\n'),
+        logKey,
+      );
+      const witnessing = { policy, timeoutMs: 2000 };
+      const witnessedCycles = async () => {
+        while (!(await runSequencerCycle({ signer: ledger.signer, leaseMs: 100, witnessing })).caughtUp);
+      };
+      const first = await givenObjects(3, 1);
+      await witnessedCycles();
+      const older = (await requestProof(first.principal, first.objects[0]!.id, 2)).body;
+      const second = await givenObjects(3, 2);
+      await witnessedCycles();
+      const newer = (await requestProof(second.principal, second.objects[0]!.id, 3)).body;
+      for (const checkpoint of [older.checkpoint, newer.checkpoint]) {
+        expect(checkpoint.split('\n').filter((line: string) => line.startsWith('\u2014 '))).toHaveLength(3);
+        expect(await verifyWitnessedCheckpoint(checkpoint, policy, logKey)).toMatchObject({ ok: true });
+      }
+      await copyTiles(join(folder, 'tiles'));
+      writeFileSync(
+        join(folder, 'input.json'),
+        JSON.stringify({
+          verifierKey: (await requestKey(first.principal)).text().trim(),
+          checkpoints: { older: older.checkpoint, newer: newer.checkpoint },
+          tileDir: join(folder, 'tiles'),
+          inclusions: [older, newer].map((body) => ({
+            index: body.logIndex,
+            treeSize: body.treeSize,
+            proof: body.inclusionProof,
+            leafHash: body.leafHash,
+          })),
+          consistency: [
+            {
+              from: older.treeSize,
+              to: newer.treeSize,
+              proof: (await requestConsistency(first.principal, older.treeSize, newer.treeSize)).body.proof,
+            },
+          ],
+          tlogProofs: [(await requestTlogProof(second.principal, second.objects[0]!.id, 3)).text()],
+        }),
+      );
+      const check = spawnSync(join(folder, 'tlog-check'), [join(folder, 'input.json')], { encoding: 'utf8' });
+      expect(check.stderr).toBe('');
+      expect(check.stdout).toBe('ok\n');
+      expect(check.status).toBe(0);
+    } finally {
+      await Promise.all(witnesses.map((witness) => witness.close()));
+    }
   });
 });

@@ -129,10 +129,26 @@ export function inMemoryLedger(): InMemoryLedger {
         }
         item = { ...item, pending: copy(batch) };
       },
-      async commit(owner, head, lastBatch) {
+      async commit(owner, head, lastBatch, published) {
         holding(owner);
-        const { pending: _pending, ...rest } = item;
-        item = { ...rest, ...copy(head), ...(lastBatch.length > 0 ? { lastBatch: copy(lastBatch) } : {}) };
+        const { pending: _pending, published: _published, ...rest } = item;
+        item = {
+          ...rest,
+          ...copy(head),
+          ...(published ? { published: copy(published) } : {}),
+          ...(lastBatch.length > 0 ? { lastBatch: copy(lastBatch) } : {}),
+        };
+      },
+      async recordWitnessing(owner, witnessSizes, published) {
+        holding(owner);
+        if (published && (item.published?.treeSize ?? 0) > published.treeSize) {
+          throw new LeaseLostError('A larger checkpoint is already published');
+        }
+        item = {
+          ...item,
+          witnessSizes: copy(witnessSizes),
+          ...(published ? { published: copy(published) } : {}),
+        };
       },
       async clearLastBatch(owner) {
         holding(owner);

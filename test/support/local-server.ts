@@ -3,7 +3,7 @@
  * (in a process group of its own, so that everything it starts can be stopped together) and
  * `npm run --silent admin -- ...` against it.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
@@ -61,6 +61,8 @@ export interface StartOptions {
   timeoutMs?: number;
   /** Context values, passed as `npm start -- -c key=value`. */
   context?: Record<string, string>;
+  /** Variables added to `npm start`'s environment. */
+  environment?: Record<string, string>;
 }
 
 /** Starts `npm start`; resolves once it prints the listening line, rejects if it ends first. */
@@ -72,7 +74,7 @@ export async function startLocalServer(options: StartOptions): Promise<LocalServ
   ]);
   const child = spawn('npm', ['start', ...(contextArguments.length > 0 ? ['--', ...contextArguments] : [])], {
     cwd: projectRoot,
-    env: childEnvironment({ port, dataDirectory: options.dataDirectory }),
+    env: { ...childEnvironment({ port, dataDirectory: options.dataDirectory }), ...options.environment },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -228,4 +230,16 @@ export async function settledWithin<T>(promise: Promise<T>, ms: number): Promise
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** Ids of running processes whose command line contains `text` (a DynamoDB Local a test started). */
+export function processesMentioning(text: string): number[] {
+  const listing = execFileSync('ps', ['-eo', 'pid=,stat=,args='], { encoding: 'utf8' });
+  return listing
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/))
+    .filter(
+      ([, state, ...args]) => state !== undefined && !state.startsWith('Z') && args.join(' ').includes(text),
+    )
+    .map(([pid]) => Number(pid));
 }

@@ -36,11 +36,15 @@ const checkpointNotFound = (treeSize?: number) =>
       : `No checkpoint was published at tree size ${treeSize}`,
   );
 
-/** The latest signed checkpoint. */
+/**
+ * The latest published checkpoint: under a witness policy the last one whose cosignatures met
+ * the quorum (one note: the log's signature and the witnesses' cosignatures), not the head the
+ * sequencer has signed since.
+ */
 export async function latestCheckpoint(): Promise<string> {
-  const { checkpoint } = await storedLogState.read();
-  if (!checkpoint) throw checkpointNotFound();
-  return checkpoint;
+  const { published } = await storedLogState.read();
+  if (!published) throw checkpointNotFound();
+  return published.checkpoint;
 }
 
 /** The verifier key line of the log's signing key. */
@@ -58,7 +62,11 @@ export async function logTile(path: string): Promise<{ data: Buffer; full: boole
   return { data, full: ref.width === TILE_WIDTH };
 }
 
-/** The signed checkpoint and tree head at a published size (the latest when undefined). */
+/**
+ * The published checkpoint and tree head at a size (the latest when undefined). Under a witness
+ * policy only witnessed sizes have one: a size signed but never cosigned by the quorum answers
+ * 404 CHECKPOINT_NOT_FOUND.
+ */
 async function publishedTree(treeSize: number | undefined) {
   const checkpoint =
     treeSize === undefined ? await latestCheckpoint() : await storedLogFiles.readCheckpoint(treeSize);

@@ -14,12 +14,19 @@
  * A holder that crashes fails its own run, which the mapping retries: the retry waits out the
  * lease and drains. A run that has drained for `runUntil` without catching up (a backlog longer
  * than a run) says so (`out-of-time`), and its batch is retried to go on.
+ *
+ * Under a witness policy a run is not done while its last checkpoint waits for its quorum of
+ * cosignatures (a witness down): caught up, it keeps the lease and runs a cycle every
+ * `witnessRetryMs`, each of which integrates what came meanwhile and asks the witnesses again,
+ * until the checkpoint is published or the run's time is spent (`out-of-time`: the trigger
+ * comes again, and the next run goes on asking).
  */
 import { randomUUID } from 'node:crypto';
 import { type Lease, LeaseLostError, type SequencerStore } from '#repositories/ledger-store.js';
 import { storedSequencerStore } from '#repositories/stored-ledger.js';
 import type { LogSigner } from './log-signer.js';
 import { type CycleResult, runSequencerCycle, type SequencerStep } from './sequencer.js';
+import type { Witnessing } from './witness-config.js';
 
 /** What a run needs of the log: its cycle and its lease. Tests give a simulated one. */
 export interface SequencerLog {
@@ -36,7 +43,12 @@ export interface DrainOptions {
   runUntil: number;
   /** The lease owner of this run; by default a new one, so that each run's lease is its own. */
   owner?: string;
+  /** The pause before asking the witnesses again for a checkpoint still short of its quorum. */
+  witnessRetryMs?: number;
 }
+
+/** The pause before asking witnesses again, when not given: well within any lease (12 s or more). */
+const DEFAULT_WITNESS_RETRY_MS = 2000;
 
 /**
  * - `drained`: this run took everything the outbox held after it began;
@@ -53,6 +65,8 @@ export interface DrainResult {
   treeSize: number;
   /** Cycles it ran holding the lease. */
   cycles: number;
+  /** True when its last cycle left the integrated head short of the witness quorum. */
+  awaitingWitnesses: boolean;
 }
 
 /** The log of `store` (by default the stored ledger, in DynamoDB and S3), signed by `signer`. */
@@ -63,6 +77,8 @@ export function storedSequencerLog(options: {
   batchSize?: number;
   /** Called after each step: tests crash the sequencer here. */
   afterStep?: (step: SequencerStep) => void | Promise<void>;
+  /** The witness policy that governs publication, if any. */
+  witnessing?: Witnessing;
 }): SequencerLog {
   const store = options.store ?? storedSequencerStore;
   return {
@@ -81,7 +97,13 @@ const writtenSince = (first: Lease, now: Lease) =>
 /** Runs the sequencer until the outbox is drained or another run has taken the work over; see the module comment. */
 export async function drainOutbox(log: SequencerLog, options: DrainOptions): Promise<DrainResult> {
   const owner = options.owner ?? `sequencer-${randomUUID()}`;
-  const result: DrainResult = { outcome: 'out-of-time', integrated: 0, treeSize: 0, cycles: 0 };
+  const result: DrainResult = {
+    outcome: 'out-of-time',
+    integrated: 0,
+    treeSize: 0,
+    cycles: 0,
+    awaitingWitnesses: false,
+  };
   /** The lease as this run first found it held by another, since it last held it. */
   let foundHeld: Lease | undefined;
   try {
@@ -99,7 +121,10 @@ export async function drainOutbox(log: SequencerLog, options: DrainOptions): Pro
         result.cycles++;
         result.integrated += cycle.integrated;
         result.treeSize = cycle.treeSize;
-        if (cycle.caughtUp) return { ...result, outcome: 'drained' };
+        result.awaitingWitnesses = cycle.awaitingWitnesses === true;
+        if (cycle.caughtUp && !cycle.awaitingWitnesses) return { ...result, outcome: 'drained' };
+        // Caught up but not witnessed: ask again after a pause, holding the lease.
+        if (cycle.caughtUp) await sleep(options.witnessRetryMs ?? DEFAULT_WITNESS_RETRY_MS);
         continue; // a backlog: drain it back to back
       }
       const lease = await log.readLease();

@@ -7,21 +7,27 @@
  *     (`fair-outbox.ts`), and record it as pending at the current tree size (or take up the pending batch a killed sequencer left);
  *  4. `tiles`: write the tiles and entry bundles that change;
  *  5. `positions`: record each event's log index;
- *  6. `checkpoint-files`: compute the new root, check it is consistent with the published one,
- *     sign it and store the checkpoint in the bucket;
- *  7. `commit`: publish the new tree head in the state, the batch becoming `lastBatch`;
- *  8. `outbox-deleted`: delete the batch's outbox items and forget it.
+ *  6. `checkpoint-files`: compute the new root, check it is consistent with the integrated
+ *     head before it, sign it and (without a witness policy) store the checkpoint in the bucket;
+ *  7. `commit`: record the new tree head in the state (published at once without a witness
+ *     policy), the batch becoming `lastBatch`;
+ *  8. `outbox-deleted`: delete the batch's outbox items and forget it;
+ *  9. under a witness policy: ask the witnesses to cosign the new head and publish it once
+ *     their cosignatures meet the quorum (`witnessed-publication.ts`). A cycle that finds
+ *     nothing new but its head not yet published asks again.
  * Every write is the same when redone, so a sequencer killed after any step is followed by one
  * that finishes the same batch: no event is lost, none integrated twice. Each step's cost
  * follows the batch (and log2 of the log size for the right-edge tiles), not the log size.
  */
 import { randomUUID } from 'node:crypto';
-import type { SequencerStore } from '#repositories/ledger-store.js';
+import type { LogState, SequencerStore } from '#repositories/ledger-store.js';
 import { storedSequencerStore } from '#repositories/stored-ledger.js';
 import { verifyConsistency } from '../../../verifier/index.js';
 import { type LogSigner, signCheckpoint } from './log-signer.js';
 import { hashesFromTiles, tilePath, tilesForAppend } from './log-tiles.js';
 import { consistencyProof, treeRoot } from './log-tree.js';
+import type { Witnessing } from './witness-config.js';
+import { witnessAndPublish } from './witnessed-publication.js';
 
 /** The steps of a cycle, in order: the points a crash test stops the sequencer after. */
 export const SEQUENCER_STEPS = [
@@ -47,6 +53,8 @@ export interface SequencerOptions {
   batchSize?: number;
   /** Called after each step: tests crash the sequencer here. */
   afterStep?: (step: SequencerStep) => void | Promise<void>;
+  /** The witness policy that governs publication; without it each checkpoint is published as signed. */
+  witnessing?: Witnessing;
 }
 
 export interface CycleResult {
@@ -59,6 +67,11 @@ export interface CycleResult {
    * before the cycle took the lease is in the log.
    */
   caughtUp: boolean;
+  /**
+   * True when the integrated head is not published yet: its cosignatures do not meet the
+   * witness policy's quorum (a witness is down or refused). A later cycle must ask again.
+   */
+  awaitingWitnesses?: boolean;
 }
 
 export const DEFAULT_BATCH_SIZE = 1000;
@@ -67,8 +80,6 @@ const PROCESS_OWNER = `sequencer-${randomUUID()}`;
 
 /** Thrown when the tiles do not give a tree consistent with the published checkpoint: nothing is published. */
 export class InconsistentLogError extends Error {}
-/** Thrown by a cycle whose lease another sequencer took over (that one redoes the pending batch). */
-
 /** Runs one cycle; see the module comment for its steps. */
 export async function runSequencerCycle(options: SequencerOptions): Promise<CycleResult> {
   const owner = options.owner ?? PROCESS_OWNER;
@@ -88,9 +99,17 @@ export async function runSequencerCycle(options: SequencerOptions): Promise<Cycl
   let batch = state.pending;
   if (!batch) {
     const { entries, complete } = await store.readOutbox(batchSize);
-    // Nothing new, and a checkpoint is published: nothing to do.
-    if (entries.length === 0 && state.checkpoint)
-      return { leased: true, integrated: 0, treeSize: state.treeSize, caughtUp: true };
+    // Nothing new, and a checkpoint signed: only its publication may be left to do.
+    if (entries.length === 0 && state.checkpoint) {
+      const published = await publishUnpublished(options, store, owner, state);
+      return {
+        leased: true,
+        integrated: 0,
+        treeSize: state.treeSize,
+        caughtUp: true,
+        ...(published ? {} : { awaitingWitnesses: true }),
+      };
+    }
     caughtUp = complete;
     batch = { fromSize: state.treeSize, entries };
     await store.writePending(owner, batch);
@@ -135,7 +154,9 @@ export async function runSequencerCycle(options: SequencerOptions): Promise<Cycl
     }
   }
   const { checkpoint, verifierKey } = await signCheckpoint(options.signer, newSize, root);
-  await store.writeCheckpoint(newSize, checkpoint);
+  // Under a policy the files are written at publication, with the cosignatures: a size signed
+  // but never witnessed has none.
+  if (!options.witnessing) await store.writeCheckpoint(newSize, checkpoint);
   await step('checkpoint-files');
 
   const keys = entries.map(({ pk, sk }) => ({ pk, sk }));
@@ -143,6 +164,7 @@ export async function runSequencerCycle(options: SequencerOptions): Promise<Cycl
     owner,
     { treeSize: newSize, rootHash: root.toString('hex'), checkpoint, verifierKey },
     keys,
+    options.witnessing ? state.published : { treeSize: newSize, checkpoint },
   );
   await step('commit');
   if (keys.length > 0) {
@@ -150,5 +172,42 @@ export async function runSequencerCycle(options: SequencerOptions): Promise<Cycl
     await store.clearLastBatch(owner);
     await step('outbox-deleted');
   }
-  return { leased: true, integrated: entries.length, treeSize: newSize, caughtUp };
+  const result = { leased: true, integrated: entries.length, treeSize: newSize, caughtUp };
+  if (!options.witnessing) return result;
+  const published = await witnessAndPublish({
+    store,
+    owner,
+    head: { treeSize: newSize, checkpoint },
+    knownSizes: state.witnessSizes ?? {},
+    witnessing: options.witnessing,
+    overlay,
+  });
+  return published ? result : { ...result, awaitingWitnesses: true };
+}
+
+/**
+ * Publishes the integrated head of a cycle that found nothing new, if it is not published:
+ * under a policy once the witnesses cosign it; without one (a policy was removed) at once.
+ * Returns whether the integrated head is published.
+ */
+async function publishUnpublished(
+  options: SequencerOptions,
+  store: SequencerStore,
+  owner: string,
+  state: LogState,
+): Promise<boolean> {
+  const checkpoint = state.checkpoint as string;
+  if (state.published?.treeSize === state.treeSize) return true;
+  if (!options.witnessing) {
+    await store.writeCheckpoint(state.treeSize, checkpoint);
+    await store.recordWitnessing(owner, state.witnessSizes ?? {}, { treeSize: state.treeSize, checkpoint });
+    return true;
+  }
+  return witnessAndPublish({
+    store,
+    owner,
+    head: { treeSize: state.treeSize, checkpoint },
+    knownSizes: state.witnessSizes ?? {},
+    witnessing: options.witnessing,
+  });
 }
