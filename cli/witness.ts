@@ -89,12 +89,14 @@ async function main(argv: string[]): Promise<void> {
     // A log key that is no verifier key is the caller's mistake; anything else is not.
     throw error instanceof InvalidLogKeyError ? new UsageError(error.message) : error;
   });
-  process.stdout.write(`${server.verifierKey}\n${server.url}\n`);
+  // Handlers before the output: whoever reads the output may signal at once, and a signal
+  // without a handler kills the process before it releases its data folder.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       server.close().then(() => process.exit(0));
     });
   }
+  process.stdout.write(`${server.verifierKey}\n${server.url}\n`);
 }
 
 main(process.argv.slice(2)).catch((error: Error) => {

@@ -23,6 +23,9 @@ const witnessOfEnvironment = (): Promise<Witness> => {
     signer: kmsSigner(required(WITNESS_ENVIRONMENT.name), required(WITNESS_ENVIRONMENT.keyId)),
     logs: required(WITNESS_ENVIRONMENT.logs).split('\n').filter(Boolean),
     store: dynamoDbWitnessStore(required(WITNESS_ENVIRONMENT.tableName)),
+    // Evidence of a fork, kept in the function's log group.
+    recordInconsistency: (evidence) =>
+      console.log(JSON.stringify({ message: 'inconsistent checkpoint', ...evidence })),
   }).then(
     (made) => {
       console.log(JSON.stringify({ message: 'witness ready', verifierKey: made.verifierKey }));

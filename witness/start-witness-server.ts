@@ -2,6 +2,7 @@
  * A local witness: its key and its checkpoints in a data folder, served over HTTP on loopback.
  * `cli/witness.ts` runs it; tests start one in their own process.
  */
+import { appendFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage } from 'node:http';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +18,8 @@ export const defaultWitnessName = (): string => `${hostname()}/witness`;
 const WITNESS_KEY_FILE = 'witness-key.pem';
 /** The folder of stored checkpoints in the data folder (one file per origin). */
 const CHECKPOINTS_FOLDER = 'checkpoints';
+/** Validly signed checkpoints refused as inconsistent (evidence of a fork), one JSON line each. */
+export const INCONSISTENCIES_FILE = 'inconsistent-checkpoints.jsonl';
 
 export interface WitnessServerOptions {
   /** Data folder: the key and the checkpoints. */
@@ -73,6 +76,12 @@ export async function startWitnessServer(options: WitnessServerOptions): Promise
     logs: options.logs,
     store: fileWitnessStore(join(options.dataDir, CHECKPOINTS_FOLDER)),
     afterStep: options.afterStep,
+    recordInconsistency: (evidence) =>
+      appendFile(
+        join(options.dataDir, INCONSISTENCIES_FILE),
+        `${JSON.stringify({ at: new Date().toISOString(), ...evidence })}\n`,
+        { mode: 0o600 },
+      ),
   });
   const release = lockDataFolder(options.dataDir);
   try {

@@ -8,6 +8,7 @@
 
 import type { LogSigner } from '../lambdas/domain/ledger/log-signer.js';
 import {
+  type CheckpointBody,
   cosignedMessage,
   formatCosignatureLine,
   formatCosignerKey,
@@ -57,6 +58,22 @@ export interface WitnessOptions {
   /** Milliseconds since the epoch; the cosignature's timestamp is this in seconds. */
   clock?: () => number;
   afterStep?: (step: WitnessStep) => Promise<void> | void;
+  /**
+   * Called before a 422 on a checkpoint the log validly signed: the request is evidence that the
+   * log showed something inconsistent with what the witness cosigned (a fork, or a broken log).
+   */
+  recordInconsistency?: (evidence: InconsistencyEvidence) => Promise<void> | void;
+}
+
+/** A validly signed checkpoint the witness refused as inconsistent, with the request that held it. */
+export interface InconsistencyEvidence {
+  origin: string;
+  reason: string;
+  /** The whole add-checkpoint body: old size, proof, the signed checkpoint. */
+  body: string;
+  /** The size and root (base64) the witness had cosigned. */
+  cosignedSize: number;
+  cosignedRoot: string;
 }
 
 export interface Witness {
@@ -168,6 +185,31 @@ async function verifiedLogSignatures(
   return matching.map(({ signature }) => signature);
 }
 
+/** Why the checkpoint is not consistent with the stored root (tlog-witness's 422 cases), if it is not. */
+async function inconsistencyOf(
+  request: AddCheckpointRequest,
+  checkpoint: CheckpointBody,
+  storedRoot: Uint8Array,
+): Promise<string | undefined> {
+  if (checkpoint.treeSize === 0 && !Buffer.from(checkpoint.rootHash).equals(EMPTY_TREE_ROOT)) {
+    return 'a checkpoint of size 0 must have the root of the empty tree';
+  }
+  if (request.oldSize === 0 && request.proof.length > 0) {
+    return 'from size 0 the consistency proof must be empty';
+  }
+  const consistent = await verifyConsistencyProof(
+    request.oldSize,
+    checkpoint.treeSize,
+    storedRoot,
+    checkpoint.rootHash,
+    request.proof,
+  );
+  if (consistent) return undefined;
+  return request.oldSize === checkpoint.treeSize
+    ? 'the checkpoint has the size last cosigned but another root'
+    : `the consistency proof from size ${request.oldSize} does not verify`;
+}
+
 /**
  * A witness over a store, following the given logs.
  *
@@ -201,25 +243,17 @@ export async function createWitness(options: WitnessOptions): Promise<Witness> {
     }
     const stored = await store.read(checkpoint.origin);
     if (request.oldSize !== (stored?.treeSize ?? 0)) throw new ConflictError(stored?.treeSize ?? 0);
-    if (checkpoint.treeSize === 0 && !Buffer.from(checkpoint.rootHash).equals(EMPTY_TREE_ROOT)) {
-      throw new UnprocessableError('a checkpoint of size 0 must have the root of the empty tree');
-    }
-    if (request.oldSize === 0 && request.proof.length > 0) {
-      throw new UnprocessableError('from size 0 the consistency proof must be empty');
-    }
-    const consistent = await verifyConsistencyProof(
-      request.oldSize,
-      checkpoint.treeSize,
-      stored?.rootHash ?? EMPTY_TREE_ROOT,
-      checkpoint.rootHash,
-      request.proof,
-    );
-    if (!consistent) {
-      throw new UnprocessableError(
-        request.oldSize === checkpoint.treeSize
-          ? 'the checkpoint has the size last cosigned but another root'
-          : `the consistency proof from size ${request.oldSize} does not verify`,
-      );
+    const storedRoot = stored?.rootHash ?? EMPTY_TREE_ROOT;
+    const inconsistency = await inconsistencyOf(request, checkpoint, storedRoot);
+    if (inconsistency) {
+      await options.recordInconsistency?.({
+        origin: checkpoint.origin,
+        reason: inconsistency,
+        body,
+        cosignedSize: request.oldSize,
+        cosignedRoot: Buffer.from(storedRoot).toString('base64'),
+      });
+      throw new UnprocessableError(inconsistency);
     }
     await afterStep?.('verified');
 

@@ -1,13 +1,14 @@
 /**
  * The witness as deployed: its Lambda handler, bundled as the stack bundles it
  * (`lib/function-bundling.ts`), given function URL events, with DynamoDB Local as its table and
- * the local KMS emulator (`local/emulators/kms-emulator.ts`) behind a KMS endpoint for its key.
+ * the local KMS emulator (`local/emulators/kms-emulator.ts`) behind a KMS endpoint for its key;
+ * and `npm run witness -- --print-kms-key`, which prints a deployed witness's verifier key.
  * And the witness over its AWS store (`witness/dynamodb-store.ts`) against DynamoDB Local, started
  * here in its own Java process: the integration tier's global setup would also boot every
  * function of the service, which this test does not need. Two witnesses on one table are two
  * Lambda instances: racing from the same size, only one is cosigned, by the conditional write.
  */
-import type { ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -15,6 +16,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { KMSClient } from '@aws-sdk/client-kms';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { build } from 'esbuild';
 import { kmsSigner, localSigner } from '../../lambdas/domain/ledger/log-signer';
@@ -101,6 +103,13 @@ async function startKms(): Promise<{ url: string; close(): void }> {
   return { url: `http://127.0.0.1:${port}`, close: () => server.close() };
 }
 
+const kmsClientOf = (endpoint: string) =>
+  new KMSClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+
 /** A function URL event (payload format 2.0) as Lambda gives it. */
 const functionUrlEvent = (method: string, rawPath: string, body: string, isBase64Encoded = false) =>
   ({
@@ -164,6 +173,42 @@ describe('the bundled Lambda handler', () => {
       expect((served.body as string).startsWith(noteText(checkpoint))).toBe(true);
     } finally {
       process.env = saved;
+      kms.close();
+    }
+  });
+});
+
+describe('npm run witness -- --print-kms-key', () => {
+  it("prints the deployed witness's verifier key from its KMS key", async () => {
+    // Prepare
+    const kms = await startKms();
+    const keyId = '99999999-2222-3333-4444-555555555555';
+    try {
+      // Act: a child process, so that this process's KMS endpoint keeps answering meanwhile
+      const child = spawn(
+        'npm',
+        ['run', '--silent', 'witness', '--', '--print-kms-key', keyId, '--name', 'auditor.example/aws'],
+        {
+          cwd: join(__dirname, '..', '..'),
+          env: {
+            ...process.env,
+            AWS_ENDPOINT_URL_KMS: kms.url,
+            AWS_REGION: 'us-east-1',
+            AWS_ACCESS_KEY_ID: 'local',
+            AWS_SECRET_ACCESS_KEY: 'local',
+          },
+        },
+      );
+      let stdout = '';
+      child.stdout.on('data', (chunk) => {
+        stdout += chunk;
+      });
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      // Assess: the key KMS signs with, under that name
+      const kmsKey = await kmsSigner('auditor.example/aws', keyId, kmsClientOf(kms.url)).publicKey();
+      expect(code).toBe(0);
+      expect(stdout).toBe(`${await formatCosignerKey('auditor.example/aws', kmsKey)}\n`);
+    } finally {
       kms.close();
     }
   });

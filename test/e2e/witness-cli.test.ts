@@ -92,6 +92,20 @@ describe('npm run witness', () => {
     expect(third.verifierKey).toBe(first.verifierKey);
   });
 
+  it('stops on SIGTERM with exit code 0 and releases its data folder', async () => {
+    // Prepare
+    const dataDir = mkdtempSync(join(tmpdir(), 'witness-cli-'));
+    const witness = await startWitnessProcess(['--port', '0', '--data', dataDir, '--log', log.verifierKey]);
+    const exited = new Promise<number | null>((resolve) =>
+      witness.child.once('exit', (code) => resolve(code)),
+    );
+    // Act
+    witness.child.kill('SIGTERM');
+    // Assess
+    expect(await exited).toBe(0);
+    expect(existsSync(join(dataDir, 'witness.lock'))).toBe(false);
+  });
+
   it('lets one in-process server hold a data folder until it is closed', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'witness-cli-'));
     const first = await startWitnessServer({ dataDir, logs: [log.verifierKey], name: 'test.example/w' });

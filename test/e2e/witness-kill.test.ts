@@ -5,10 +5,11 @@
  * it stored (or answered 200 for) is never forgotten.
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openNote, parseVerifierKey } from '../../verifier/index';
+import { INCONSISTENCIES_FILE } from '../../witness/start-witness-server';
 import { checkCosignature, noteText } from '../support/cosignature-check';
 import { type TestLog, testLog } from '../support/witness-log';
 import { killWitnesses, startWitnessProcess, type WitnessProcess } from '../support/witness-process';
@@ -20,6 +21,8 @@ beforeAll(async () => {
   log = await testLog('log.example/killed');
 });
 afterEach(killWitnesses);
+
+const dataDirOf = (args: string[]) => args[args.indexOf('--data') + 1] as string;
 
 const addCheckpoint = (witness: WitnessProcess, body: string) =>
   fetch(`${witness.url}/add-checkpoint`, { method: 'POST', body });
@@ -89,6 +92,15 @@ describe('the witness, SIGKILLed', () => {
     expect((await addCheckpoint(restarted, await fork.body(9, 9))).status).toBe(422);
     expect((await addCheckpoint(restarted, await fork.body(9, 12))).status).toBe(422);
     expect((await addCheckpoint(restarted, await log.body(9, 12))).status).toBe(200);
+    // The fork's two 422s are kept as evidence, each with the signed checkpoint it was shown.
+    const evidence = readFileSync(join(dataDirOf(args), INCONSISTENCIES_FILE), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(evidence.map((entry) => [entry.cosignedSize, entry.body])).toEqual([
+      [9, await fork.body(9, 9)],
+      [9, await fork.body(9, 12)],
+    ]);
   });
 
   it('right after a 200: the size it answered for survives', async () => {

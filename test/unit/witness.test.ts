@@ -12,7 +12,12 @@ import { join } from 'node:path';
 import { localSigner } from '../../lambdas/domain/ledger/log-signer';
 import { openNote, parseVerifierKey } from '../../verifier/index';
 import { fileWitnessStore } from '../../witness/file-store';
-import { createWitness, type Witness, type WitnessStep } from '../../witness/witness';
+import {
+  createWitness,
+  type InconsistencyEvidence,
+  type Witness,
+  type WitnessOptions,
+} from '../../witness/witness';
 import { routeWitnessRequest, type WitnessHttpResponse } from '../../witness/witness-routes';
 import { checkCosignature, noteText } from '../support/cosignature-check';
 import { addCheckpointBody, type TestLog, testLog, verifiedBarrier } from '../support/witness-log';
@@ -27,7 +32,7 @@ beforeAll(async () => {
 
 /** A fresh witness following `logs` (the test log by default), with its own key and folder. */
 async function newWitness(
-  options: { logs?: string[]; afterStep?: (step: WitnessStep) => Promise<void> } = {},
+  options: Pick<WitnessOptions, 'afterStep' | 'recordInconsistency'> & { logs?: string[] } = {},
 ): Promise<Witness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'witness-unit-'));
   return createWitness({
@@ -35,6 +40,7 @@ async function newWitness(
     logs: options.logs ?? [log.verifierKey],
     store: fileWitnessStore(join(dataDir, 'checkpoints')),
     afterStep: options.afterStep,
+    recordInconsistency: options.recordInconsistency,
   });
 }
 
@@ -211,6 +217,29 @@ describe('add-checkpoint, refused with the spec status', () => {
 });
 
 describe('a forked log', () => {
+  it('is kept as evidence when refused with 422: the signed request and what was cosigned', async () => {
+    // Prepare
+    const evidence: InconsistencyEvidence[] = [];
+    const witness = await newWitness({ recordInconsistency: (entry) => void evidence.push(entry) });
+    await cosignUpTo(witness, 8);
+    const forkBody = await log.fork(5).body(8, 8);
+    // Act
+    const response = await post(witness, forkBody);
+    const conflict = await post(witness, await log.body(3, 9));
+    // Assess: only the 422 is evidence (a 409 is a log that is behind)
+    expect(response.status).toBe(422);
+    expect(conflict.status).toBe(409);
+    expect(evidence).toEqual([
+      {
+        origin: log.signer.keyName,
+        reason: 'the checkpoint has the size last cosigned but another root',
+        body: forkBody,
+        cosignedSize: 8,
+        cosignedRoot: (await log.root(8)).toString('base64'),
+      },
+    ]);
+  });
+
   it('is refused at the size last cosigned when its root differs (422)', async () => {
     const witness = await newWitness();
     await cosignUpTo(witness, 8);
