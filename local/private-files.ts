@@ -31,6 +31,9 @@ const DATA_ENTRIES: Readonly<Record<string, boolean | 'file'>> = {
   kms: true,
   logs: true,
   s3: false,
+  // `npm start -- --witness`: the witness's key and what it cosigned, and the policy.
+  witness: true,
+  'witness-policy.txt': 'file',
 };
 
 /** A folder 700 and, walked, every folder in it 700 and every file 600. */

@@ -2,10 +2,12 @@
  * `npm start`: the API on this machine. Starts DynamoDB Local and s3rver with data under
  * `$DATA_DIR` (default `./.data`, kept across restarts) and serves the API on
  * `http://127.0.0.1:$PORT` (default 3000) through the local gateway. Ctrl-C stops everything.
- * `npm start -- -c key=value` synthesizes the stack with that context value, as `cdk deploy` would.
+ * `npm start -- -c key=value` synthesizes the stack with that context value, as `cdk deploy` would;
+ * `npm start -- --witness` starts a witness beside the log and publishes only what it cosigned.
  */
 import { join, resolve } from 'node:path';
 import { buildConsole } from '../console/build.js';
+import { DEFAULT_LOG_ORIGIN } from '../lambdas/domain/ledger/log-signer.js';
 import { WITNESS_POLICY_FILE_ENVIRONMENT } from '../lambdas/domain/ledger/witness-config.js';
 import { CORS_ALLOWED_ORIGINS_ENVIRONMENT, parseOrigins } from '../lambdas/http/cors.js';
 import { contextFromArguments } from './context-arguments.js';
@@ -17,6 +19,7 @@ import type { StackFunctions } from './functions/stack-functions.js';
 import { coverageFileFromEnvironment } from './iam/iam-coverage.js';
 import { type LocalGateway, startLocalGateway } from './local-gateway.js';
 import type { LocalSequencer } from './local-sequencer.js';
+import { type LocalWitness, startLocalWitness, WITNESS_ARGUMENT } from './local-witness.js';
 import { keepDataDirectoryPrivate, PRIVATE_UMASK } from './private-files.js';
 import { resumeImportJobs } from './resume-imports.js';
 import {
@@ -34,7 +37,13 @@ const localConsoleOrigins = (port: number): string[] => [
 
 async function main(): Promise<void> {
   // `npm start -- -c key=value`: the stack as `cdk deploy -c key=value` would deploy it.
-  const context = contextFromArguments(process.argv.slice(2));
+  const arguments_ = process.argv.slice(2);
+  const withWitness = arguments_.includes(WITNESS_ARGUMENT);
+  const context = contextFromArguments(arguments_.filter((argument) => argument !== WITNESS_ARGUMENT));
+  if (withWitness && process.env[WITNESS_POLICY_FILE_ENVIRONMENT])
+    throw new Error(
+      `${WITNESS_ARGUMENT} writes its own witness policy: leave ${WITNESS_POLICY_FILE_ENVIRONMENT} out`,
+    );
   // The witness policy, as in AWS: its text in the sequencer's environment (docs/ledger.md).
   const witnessPolicyFile = process.env[WITNESS_POLICY_FILE_ENVIRONMENT];
   if (witnessPolicyFile) context.witnessPolicyFile ??= resolve(witnessPolicyFile);
@@ -55,6 +64,7 @@ async function main(): Promise<void> {
   let gateway: LocalGateway | undefined;
   let eventsOut: LocalEventsOut | undefined;
   let sequencer: LocalSequencer | undefined;
+  let witness: LocalWitness | undefined;
   let stopping = false;
   const stop = async (exitCode: number) => {
     if (stopping) return;
@@ -65,6 +75,7 @@ async function main(): Promise<void> {
     await eventsOut?.stop();
     await stackFunctions?.stop();
     await stack?.stop();
+    await witness?.server.close();
     process.exit(exitCode);
   };
   process.on('SIGINT', () => void stop(0));
@@ -77,6 +88,14 @@ async function main(): Promise<void> {
   process.env[CORS_ALLOWED_ORIGINS_ENVIRONMENT] ??= localConsoleOrigins(port).join(',');
   // The log's signing key: made at first start, kept with the data.
   process.env.LEDGER_SIGNING_KEY_FILE ??= join(dataDirectory, 'ledger-signing-key.pem');
+  if (withWitness) {
+    witness = await startLocalWitness({
+      dataDirectory,
+      logOrigin: context.ledgerLogOrigin ?? DEFAULT_LOG_ORIGIN,
+      signingKeyFile: process.env.LEDGER_SIGNING_KEY_FILE,
+    });
+    context.witnessPolicyFile = witness.policyFile;
+  }
   let functions: LocalFunctions;
   try {
     // Loaded once the environment names the embedded stack: the synthesis imports runtime modules
@@ -107,6 +126,7 @@ async function main(): Promise<void> {
     await gateway?.close();
     await stackFunctions?.stop();
     await stack.stop();
+    await witness?.server.close();
     throw error;
   }
   const { importObjects } = stackFunctions.stack.workers;
@@ -116,6 +136,10 @@ async function main(): Promise<void> {
   writeStackState(dataDirectory, { pid: process.pid, gatewayUrl, environment: stack.environment });
   console.log(`Asset Registry API listening on ${gatewayUrl} (data in ${dataDirectory})`);
   console.log(`Console: ${gatewayUrl}/console/`);
+  if (witness) {
+    console.log(`Witness: ${witness.server.url}, cosigner key ${witness.server.verifierKey}`);
+    console.log(`Witness policy: ${witness.policyFile}`);
+  }
 }
 
 main().catch((error: unknown) => {

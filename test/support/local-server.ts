@@ -63,16 +63,18 @@ export interface StartOptions {
   context?: Record<string, string>;
   /** Variables added to `npm start`'s environment. */
   environment?: Record<string, string>;
+  /** Other arguments of `npm start` (`--witness`). */
+  arguments?: string[];
 }
 
 /** Starts `npm start`; resolves once it prints the listening line, rejects if it ends first. */
 export async function startLocalServer(options: StartOptions): Promise<LocalServer> {
   const port = options.port ?? (await freePort());
-  const contextArguments = Object.entries(options.context ?? {}).flatMap(([key, value]) => [
-    '-c',
-    `${key}=${value}`,
-  ]);
-  const child = spawn('npm', ['start', ...(contextArguments.length > 0 ? ['--', ...contextArguments] : [])], {
+  const startArguments = [
+    ...Object.entries(options.context ?? {}).flatMap(([key, value]) => ['-c', `${key}=${value}`]),
+    ...(options.arguments ?? []),
+  ];
+  const child = spawn('npm', ['start', ...(startArguments.length > 0 ? ['--', ...startArguments] : [])], {
     cwd: projectRoot,
     env: { ...childEnvironment({ port, dataDirectory: options.dataDirectory }), ...options.environment },
     stdio: ['ignore', 'pipe', 'pipe'],
