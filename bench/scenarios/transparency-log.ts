@@ -15,6 +15,7 @@ import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { localSigner } from '../../lambdas/domain/ledger/log-signer';
 import { consistencyProof, inclusionProof, treeRoot } from '../../lambdas/domain/ledger/log-tree';
 import { runSequencerCycle, type SequencerStep } from '../../lambdas/domain/ledger/sequencer';
+import type { Witnessing } from '../../lambdas/domain/ledger/witness-config';
 import { operations } from '../../lambdas/operations';
 import { putItems } from '../../lambdas/repositories/batch-delete';
 import { outboxKeyOf } from '../../lambdas/repositories/log-outbox';
@@ -22,7 +23,13 @@ import { findLogIndex, readLogState } from '../../lambdas/repositories/log-state
 import { storedHashes } from '../../lambdas/repositories/log-tile-store';
 import { createTableIfMissing } from '../../local/table-setup';
 import { localS3 } from '../../test/support/s3-client';
-import { verifyConsistency, verifyInclusion } from '../../verifier/index';
+import {
+  formatVerifierKey,
+  parseWitnessPolicy,
+  verifyConsistency,
+  verifyInclusion,
+} from '../../verifier/index';
+import { startWitnessServer } from '../../witness/start-witness-server';
 import type { DynamoDbMeter } from '../support/dynamodb-meter';
 import { givenObject, givenPlace, newCompany } from '../support/fixtures';
 import { invokeExpecting } from '../support/handler-calls';
@@ -51,6 +58,15 @@ export interface LogLatency {
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
+}
+
+/** The same load with two local witnesses, both needed (2-of-2), and what each request took. */
+export interface WitnessedLogLatency extends LogLatency {
+  witnesses: number;
+  /** add-checkpoint requests the sequencer sent, and their round trip over loopback. */
+  addCheckpointRequests: number;
+  addCheckpointP50Ms: number;
+  addCheckpointP99Ms: number;
 }
 
 const signer = localSigner(
@@ -128,7 +144,7 @@ export async function runTransparencyLog(options: {
   newEvents: number;
   latencySeconds: number;
   writesPerSecond: number;
-}): Promise<{ sequencer: SequencerCostRow[]; latency: LogLatency }> {
+}): Promise<{ sequencer: SequencerCostRow[]; latency: LogLatency; witnessedLatency: WitnessedLogLatency }> {
   const restore = await useOwnTableAndBucket();
   try {
     await cycle();
@@ -184,10 +200,63 @@ export async function runTransparencyLog(options: {
     }
     progress('sequencer cycles measured; commit to checkpoint next');
     const latency = await measureLatency(options);
-    progress('commit to checkpoint measured');
-    return { sequencer: rows, latency };
+    progress('commit to checkpoint measured; with two witnesses next');
+    const witnessedLatency = await measureWitnessedLatency(options);
+    progress('commit to witnessed checkpoint measured');
+    return { sequencer: rows, latency, witnessedLatency };
   } finally {
     restore();
+  }
+}
+
+/**
+ * The latency below with two witnesses on loopback (`witness/start-witness-server.ts`, each
+ * with its own data folder) that must both cosign, and the round trip of each add-checkpoint.
+ */
+async function measureWitnessedLatency(options: {
+  latencySeconds: number;
+  writesPerSecond: number;
+}): Promise<WitnessedLogLatency> {
+  const logKey = await formatVerifierKey(signer.keyName, await signer.publicKey());
+  const witnesses = await Promise.all(
+    ['w1', 'w2'].map((name) =>
+      startWitnessServer({
+        dataDir: mkdtempSync(join(tmpdir(), `bench-witness-${name}-`)),
+        logs: [logKey],
+        name: `bench.local/${name}`,
+      }),
+    ),
+  );
+  const requestMs: number[] = [];
+  const timedFetch: typeof fetch = async (input, init) => {
+    const started = process.hrtime.bigint();
+    try {
+      return await fetch(input, init);
+    } finally {
+      requestMs.push(Number(process.hrtime.bigint() - started) / 1e6);
+    }
+  };
+  try {
+    const policy = await parseWitnessPolicy(
+      [
+        ...witnesses.map((witness, index) => `witness w${index + 1} ${witness.verifierKey} ${witness.url}`),
+        'group both all w1 w2',
+        'quorum both',
+      ].join('\n'),
+    );
+    const latency = await measureLatency({
+      ...options,
+      witnessing: { policy, timeoutMs: 3000, fetch: timedFetch },
+    });
+    return {
+      ...latency,
+      witnesses: witnesses.length,
+      addCheckpointRequests: requestMs.length,
+      addCheckpointP50Ms: round(percentile(requestMs, 0.5), 1),
+      addCheckpointP99Ms: round(percentile(requestMs, 0.99), 1),
+    };
+  } finally {
+    await Promise.all(witnesses.map((witness) => witness.close()));
   }
 }
 
@@ -195,22 +264,30 @@ export async function runTransparencyLog(options: {
 async function measureLatency(options: {
   latencySeconds: number;
   writesPerSecond: number;
+  witnessing?: Witnessing;
 }): Promise<LogLatency> {
   const company = await newCompany('Bench log latency');
   const place = await givenPlace(company);
   const objectIds = [await givenObject(company, place), await givenObject(company, place)];
+  // Each published size, when first seen: after a commit (published there without witnesses)
+  // and after each cycle (with witnesses, published once their cosignatures meet the quorum).
   const published: Array<{ at: number; treeSize: number }> = [];
+  const notePublished = async () => {
+    const treeSize = (await readLogState()).published?.treeSize ?? 0;
+    if (treeSize > (published.at(-1)?.treeSize ?? 0)) published.push({ at: Date.now(), treeSize });
+  };
   let running = true;
   const loop = (async () => {
     while (running) {
       await runSequencerCycle({
         signer,
         leaseMs: 5_000,
+        witnessing: options.witnessing,
         afterStep: async (step: SequencerStep) => {
-          if (step === 'commit')
-            published.push({ at: Date.now(), treeSize: (await readLogState()).treeSize });
+          if (step === 'commit') await notePublished();
         },
       });
+      await notePublished();
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   })();
@@ -234,7 +311,9 @@ async function measureLatency(options: {
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, next - Date.now())));
   }
   // Until the last write is published.
-  while ((await findLogIndex(commits.at(-1)!.chainId, commits.at(-1)!.sequence)) === undefined) {
+  const lastIndex = async () => findLogIndex(commits.at(-1)!.chainId, commits.at(-1)!.sequence);
+  for (let index = await lastIndex(); ; index = await lastIndex()) {
+    if (index !== undefined && (published.at(-1)?.treeSize ?? 0) > index) break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   await new Promise((resolve) => setTimeout(resolve, 300));
