@@ -105,7 +105,12 @@ export interface WitnessClientOptions {
 }
 
 /** The C2SP submission URL of a witness whose policy URL is its submission prefix. */
-const addCheckpointUrl = (prefix: string) => `${prefix.replace(/\/+$/, '')}/add-checkpoint`;
+/** The submission prefix without its trailing slashes (a loop: `/\/+$/` is quadratic on many). */
+function addCheckpointUrl(prefix: string): string {
+  let end = prefix.length;
+  while (end > 0 && prefix[end - 1] === '/') end--;
+  return `${prefix.slice(0, end)}/add-checkpoint`;
+}
 
 /** Sends one add-checkpoint request and tells its answer apart. */
 async function askWitness(
