@@ -83,9 +83,11 @@ describe('the bundle endpoint', () => {
     const bundle = response.body as LedgerBundle;
     expect(bundle).toEqual(perEvent);
     expect(bundle.verifierKey).toBe(key);
-    const verdict = await verifyBundle(bundle, key);
+    const checked: string[] = [];
+    const verdict = await verifyBundle(bundle, key, (count, total) => checked.push(`${count}/${total}`));
     expect(verdict.ok).toBe(true);
     expect(verdict.events.map((event) => event.sequence)).toEqual([1, 2, 3, 4]);
+    expect(checked).toEqual(['1/4', '2/4', '3/4', '4/4']);
   });
 
   it('answers the object as of a sequence and as of an instant, with its events up to then', async () => {
