@@ -192,8 +192,11 @@ function apiOf(command: string, values: Record<string, string | boolean | undefi
 const NOT_YET_LOGGED_ATTEMPTS = 15;
 
 /**
- * The object's bundle from the API (`GET /v2/objects/{objectId}/bundle`, one request: no table
- * access), checked against the witness policy when one is given, written as JSON.
+ * The object's bundle, checked against the witness policy when one is given, written as JSON.
+ * With a key (`--api-key` or `ASSET_REGISTRY_API_KEY`), from the API
+ * (`GET /v2/objects/{objectId}/bundle`, one request: no table access). Without one, an operator
+ * with table access (the running `npm start`, or `TABLE_NAME` and `DIGEST_BUCKET_NAME`) gets
+ * the same bundle from the same domain function.
  */
 async function exportBundle(
   values: Record<string, string | boolean | undefined>,
@@ -201,27 +204,16 @@ async function exportBundle(
 ): Promise<number> {
   const objectId = values.object as string | undefined;
   if (!objectId) throw new UsageError('export needs --object <objectId>');
-  const { url, apiKey } = apiOf('export', values, "a key of the object's company with objects:read");
-  const query = new URLSearchParams();
-  if (values['as-of']) query.set('asOf', values['as-of'] as string);
-  if (values['at-sequence']) query.set('atSequence', values['at-sequence'] as string);
-  const address = `${url}/v2/objects/${encodeURIComponent(objectId)}/bundle${query.size > 0 ? `?${query}` : ''}`;
-  let response: Response;
-  for (let attempt = 1; ; attempt++) {
-    response = await fetch(address, { headers: { 'X-API-Key': apiKey } });
-    if (response.status !== 409 || attempt >= NOT_YET_LOGGED_ATTEMPTS) break;
-    // EVENT_NOT_YET_LOGGED: the latest event waits for the next checkpoint.
-    await response.arrayBuffer();
-    await new Promise((resolve) =>
-      setTimeout(resolve, 1000 * Number(response.headers.get('Retry-After') ?? 1)),
-    );
-  }
-  const text = await response.text();
-  if (!response.ok) {
-    console.error(`No bundle of object ${objectId}: GET ${address} responded ${response.status}: ${text}`);
-    return 1;
-  }
-  const bundle = JSON.parse(text) as LedgerBundle;
+  const atSequence = values['at-sequence'] as string | undefined;
+  if (atSequence !== undefined && !/^[1-9][0-9]*$/.test(atSequence))
+    throw new UsageError('--at-sequence takes an event sequence number: 1, 2, ...');
+  const moment = {
+    asOf: values['as-of'] as string | undefined,
+    atSequence: atSequence === undefined ? undefined : Number(atSequence),
+  };
+  const hasKey = values['api-key'] !== undefined || process.env.ASSET_REGISTRY_API_KEY !== undefined;
+  const bundle = hasKey ? await bundleFromApi(values, objectId) : await bundleFromTable(objectId, moment);
+  if (!bundle) return 1;
   if (policyText) {
     const witnesses = await witnessCheck(bundle.checkpoint, policyText, bundle.verifierKey);
     if (!witnesses.ok) {
@@ -233,6 +225,45 @@ async function exportBundle(
   if (values.out) writeFileSync(values.out as string, json);
   else process.stdout.write(json);
   return 0;
+}
+
+/** The bundle from the API, asked again while an event waits for the next checkpoint (409). */
+async function bundleFromApi(
+  values: Record<string, string | boolean | undefined>,
+  objectId: string,
+): Promise<LedgerBundle | undefined> {
+  const { url, apiKey } = apiOf('export', values, "a key of the object's company with objects:read");
+  const query = new URLSearchParams();
+  if (values['as-of']) query.set('asOf', values['as-of'] as string);
+  if (values['at-sequence']) query.set('atSequence', values['at-sequence'] as string);
+  const address = `${url}/v2/objects/${encodeURIComponent(objectId)}/bundle${query.size > 0 ? `?${query}` : ''}`;
+  let response: Response;
+  for (let attempt = 1; ; attempt++) {
+    response = await fetch(address, { headers: { 'X-API-Key': apiKey } });
+    if (response.status !== 409 || attempt >= NOT_YET_LOGGED_ATTEMPTS) break;
+    await response.arrayBuffer();
+    await new Promise((resolve) =>
+      setTimeout(resolve, 1000 * Number(response.headers.get('Retry-After') ?? 1)),
+    );
+  }
+  const text = await response.text();
+  if (!response.ok) {
+    console.error(`No bundle of object ${objectId}: GET ${address} responded ${response.status}: ${text}`);
+    return undefined;
+  }
+  return JSON.parse(text) as LedgerBundle;
+}
+
+/** The bundle read from the table (no key given), by the domain function the API calls. */
+async function bundleFromTable(
+  objectId: string,
+  moment: { asOf?: string; atSequence?: number },
+): Promise<LedgerBundle | undefined> {
+  connectToStack();
+  const { objectBundleOfAnyCompany } = await import('../lambdas/domain/ledger/object-bundle.js');
+  const bundle = await objectBundleOfAnyCompany(objectId, moment);
+  if (!bundle) console.error(`No ledger chain for object ${objectId}`);
+  return bundle;
 }
 
 /**

@@ -5,6 +5,8 @@
  * against the latest checkpoint, the checkpoint and the verifier key. The shared verifier
  * (`verifier/`) checks it.
  */
+import { chainRefOf } from '#repositories/ledger-store.js';
+import { storedJournal } from '#repositories/stored-ledger.js';
 import { BUNDLE_FORMAT, type LedgerBundle } from '../../../verifier/index.js';
 import { type ObjectMoment, objectAtMoment } from '../objects/object-service.js';
 import { toEventView } from './event-view.js';
@@ -37,4 +39,18 @@ export async function objectBundle(
     checkpoint,
     verifierKey,
   };
+}
+
+/**
+ * The bundle of an object of any company, found by its chain (the operator's `ledger export`
+ * with table access and no key); undefined when no object chain has that id.
+ */
+export async function objectBundleOfAnyCompany(
+  objectId: string,
+  moment: ObjectMoment = {},
+): Promise<LedgerBundle | undefined> {
+  const head = (await storedJournal.listChainHeads()).find(
+    (each) => each.chainId.startsWith('object:') && each.chainId.endsWith(`:${objectId}`),
+  );
+  return head && objectBundle(chainRefOf(head.chainId).tenantId, objectId, moment);
 }
