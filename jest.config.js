@@ -49,6 +49,7 @@ const IN_PROCESS_INTEGRATION = Object.keys({
   'fuzz-operations': 'sets EXPORT_INLINE_MAX_BYTES to 1 byte',
   'ledger-api': 'a table and signing key of its own',
   'ledger-audit-tools': 'a table and signing key of its own',
+  'ledger-bundle': 'a table and signing key of its own, counts tile reads through a spy',
   'ledger-checkpoint-latency': 'a table and signing key of its own',
   'ledger-interop': 'a table and signing key of its own',
   'ledger-sequencer': 'a table and signing key of its own',

@@ -168,6 +168,7 @@ export const BUNDLE_BUDGETS_KB: Record<FunctionName, number> = {
   getLedgerTile: 371,
   getLedgerConsistency: 376,
   getEventProof: 383,
+  getObjectBundle: 394,
   createImport: 416,
   startImport: 388,
   listImports: 394,

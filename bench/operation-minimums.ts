@@ -31,6 +31,8 @@ export const UNMEASURED_OPERATIONS = {
   getLedgerTile: 'no case yet: it needs a sequenced log (S3 tiles), so a sequencer cycle first',
   getLedgerConsistency: 'no case yet: it needs two published tree sizes',
   getEventProof: 'no case yet: it needs the event sequenced into a published checkpoint',
+  getObjectBundle:
+    'no case here: it needs the events sequenced into a published checkpoint; the web-console section (`scenarios/web-console.ts`) times it serving 1,000 events',
   createImport: 'no case yet: the bulk section (`scenarios/bulk-import-export.ts`) runs imports whole',
   startImport: 'no case yet: it needs a file at the presigned upload of a new import each run',
   listImports: 'no case yet',

@@ -3,7 +3,8 @@
  * readable table, an object's offline-verifiable bundle, and the log monitor.
  *   npm run ledger -- verify [--object <id>] [--policy <file>]   check every chain (or one object's) and the log against them
  *   npm run ledger -- history <objectId>       print the object's events with hashes and the verdict
- *   npm run ledger -- export --object <id> [--out <file>] [--policy <file>]   write the object's bundle (JSON)
+ *   npm run ledger -- export --object <id> [--as-of <instant> | --at-sequence <n>] [--out <file>] [--policy <file>] [--url <api>] [--api-key <key>]
+ *                                             write the object's bundle (JSON), as GET /v2/objects/{id}/bundle answers it
  *   npm run ledger -- monitor --state <file> [--url <api>] [--api-key <key>] [--verifier-key <line>] [--policy <file>]
  * `--policy` names a witness policy (c2sp.org/tlog-policy): the checkpoint the command trusts
  * must carry cosignatures that meet its quorum. Exit code 1 when verification finds a problem
@@ -12,13 +13,18 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { dataDirectoryFromEnvironment, readStackState } from '../local/stack-state.js';
-import { type PolicyVerdict, parseWitnessPolicy, verifyWitnessedCheckpoint } from '../verifier/index.js';
+import {
+  type LedgerBundle,
+  type PolicyVerdict,
+  parseWitnessPolicy,
+  verifyWitnessedCheckpoint,
+} from '../verifier/index.js';
 import { apiLogSource, type MonitorState, monitorLog } from './ledger-monitor.js';
 import { connectToStack } from './stack-connection.js';
 
 const USAGE =
   'Usage: npm run ledger -- verify [--object <objectId>] [--json] [--policy <file>] | history <objectId> [--json]\n' +
-  '       | export --object <objectId> [--out <file>] [--policy <file>]\n' +
+  '       | export --object <objectId> [--as-of <instant> | --at-sequence <n>] [--out <file>] [--policy <file>] [--url <api base url>] [--api-key <key>]\n' +
   '       | monitor --state <file> [--url <api base url>] [--api-key <key>] [--verifier-key <key line>] [--policy <file>]';
 
 class UsageError extends Error {}
@@ -74,12 +80,15 @@ async function main(argv: string[]): Promise<number> {
       'api-key': { type: 'string' },
       'verifier-key': { type: 'string' },
       policy: { type: 'string' },
+      'as-of': { type: 'string' },
+      'at-sequence': { type: 'string' },
     },
   });
   const [command, argument] = positionals;
   if (!command) throw new UsageError('No command given');
   const policyText = values.policy ? await readPolicy(values.policy) : undefined;
   if (command === 'monitor') return monitor(values, policyText);
+  if (command === 'export') return exportBundle(values, policyText);
   connectToStack();
   // Imported after connecting: the SDK clients read the endpoints when their module loads.
   const { verifyLedger } = await import('../lambdas/domain/ledger/ledger-audit.js');
@@ -90,26 +99,6 @@ async function main(argv: string[]): Promise<number> {
   const { latestCheckpoint, logVerifierKey } = await import('../lambdas/domain/ledger/log-service.js');
 
   switch (command) {
-    case 'export': {
-      if (!values.object) throw new UsageError('export needs --object <objectId>');
-      const { exportObjectBundle } = await import('../lambdas/domain/ledger/ledger-export.js');
-      const bundle = await exportObjectBundle(values.object);
-      if (!bundle) {
-        console.error(`No ledger chain for object ${values.object}`);
-        return 1;
-      }
-      if (policyText) {
-        const witnesses = await witnessCheck(bundle.checkpoint, policyText, bundle.verifierKey);
-        if (!witnesses.ok) {
-          console.error(`Not exported: ${witnessLine(witnesses)}`);
-          return 1;
-        }
-      }
-      const text = `${JSON.stringify(bundle, null, 2)}\n`;
-      if (values.out) writeFileSync(values.out, text);
-      else process.stdout.write(text);
-      return 0;
-    }
     case 'verify': {
       const ledgerReport = await verifyLedger({ objectId: values.object });
       const witnesses = policyText
@@ -186,6 +175,97 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** The API's address and the key to call it with: the options, the environment, or the running `npm start`. */
+function apiOf(command: string, values: Record<string, string | boolean | undefined>, keyNeeded: string) {
+  const url =
+    (values.url as string | undefined) ??
+    process.env.ASSET_REGISTRY_API_URL ??
+    readStackState(dataDirectoryFromEnvironment())?.gatewayUrl;
+  const apiKey = (values['api-key'] as string | undefined) ?? process.env.ASSET_REGISTRY_API_KEY;
+  if (!url)
+    throw new UsageError(`${command} needs --url (or ASSET_REGISTRY_API_URL, or a running npm start)`);
+  if (!apiKey) throw new UsageError(`${command} needs --api-key (or ASSET_REGISTRY_API_KEY): ${keyNeeded}`);
+  return { url: url.replace(/\/$/, ''), apiKey };
+}
+
+/** How often the bundle is asked again while an event waits for the next checkpoint. */
+const NOT_YET_LOGGED_ATTEMPTS = 15;
+
+/**
+ * The object's bundle, checked against the witness policy when one is given, written as JSON.
+ * With a key (`--api-key` or `ASSET_REGISTRY_API_KEY`), from the API
+ * (`GET /v2/objects/{objectId}/bundle`, one request: no table access). Without one, an operator
+ * with table access (the running `npm start`, or `TABLE_NAME` and `DIGEST_BUCKET_NAME`) gets
+ * the same bundle from the same domain function.
+ */
+async function exportBundle(
+  values: Record<string, string | boolean | undefined>,
+  policyText: string | undefined,
+): Promise<number> {
+  const objectId = values.object as string | undefined;
+  if (!objectId) throw new UsageError('export needs --object <objectId>');
+  const atSequence = values['at-sequence'] as string | undefined;
+  if (atSequence !== undefined && !/^[1-9][0-9]*$/.test(atSequence))
+    throw new UsageError('--at-sequence takes an event sequence number: 1, 2, ...');
+  const moment = {
+    asOf: values['as-of'] as string | undefined,
+    atSequence: atSequence === undefined ? undefined : Number(atSequence),
+  };
+  const hasKey = values['api-key'] !== undefined || process.env.ASSET_REGISTRY_API_KEY !== undefined;
+  const bundle = hasKey ? await bundleFromApi(values, objectId) : await bundleFromTable(objectId, moment);
+  if (!bundle) return 1;
+  if (policyText) {
+    const witnesses = await witnessCheck(bundle.checkpoint, policyText, bundle.verifierKey);
+    if (!witnesses.ok) {
+      console.error(`Not exported: ${witnessLine(witnesses)}`);
+      return 1;
+    }
+  }
+  const json = `${JSON.stringify(bundle, null, 2)}\n`;
+  if (values.out) writeFileSync(values.out as string, json);
+  else process.stdout.write(json);
+  return 0;
+}
+
+/** The bundle from the API, asked again while an event waits for the next checkpoint (409). */
+async function bundleFromApi(
+  values: Record<string, string | boolean | undefined>,
+  objectId: string,
+): Promise<LedgerBundle | undefined> {
+  const { url, apiKey } = apiOf('export', values, "a key of the object's company with objects:read");
+  const query = new URLSearchParams();
+  if (values['as-of']) query.set('asOf', values['as-of'] as string);
+  if (values['at-sequence']) query.set('atSequence', values['at-sequence'] as string);
+  const address = `${url}/v2/objects/${encodeURIComponent(objectId)}/bundle${query.size > 0 ? `?${query}` : ''}`;
+  let response: Response;
+  for (let attempt = 1; ; attempt++) {
+    response = await fetch(address, { headers: { 'X-API-Key': apiKey } });
+    if (response.status !== 409 || attempt >= NOT_YET_LOGGED_ATTEMPTS) break;
+    await response.arrayBuffer();
+    await new Promise((resolve) =>
+      setTimeout(resolve, 1000 * Number(response.headers.get('Retry-After') ?? 1)),
+    );
+  }
+  const text = await response.text();
+  if (!response.ok) {
+    console.error(`No bundle of object ${objectId}: GET ${address} responded ${response.status}: ${text}`);
+    return undefined;
+  }
+  return JSON.parse(text) as LedgerBundle;
+}
+
+/** The bundle read from the table (no key given), by the domain function the API calls. */
+async function bundleFromTable(
+  objectId: string,
+  moment: { asOf?: string; atSequence?: number },
+): Promise<LedgerBundle | undefined> {
+  connectToStack();
+  const { objectBundleOfAnyCompany } = await import('../lambdas/domain/ledger/object-bundle.js');
+  const bundle = await objectBundleOfAnyCompany(objectId, moment);
+  if (!bundle) console.error(`No ledger chain for object ${objectId}`);
+  return bundle;
+}
+
 /**
  * One monitor run against the API; the trusted key is pinned in the state file at the first
  * run, and so is the witness policy at the first run that names one (a later `--policy` must
@@ -197,13 +277,7 @@ async function monitor(
 ): Promise<number> {
   const stateFile = values.state as string | undefined;
   if (!stateFile) throw new UsageError('monitor needs --state <file>');
-  const url =
-    (values.url as string | undefined) ??
-    process.env.ASSET_REGISTRY_API_URL ??
-    readStackState(dataDirectoryFromEnvironment())?.gatewayUrl;
-  const apiKey = (values['api-key'] as string | undefined) ?? process.env.ASSET_REGISTRY_API_KEY;
-  if (!url) throw new UsageError('monitor needs --url (or ASSET_REGISTRY_API_URL, or a running npm start)');
-  if (!apiKey) throw new UsageError('monitor needs --api-key (or ASSET_REGISTRY_API_KEY): any valid key');
+  const { url, apiKey } = apiOf('monitor', values, 'any valid key');
   const saved = existsSync(stateFile)
     ? (JSON.parse(readFileSync(stateFile, 'utf8')) as PinnedMonitorState)
     : {};

@@ -636,6 +636,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/objects/{objectId}/bundle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An object's offline-verifiable bundle: the object, its events, each event's tlog-proof, the checkpoint and key (extension)
+         * @description Needs a company key with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
+         */
+        get: operations["getObjectBundle"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/events": {
         parameters: {
             query?: never;
@@ -1694,6 +1714,20 @@ export interface components {
             from: number;
             to: number;
             proof: string[];
+        };
+        /** @description Extension: an object's offline-verifiable bundle (`npm run verify-bundle`) */
+        LedgerBundle: {
+            /** @constant */
+            format: "asset-registry-ledger-bundle@v1";
+            /** @description the object as GET object answers it at that moment */
+            object: components["schemas"]["ObjectAsOf"];
+            /** @description every event from the first to the one that set `object`, oldest first */
+            events: components["schemas"]["LedgerEvent"][];
+            proofs: string[];
+            /** @description the signed checkpoint every proof is against (C2SP tlog-checkpoint) */
+            checkpoint: string;
+            /** @description the log's signed-note verifier key line, as GET /v2/ledger/key answers it */
+            verifierKey: string;
         };
     };
     responses: never;
@@ -8078,6 +8112,163 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "OBJECT_NOT_FOUND" | "EVENT_NOT_FOUND" | "CHECKPOINT_NOT_FOUND";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Conflict with the current state: EVENT_NOT_YET_LOGGED (extension) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "EVENT_NOT_YET_LOGGED";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Throttled by API Gateway: TOO_MANY_REQUESTS (extension) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "TOO_MANY_REQUESTS";
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Internal server error: INTERNAL_ERROR (extension) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+        };
+    };
+    getObjectBundle: {
+        parameters: {
+            query?: {
+                /** @description (extension) the object as it stood at this instant (ISO 8601 UTC), rebuilt from its ledger events; 404 before it existed. Not with atSequence */
+                asOf?: string;
+                /** @description (extension) the object as it stood after its event of this sequence (1 to the object's eventCount). Not with asOf */
+                atSequence?: number;
+            };
+            header?: never;
+            path: {
+                objectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LedgerBundle"];
+                };
+            };
+            /** @description The request is not valid: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "VALIDATION_ERROR";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID, ADDRESS_NOT_ALLOWED (webhook url) (extensions) */
+                        validationErrors?: {
+                            field: string;
+                            message: string;
+                            code: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description The key may not do this: COMPANY_ACCESS_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "COMPANY_ACCESS_DENIED";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Not found: OBJECT_NOT_FOUND, CHECKPOINT_NOT_FOUND (extension) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "OBJECT_NOT_FOUND" | "CHECKPOINT_NOT_FOUND";
                         /**
                          * Format: date-time
                          * @description ISO 8601 UTC, milliseconds

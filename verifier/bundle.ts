@@ -134,6 +134,8 @@ async function checkpointByAnyKey(
  * its quorum; `witnesses` then names who cosigned and who did not. Also checks that the
  * object's `blockchain.lastTxId`, when present, is its last event's hash.
  *
+ * `onEvent`, when given, is told after each event how many are checked (a page's progress).
+ *
  * @example
  * const verdict = await verifyBundle(bundle, { policy: await parseWitnessPolicy(policyText) });
  * if (!verdict.ok) console.log(verdict.witnesses?.reason ?? verdict.checkpoint.reason);
@@ -141,6 +143,7 @@ async function checkpointByAnyKey(
 export async function verifyBundle(
   bundle: LedgerBundle,
   trust: string | BundleTrust,
+  onEvent?: (checked: number, total: number) => void,
 ): Promise<BundleVerdict> {
   const { verifierKey, policy } = typeof trust === 'string' ? { verifierKey: trust } : trust;
   const keys = [...(verifierKey ? [verifierKey] : []), ...(policy?.logs.map((log) => log.vkey) ?? [])];
@@ -165,6 +168,7 @@ export async function verifyBundle(
       ...(reason ? { reason } : {}),
     });
     previousHash = String(event.hash);
+    onEvent?.(position + 1, bundle.events.length);
   }
   const last = events.at(-1);
   const blockchain = bundle.object.blockchain as Record<string, unknown> | undefined;

@@ -300,4 +300,8 @@ export const operationResponses: { [Id in OperationId]: ResponsesOf<Id> } = {
       'EVENT_NOT_YET_LOGGED',
     ],
   },
+  getObjectBundle: {
+    body: 'LedgerBundle',
+    errors: ['OBJECT_NOT_FOUND', 'CHECKPOINT_NOT_FOUND', 'EVENT_NOT_YET_LOGGED'],
+  },
 };

@@ -203,6 +203,29 @@ const objectAsOf: JsonSchema = {
   },
 };
 
+/** The offline verifier's bundle (`verifier/bundle.ts` `LedgerBundle`). */
+const ledgerBundle = closedObject(
+  {
+    format: { type: 'string', const: 'asset-registry-ledger-bundle@v1' },
+    object: { ...schemaRef('ObjectAsOf'), description: 'the object as GET object answers it at that moment' },
+    events: {
+      type: 'array',
+      items: schemaRef('LedgerEvent'),
+      description: 'every event from the first to the one that set `object`, oldest first',
+    },
+    proofs: {
+      type: 'array',
+      items: described(
+        text,
+        "a C2SP tlog-proof of the event at the same position, the event's canonical bytes as extra",
+      ),
+    },
+    checkpoint: described(text, 'the signed checkpoint every proof is against (C2SP tlog-checkpoint)'),
+    verifierKey: described(text, "the log's signed-note verifier key line, as GET /v2/ledger/key answers it"),
+  },
+  { description: "Extension: an object's offline-verifiable bundle (`npm run verify-bundle`)" },
+);
+
 /** Every named response schema, for the document's `components.schemas`. */
 export const responseSchemas = {
   Pagination: pagination,
@@ -250,6 +273,7 @@ export const responseSchemas = {
   ...importResponseSchemas,
   EventProof: eventProof,
   ConsistencyProof: consistencyProof,
+  LedgerBundle: ledgerBundle,
 } satisfies Record<string, JsonSchema>;
 
 export type ResponseSchemaName =
@@ -280,7 +304,8 @@ export type ResponseSchemaName =
   | WebhookResponseSchemaName
   | ImportResponseSchemaName
   | 'EventProof'
-  | 'ConsistencyProof';
+  | 'ConsistencyProof'
+  | 'LedgerBundle';
 
 /** How a 400 reports field issues: the spec's `validationErrors`, or `details` (subcategory operations). */
 export type IssueFormat = 'validationErrors' | 'details';

@@ -6,6 +6,7 @@ import {
   eventProofQuery,
   tilePathParameters,
 } from '#domain/ledger/log-schemas.js';
+import { objectAsOfQuery, objectIdPath } from '#domain/objects/object-schemas.js';
 import { companyOperation, type Operation, withIds } from '../operation-row.js';
 
 export const ledgerOperations = withIds({
@@ -68,6 +69,19 @@ export const ledgerOperations = withIds({
     permission: 'objects:read',
     pathParameters: eventProofPath,
     query: eventProofQuery,
+    successStatus: 200,
+  },
+  getObjectBundle: {
+    ...companyOperation,
+    method: 'GET',
+    path: '/v2/objects/{objectId}/bundle',
+    handler: 'ledger/get-object-bundle',
+    access: { table: ['GetItem', 'Query'], log: ['GetObject'] },
+    summary:
+      "An object's offline-verifiable bundle: the object, its events, each event's tlog-proof, the checkpoint and key (extension)",
+    permission: 'objects:read',
+    pathParameters: objectIdPath,
+    query: objectAsOfQuery,
     successStatus: 200,
   },
   listCompanyEvents: {

@@ -2,8 +2,9 @@
  * Verification in the browser: every event green against the signed log; one event changed
  * directly in DynamoDB Local is red with its reason, and only it; a key the visitor enters is
  * the one used; the bundle the page offers verifies offline; a pinned checkpoint warns loudly
- * once the log no longer extends it; the events are walked by cursor, and a browser whose Web
- * Crypto lacks Ed25519 verifies with the console's fallback.
+ * once the log no longer extends it; the page fetches the object's bundle in one request (no
+ * request per event) and offers it beside Verify, and a browser whose Web Crypto lacks Ed25519
+ * verifies with the console's fallback.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -79,25 +80,49 @@ describe('verifying an object in the browser', () => {
     expect((await verifyBundle(bundle, serverKey)).ok).toBe(true);
   });
 
-  it('walks the events by cursor, page after page, to the end', async () => {
-    // Prepare: pages of 2 events instead of 100 (the API takes any limit with a cursor)
-    const company = await seedCompany(server, { label: 'Walking', updates: 3 });
-    const walked: URL[] = [];
-    await page.route(`**/v2/objects/${company.object.id}/events?*`, (route) => {
-      const url = new URL(route.request().url());
-      if (url.searchParams.get('limit') === '100') url.searchParams.set('limit', '2');
-      walked.push(url);
-      return route.continue({ url: url.toString() });
+  it('fetches the bundle in one request, shows its progress, and offers it beside Verify', async () => {
+    // Prepare: every API request the page makes, and every progress line it shows
+    const company = await seedCompany(server, { label: 'One request', updates: 3 });
+    // Every event in a checkpoint first, so that no request is a retry after EVENT_NOT_YET_LOGGED
+    await eventually(
+      async () =>
+        (
+          await fetch(`${server.baseUrl}/v2/objects/${company.object.id}/bundle`, {
+            headers: { 'X-API-Key': company.apiKey },
+          })
+        ).status === 200,
+      30_000,
+    );
+    const requested: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname.startsWith('/v2/objects/')) requested.push(url.pathname);
     });
+    await page.addInitScript(`(() => {
+      window.progressLines = [];
+      new MutationObserver(() => {
+        for (const status of document.querySelectorAll('p[role="status"]')) window.progressLines.push(status.textContent);
+      }).observe(document, { subtree: true, childList: true, characterData: true });
+    })()`);
     // Act
     await openVerify(company);
-    // Assess: 5 events in pages of 2, 2 and 1; after page 1, each by the cursor before it
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download bundle', exact: true }).click(),
+    ]);
+    // Assess: one bundle request for Verify and one for the download; no proof request per event
     expect(await page.locator('[data-verdict]').innerText()).toBe('✔ All 5 events verified');
-    const walk = walked.filter((url) => url.searchParams.get('limit') === '2');
-    expect(walk).toHaveLength(3);
-    expect(walk[0]?.searchParams.has('cursor')).toBe(false);
-    expect(walk.slice(1).every((url) => url.searchParams.get('cursor'))).toBe(true);
-    expect(walk.some((url) => url.searchParams.has('offset'))).toBe(false);
+    const bundlePath = `/v2/objects/${company.object.id}/bundle`;
+    expect(requested.filter((path) => path.endsWith('/bundle') || path.endsWith('/proof'))).toEqual([
+      bundlePath,
+      bundlePath,
+    ]);
+    const lines = await page.evaluate<string[]>('window.progressLines');
+    expect(lines.some((line) => /^Fetching the bundle: \d+ KB received$/.test(line))).toBe(true);
+    let text = '';
+    for await (const chunk of await download.createReadStream()) text += chunk.toString();
+    const serverKey = (await api('/v2/ledger/key', company.apiKey)).trim();
+    expect((await verifyBundle(JSON.parse(text) as LedgerBundle, serverKey)).ok).toBe(true);
   });
 
   it('verifies with @noble/ed25519 where Web Crypto has no Ed25519 (Chrome < 137, Firefox < 129, Safari < 17)', async () => {

@@ -3,12 +3,12 @@
  * Verify refuses a checkpoint whose cosignatures miss the quorum, naming the missing witness,
  * and accepts it once the policy's quorum is met, saying who cosigned; the log page shows the
  * same. Until the local log calls witnesses (issue 26, the log side), the test cosigns the
- * served checkpoint itself: it intercepts the checkpoint and proof responses in the browser
+ * served checkpoint itself: it intercepts the checkpoint and bundle responses in the browser
  * and appends one witness's cosignature (made with Node's crypto from the C2SP text) to the
  * log's real signed checkpoint. A second witness of the policy never cosigns.
  */
 import type { Browser, Page, Route } from 'playwright-core';
-import { formatVerifierKey, parseTlogProof } from '../../verifier/index';
+import { formatVerifierKey, type LedgerBundle, parseTlogProof } from '../../verifier/index';
 import {
   closePage,
   consoleServer,
@@ -25,15 +25,28 @@ jest.setTimeout(180_000);
 const auditor = newSigner('auditor.example');
 const insurer = newSigner('insurer.example');
 
-/** The response as the server sent it, with the auditor's cosignature on the checkpoint it holds. */
+/** A tlog-proof with the auditor's cosignature on the checkpoint it holds. */
+function proofCosignedByAuditor(proof: string): string {
+  const { checkpoint } = parseTlogProof(proof);
+  return proof.slice(0, -checkpoint.length) + cosigned(checkpoint, auditor);
+}
+
+/**
+ * The response as the server sent it, with the auditor's cosignature on the checkpoint it holds:
+ * the checkpoint, or an object's bundle (its checkpoint and the one inside every proof).
+ */
 async function cosignedByAuditor(route: Route): Promise<void> {
   const response = await route.fetch();
   const body = await response.text();
   if (!response.ok()) return route.fulfill({ response, body });
-  if (!body.startsWith('c2sp.org/tlog-proof@v1'))
-    return route.fulfill({ response, body: cosigned(body, auditor) });
-  const { checkpoint } = parseTlogProof(body);
-  return route.fulfill({ response, body: body.slice(0, -checkpoint.length) + cosigned(checkpoint, auditor) });
+  if (!body.startsWith('{')) return route.fulfill({ response, body: cosigned(body, auditor) });
+  const bundle = JSON.parse(body) as LedgerBundle;
+  const witnessed: LedgerBundle = {
+    ...bundle,
+    checkpoint: cosigned(bundle.checkpoint, auditor),
+    proofs: bundle.proofs.map(proofCosignedByAuditor),
+  };
+  return route.fulfill({ response, body: JSON.stringify(witnessed) });
 }
 
 describe('a witness policy in the console', () => {
@@ -70,7 +83,7 @@ describe('a witness policy in the console', () => {
     // Prepare: the served checkpoint (alone and inside every proof) carries the auditor's cosignature
     const company = await seedCompany(server, { label: 'Witnessed', updates: 1 });
     await page.route('**/v2/ledger/checkpoint', cosignedByAuditor);
-    await page.route(`**/v2/objects/${company.object.id}/events/*/proof*`, cosignedByAuditor);
+    await page.route(`**/v2/objects/${company.object.id}/bundle`, cosignedByAuditor);
     await signIn(page, server.consoleUrl, company.apiKey, company.companyId);
     await page.getByRole('heading', { name: 'Categories' }).waitFor();
 

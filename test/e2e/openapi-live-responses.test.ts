@@ -398,6 +398,12 @@ describe('OpenAPI document against the live API (npm start)', () => {
     await client.call('getLedgerConsistency', { apiKey: companyKey, query: { from: '0', to: '0' } });
     await client.call('getLedgerTile', { apiKey: companyKey, path: { tilePath: 'tile/0/000' } });
     await client.call('getEventProof', { apiKey: companyKey, path: { objectId, sequence: '1' } });
+    await client.call('getObjectBundle', { apiKey: companyKey, path: { objectId } });
+    await client.call('getObjectBundle', {
+      apiKey: companyKey,
+      path: { objectId },
+      query: { atSequence: '1' },
+    });
     const unknown = await client.call('getObject', {
       apiKey: companyKey,
       path: { objectId: crypto.randomUUID() },

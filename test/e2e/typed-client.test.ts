@@ -290,8 +290,13 @@ describe('the typed client against npm start', () => {
     const consistency = await company.GET('/v2/ledger/consistency', {
       params: { query: { from: treeSize, to: treeSize } },
     });
+    const bundle = await company.GET('/v2/objects/{objectId}/bundle', {
+      params: { path: { objectId }, query: { atSequence: 1 } },
+    });
     // Assess
     expect(proof.response.status).toBe(200);
+    expect(bundle.data?.format).toBe('asset-registry-ledger-bundle@v1');
+    expect(bundle.data?.events.map((event) => event.sequence)).toEqual([1]);
     expect(tlogProof.data).toMatch(/^c2sp\.org\/tlog-proof@v1\n/);
     expect(checkpoint.data).toMatch(/^asset-registry\.local\/ledger\n\d+\n/);
     expect(key.data).toMatch(/^asset-registry\.local\/ledger\+[0-9a-f]{8}\+/);

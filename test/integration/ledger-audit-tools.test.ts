@@ -6,7 +6,6 @@
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { type LogSource, monitorLog } from '../../cli/ledger-monitor';
 import { verifyLedger } from '../../lambdas/domain/ledger/ledger-audit';
-import { exportObjectBundle } from '../../lambdas/domain/ledger/ledger-export';
 import {
   consistencyProof,
   leafHashOf,
@@ -14,6 +13,7 @@ import {
   type StoredHashes,
   treeRoot,
 } from '../../lambdas/domain/ledger/log-tree';
+import { objectBundle } from '../../lambdas/domain/ledger/object-bundle';
 import { runSequencerCycle } from '../../lambdas/domain/ledger/sequencer';
 import { handler as updateObject } from '../../lambdas/handlers/objects/update-object';
 import {
@@ -95,7 +95,7 @@ describe('the monitor', () => {
   });
 
   it('refuses a checkpoint signed by another key, a shrinking log, and a rewritten log signed by our key', async () => {
-    const { object } = await givenObjectWithUpdates(2);
+    const { principal, object } = await givenObjectWithUpdates(2);
     await integrate();
     const key = (await requestKey(reader)).text().trim();
     const seen = await monitorLog(apiSource, key, {});
@@ -136,7 +136,7 @@ describe('the monitor', () => {
       message: expect.stringMatching(/^SHRINKING LOG/),
     });
     // The forger replaces one entry and adds one, and serves proofs from the forged tree.
-    const bundle = (await exportObjectBundle(object.id))!;
+    const bundle = await objectBundle(principal.tenantId, object.id);
     const entries = Array.from({ length: seenBody.treeSize + 1 }, (_, i) => Buffer.alloc(32, i % 251));
     const forgedHashes = memoryHashes(entries);
     const forgedRoot = await treeRoot(forgedHashes, entries.length);
@@ -156,9 +156,9 @@ describe('the monitor', () => {
 
 describe('the exported bundle', () => {
   it('verifies offline with the published key, and fails with another one', async () => {
-    const { object } = await givenObjectWithUpdates(3);
+    const { principal, object } = await givenObjectWithUpdates(3);
     await integrate();
-    const bundle = (await exportObjectBundle(object.id))!;
+    const bundle = await objectBundle(principal.tenantId, object.id);
     const key = (await requestKey(reader)).text().trim();
     expect(bundle.verifierKey).toBe(key);
     expect(bundle.proofs).toHaveLength(4);
@@ -167,7 +167,11 @@ describe('the exported bundle', () => {
     expect(
       (await verifyBundle(bundle, `${name}+${keyId}+${Buffer.alloc(33, 1).toString('base64')}`)).ok,
     ).toBe(false);
-    expect(await exportObjectBundle('00000000-0000-4000-8000-000000000000')).toBeUndefined();
+    await expect(
+      objectBundle(principal.tenantId, '00000000-0000-4000-8000-000000000000'),
+    ).rejects.toMatchObject({
+      code: 'OBJECT_NOT_FOUND',
+    });
   });
 });
 
@@ -201,7 +205,7 @@ describe('20 concurrent writers on one object while the sequencer runs', () => {
     expect(audit.logProblems).toEqual([]);
     expect(audit.valid).toBe(true);
     expect(audit.log.integratedEvents).toBe(audit.log.treeSize);
-    const bundle = (await exportObjectBundle(object.id))!;
+    const bundle = await objectBundle(principal.tenantId, object.id);
     expect(bundle.events).toHaveLength(1 + written);
     expect((await verifyBundle(bundle, bundle.verifierKey)).ok).toBe(true);
   });

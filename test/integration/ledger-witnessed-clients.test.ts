@@ -12,7 +12,6 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { exportObjectBundle } from '../../lambdas/domain/ledger/ledger-export';
 import { runSequencerCycle } from '../../lambdas/domain/ledger/sequencer';
 import { handler as updateObject } from '../../lambdas/handlers/objects/update-object';
 import {
@@ -25,7 +24,7 @@ import {
 import { invoke } from '../support/api-events';
 import { givenObject, givenSubcategoryPath } from '../support/fixtures';
 import { type IsolatedLedger, useIsolatedLedger } from '../support/isolated-ledger';
-import { requestCheckpoint, requestConsistency, requestKey } from '../support/ledger-requests';
+import { requestBundle, requestCheckpoint, requestConsistency, requestKey } from '../support/ledger-requests';
 import { companyPrincipal } from '../support/principals';
 import { cosigned, newSigner, policyText } from '../support/witnessing';
 
@@ -94,7 +93,7 @@ async function givenLoggedObject(updates: number) {
   }
   await integrate();
   logKey = (await requestKey(reader)).text().trim();
-  return object;
+  return { object, principal };
 }
 
 /** A checkpoint the log's own key signs but the log never published (a fork). */
@@ -114,8 +113,8 @@ const publishedSize = async () =>
 describe('verify-bundle --policy', () => {
   it('refuses a bundle whose checkpoint misses the quorum, naming the missing witness, and accepts it once met', async () => {
     // Prepare: the bundle's checkpoint carries the auditor's cosignature only
-    const object = await givenLoggedObject(2);
-    const exported = (await exportObjectBundle(object.id)) as LedgerBundle;
+    const { object, principal } = await givenLoggedObject(2);
+    const exported = (await requestBundle(principal, object.id)).body as LedgerBundle;
     const bundleFile = fileOf(
       'bundle.json',
       JSON.stringify({ ...exported, checkpoint: cosigned(exported.checkpoint, auditor) }),
@@ -160,8 +159,8 @@ describe('verify-bundle --policy', () => {
     ['a smaller tree', -1],
   ])('refuses a fork (%s) the log signed and only a colluding witness cosigned', async (_case, change) => {
     // Prepare
-    const object = await givenLoggedObject(1);
-    const exported = (await exportObjectBundle(object.id)) as LedgerBundle;
+    const { object, principal } = await givenLoggedObject(1);
+    const exported = (await requestBundle(principal, object.id)).body as LedgerBundle;
     const fork = cosigned(await forkedCheckpoint((await publishedSize()) + change), insurer);
     const bundleFile = fileOf('fork.json', JSON.stringify({ ...exported, checkpoint: fork }));
     const policy = fileOf(
@@ -263,10 +262,34 @@ describe('ledger monitor --policy', () => {
   });
 });
 
+/** An API that answers GET /v2/objects/{objectId}/bundle as `principal`'s key would be answered. */
+async function bundleServer(principal: ReturnType<typeof companyPrincipal>) {
+  const server = createServer((request, response) => {
+    const address = new URL(request.url ?? '/', 'http://localhost');
+    const objectId = /^\/v2\/objects\/([^/]+)\/bundle$/.exec(address.pathname)?.[1] ?? '';
+    requestBundle(principal, objectId, Object.fromEntries(address.searchParams)).then(
+      (answer) => {
+        response.statusCode = answer.statusCode;
+        response.end(JSON.stringify(answer.body));
+      },
+      (error: Error) => {
+        response.statusCode = 500;
+        response.end(error.message);
+      },
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
 describe('ledger verify and export --policy', () => {
   it('refuse the published checkpoint when it misses the quorum, and accept it under quorum none', async () => {
     // Prepare: the local log publishes checkpoints with no cosignature yet
-    const object = await givenLoggedObject(1);
+    const { object, principal } = await givenLoggedObject(1);
+    const api = await bundleServer(principal);
     const auditorOnly = fileOf(
       'verify-auditor.policy',
       await policyText(undefined, [auditor], 'quorum auditor.example'),
@@ -293,6 +316,10 @@ describe('ledger verify and export --policy', () => {
       out,
       '--policy',
       auditorOnly,
+      '--url',
+      api.url,
+      '--api-key',
+      'any',
     ]);
     const written = (() => {
       try {
@@ -309,7 +336,15 @@ describe('ledger verify and export --policy', () => {
       out,
       '--policy',
       none,
+      '--url',
+      api.url,
+      '--api-key',
+      'any',
     ]);
+    await api.close();
+    const fromApi = readFileSync(out, 'utf8');
+    // Without a key, an operator with table access gets the same bundle from the table.
+    const fromTable = await runCli('ledger.ts', ['export', '--object', object.id, '--policy', none]);
     // Assess
     expect(verifyRefused.exitCode).toBe(1);
     expect(verifyRefused.stdout).toMatch(/^INVALID: /);
@@ -320,8 +355,8 @@ describe('ledger verify and export --policy', () => {
     expect(exportRefused.stderr).toMatch(/^Not exported: witnesses: FAILED: .*missing auditor\.example$/m);
     expect(written).toBeUndefined();
     expect(exportAccepted.exitCode).toBe(0);
-    expect((JSON.parse(readFileSync(out, 'utf8')) as LedgerBundle).format).toBe(
-      'asset-registry-ledger-bundle@v1',
-    );
+    expect((JSON.parse(fromApi) as LedgerBundle).format).toBe('asset-registry-ledger-bundle@v1');
+    expect(fromTable.exitCode).toBe(0);
+    expect(JSON.parse(fromTable.stdout)).toEqual(JSON.parse(fromApi));
   });
 });

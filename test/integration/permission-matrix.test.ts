@@ -459,6 +459,13 @@ const CASES: readonly MatrixCase[] = [
     allowedStatuses: [200, 404, 409],
     send: (key, fx) => call('getEventProof', key, { path: { objectId: fx.objectId, sequence: '1' } }),
   },
+  {
+    name: "an object's bundle (not checkpointed yet, or found)",
+    operation: 'getObjectBundle',
+    // 200 once the sequencer has reached every event of the object; 404 before any checkpoint, 409 before it has them.
+    allowedStatuses: [200, 404, 409],
+    send: (key, fx) => call('getObjectBundle', key, { path: { objectId: fx.objectId } }),
+  },
   // Imports: each mode and each way of sending the file
   {
     name: 'import, create mode',

@@ -4,6 +4,7 @@ import { handler as getCheckpoint } from '../../lambdas/handlers/ledger/get-chec
 import { handler as getConsistency } from '../../lambdas/handlers/ledger/get-consistency';
 import { handler as getEventProof } from '../../lambdas/handlers/ledger/get-event-proof';
 import { handler as getKey } from '../../lambdas/handlers/ledger/get-key';
+import { handler as getObjectBundle } from '../../lambdas/handlers/ledger/get-object-bundle';
 import { handler as getTile } from '../../lambdas/handlers/ledger/get-tile';
 import { handler as getObject } from '../../lambdas/handlers/objects/get-object';
 import { handler as listObjectEvents } from '../../lambdas/handlers/objects/list-object-events';
@@ -78,7 +79,17 @@ export async function requestEvents(principal: Principal, objectId: string) {
   return response.body.data as Array<Record<string, unknown>>;
 }
 
-/** The bundle the console would assemble from the API for one object. */
+/** GET /v2/objects/{objectId}/bundle, with `asOf` or `atSequence` in `query`. */
+export const requestBundle = (principal: Principal, objectId: string, query?: Record<string, string>) =>
+  invoke(getObjectBundle, {
+    method: 'GET',
+    path: `/v2/objects/${objectId}/bundle`,
+    principal,
+    pathParameters: { objectId },
+    query,
+  });
+
+/** The bundle assembled from one request per event (the console's way before the bundle endpoint). */
 export async function bundleFromApi(principal: Principal, objectId: string): Promise<LedgerBundle> {
   const object = await invoke(getObject, {
     method: 'GET',

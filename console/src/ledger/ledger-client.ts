@@ -1,66 +1,45 @@
 /**
- * What the browser fetches to verify the ledger itself: an object's events, each event's
- * C2SP tlog-proof against one checkpoint, and the log's checkpoint, key and consistency proofs.
+ * What the browser fetches to verify the ledger itself: an object's bundle (its events, each
+ * event's C2SP tlog-proof against one checkpoint), and the log's checkpoint, key and consistency proofs.
  * Checking is left to the shared verifier module (`verifier/`), the offline auditor's own code.
  */
 import {
   BUNDLE_FORMAT,
   type CheckpointVerdict,
   type LedgerBundle,
-  parseTlogProof,
   verifyCheckpoint,
   verifyConsistency,
 } from '../../../verifier/index';
-import { type ApiClient, ApiError, dataOf, type Schemas } from '../api-client';
+import { type ApiClient, ApiError, dataOf } from '../api-client';
 import type { PinnedCheckpoint } from './trust';
 
-const EVENTS_PAGE_SIZE = 100;
-/** Parallel proof requests: enough to hide latency, few enough not to trip a usage plan's burst. */
-const PROOF_CONCURRENCY = 6;
-/** How often a proof is asked again while its event waits for the next checkpoint. */
+/** How often the bundle is asked again while the object's last event waits for the next checkpoint. */
 const NOT_YET_LOGGED_ATTEMPTS = 15;
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Every event of an object, oldest first: page 1, then each `nextCursor` to the end, so that
- * every page costs the API what page 1 costs (an offset reads every event it skips).
+ * The object's verification bundle, in the offline verifier's format, in one request
+ * (`GET /v2/objects/{objectId}/bundle`: the server builds every proof against one checkpoint
+ * from the log's tiles); waits (Retry-After) while the last event is not in a checkpoint yet.
+ * `onProgress` gets the bytes received so far, for long histories.
  */
-async function allEvents(client: ApiClient, objectId: string): Promise<Schemas['LedgerEvent'][]> {
-  const events: Schemas['LedgerEvent'][] = [];
-  let cursor: string | undefined;
-  for (;;) {
-    const page = await dataOf(
-      client.api.GET('/v2/objects/{objectId}/events', {
-        params: { path: { objectId }, query: { limit: EVENTS_PAGE_SIZE, cursor } },
-      }),
-    );
-    events.push(...page.data);
-    if (!page.pagination.hasNext) return events;
-    if (!page.pagination.nextCursor)
-      throw new Error('The API returned a page of events with more after it but no nextCursor');
-    cursor = page.pagination.nextCursor;
-  }
-}
-
-/** One event's tlog-proof; waits (Retry-After) while the event is not in a checkpoint yet. */
-async function tlogProof(
+export async function fetchBundle(
   client: ApiClient,
   objectId: string,
-  sequence: number,
-  treeSize?: number,
-): Promise<string> {
+  onProgress: (receivedBytes: number) => void = () => undefined,
+): Promise<LedgerBundle> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await dataOf(
-        client.api.GET('/v2/objects/{objectId}/events/{sequence}/proof', {
-          params: {
-            path: { objectId, sequence: String(sequence) },
-            query: { format: 'tlog-proof', treeSize },
-          },
-          parseAs: 'text',
+      const stream = await dataOf(
+        client.api.GET('/v2/objects/{objectId}/bundle', {
+          params: { path: { objectId } },
+          parseAs: 'stream',
         }),
       );
+      const bundle = JSON.parse(await readWithProgress(stream as ReadableStream<Uint8Array>, onProgress));
+      if (bundle?.format !== BUNDLE_FORMAT) throw new Error('The API answered something other than a bundle');
+      return bundle as LedgerBundle;
     } catch (error) {
       if (
         !(error instanceof ApiError) ||
@@ -73,68 +52,27 @@ async function tlogProof(
   }
 }
 
-/** Runs `work` on every item with at most `limit` at a time; results in item order. */
-async function inParallel<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
-
-/**
- * The object's verification bundle, in the offline verifier's format: the last event's proof
- * names the checkpoint (the latest one that holds it), and every other proof is asked against
- * that same tree size, so that all proofs share one checkpoint.
- */
-export async function fetchBundle(
-  client: ApiClient,
-  objectId: string,
-  onProgress: (done: number, total: number) => void = () => undefined,
-): Promise<LedgerBundle> {
-  const [object, events, verifierKey] = await Promise.all([
-    dataOf(client.api.GET('/v2/objects/{objectId}', { params: { path: { objectId } } })),
-    allEvents(client, objectId),
-    ledgerText(client, '/v2/ledger/key'),
-  ]);
-  const last = events.at(-1);
-  if (!last) throw new Error('The object has no events to verify');
-  const lastProof = await tlogProof(client, objectId, last.sequence);
-  const { checkpoint } = parseTlogProof(lastProof);
-  const treeSize = treeSizeOf(checkpoint);
-  let done = 1;
-  onProgress(done, events.length);
-  const earlier = await inParallel(events.slice(0, -1), PROOF_CONCURRENCY, async (event) => {
-    const proof = await tlogProof(client, objectId, event.sequence, treeSize);
-    onProgress(++done, events.length);
-    return proof;
-  });
-  return {
-    format: BUNDLE_FORMAT,
-    object: object as unknown as Record<string, unknown>,
-    events: events as unknown as Record<string, unknown>[],
-    proofs: [...earlier, lastProof],
-    checkpoint,
-    verifierKey: verifierKey.trim(),
-  };
+/** A response body as text, telling `onProgress` the bytes received after each chunk. */
+async function readWithProgress(
+  stream: ReadableStream<Uint8Array>,
+  onProgress: (receivedBytes: number) => void,
+): Promise<string> {
+  const reader = stream.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let received = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return text + decoder.decode();
+    received += value.byteLength;
+    text += decoder.decode(value, { stream: true });
+    onProgress(received);
+  }
 }
 
 /** The log's signed checkpoint note, or its verifier key, as the text the log publishes. */
 function ledgerText(client: ApiClient, path: '/v2/ledger/checkpoint' | '/v2/ledger/key'): Promise<string> {
   return dataOf(client.api.GET(path, { parseAs: 'text' }));
-}
-
-/** The tree size a checkpoint note states (unverified: only to ask for proofs against it). */
-function treeSizeOf(checkpoint: string): number {
-  const size = Number(checkpoint.split('\n')[1]);
-  if (!Number.isSafeInteger(size) || size < 1)
-    throw new Error('The proof carries a checkpoint without a tree size');
-  return size;
 }
 
 export interface LatestCheckpoint {

@@ -1,10 +1,11 @@
 /**
- * "Verify" on an object: fetches its events, their proofs, the checkpoint and the key, then
- * checks everything in this browser with the shared verifier module (`verifier/`, the offline
+ * "Verify" on an object: fetches its bundle in one request (its events, their proofs against one
+ * checkpoint, the checkpoint and the key: `GET /v2/objects/{objectId}/bundle`), then checks
+ * everything in this browser with the shared verifier module (`verifier/`, the offline
  * auditor's code). Each event shows verified or failed with the reason; with a witness policy
  * entered (on the log page), the checkpoint must also be cosigned to its quorum, and the page
  * names the witnesses that cosigned and those missing. The bundle can be downloaded for the
- * offline verifier.
+ * offline verifier, beside Verify (without checking it) or after it (the bundle checked).
  */
 import { useState } from 'preact/hooks';
 import { type BundleVerdict, type LedgerBundle, verifyBundle } from '../../../verifier/index';
@@ -17,6 +18,23 @@ import { routeHref } from '../router';
 import { useAction } from '../use-action';
 import { EventTimeline } from './event-timeline';
 import { PinButton } from './pin-button';
+
+/** Where a verification is: the bundle arriving (bytes so far), then its events checked. */
+type Progress =
+  | { step: 'fetching'; receivedBytes: number }
+  | { step: 'checking'; checked: number; total: number };
+
+/** How often the checking progress is shown: every event would cost a render each (1,000 for a long history). */
+const CHECKING_PROGRESS_EVERY = 50;
+
+/** Offers a bundle as a JSON file download. */
+function saveBundle(bundle: LedgerBundle, objectId: string): void {
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(new Blob([JSON.stringify(bundle, null, 2)], { type: 'application/json' }));
+  link.download = `ledger-bundle-${objectId}.json`;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+}
 
 interface Outcome {
   bundle: LedgerBundle;
@@ -34,20 +52,26 @@ const KEY_SOURCES: Record<Outcome['keySource'], string> = {
 
 export function VerifyView({ objectId }: { objectId: string }) {
   const client = useClient();
-  const [progress, setProgress] = useState<{ done: number; total: number }>();
+  const [progress, setProgress] = useState<Progress>();
   const [outcome, setOutcome] = useState<Outcome>();
   const verification = useAction(async () => {
     setOutcome(undefined);
     const started = performance.now();
-    const bundle = await fetchBundle(client, objectId, (done, total) => setProgress({ done, total }));
+    const bundle = await fetchBundle(client, objectId, (receivedBytes) =>
+      setProgress({ step: 'fetching', receivedBytes }),
+    );
     const entered = trustedVerifierKey();
     const policy = await witnessPolicy();
     // A policy that names its logs replaces the server's key; a key entered by hand comes first.
     const keySource = entered ? 'entered' : policy?.logs.length ? 'policy' : 'server';
-    const verdict = await verifyBundle(bundle, {
-      verifierKey: entered ?? (keySource === 'server' ? bundle.verifierKey : undefined),
-      policy,
-    });
+    const verdict = await verifyBundle(
+      bundle,
+      { verifierKey: entered ?? (keySource === 'server' ? bundle.verifierKey : undefined), policy },
+      (checked, total) => {
+        if (checked % CHECKING_PROGRESS_EVERY === 0 || checked === total)
+          setProgress({ step: 'checking', checked, total });
+      },
+    );
     setOutcome({
       bundle,
       verdict,
@@ -55,6 +79,7 @@ export function VerifyView({ objectId }: { objectId: string }) {
       milliseconds: performance.now() - started,
     });
   });
+  const download = useAction(async () => saveBundle(await fetchBundle(client, objectId), objectId));
   const running = verification.busy;
   return (
     <main id="main">
@@ -63,20 +88,28 @@ export function VerifyView({ objectId }: { objectId: string }) {
       </p>
       <h1>Verify in this browser</h1>
       <p>
-        The page fetches every event of the object, each event's inclusion proof and the signed checkpoint,
-        and checks them here: each event's hash and link to the one before, each proof against the
-        checkpoint's root, and the checkpoint's signature, and, when you entered a witness policy, the
-        witnesses' cosignatures of the checkpoint. It does not take the server's word for any of it.
+        The page fetches the object's bundle (every event, each event's inclusion proof and the signed
+        checkpoint, in one request) and checks it here: each event's hash and link to the one before, each
+        proof against the checkpoint's root, and the checkpoint's signature, and, when you entered a witness
+        policy, the witnesses' cosignatures of the checkpoint. It does not take the server's word for any of
+        it.
       </p>
-      <button type="button" onClick={verification.run} disabled={running}>
-        {running ? 'Verifying…' : outcome ? 'Verify again' : 'Verify'}
-      </button>
+      <div class="actions">
+        <button type="button" onClick={verification.run} disabled={running}>
+          {running ? 'Verifying…' : outcome ? 'Verify again' : 'Verify'}
+        </button>
+        <button type="button" onClick={download.run} disabled={download.busy}>
+          {download.busy ? 'Downloading…' : 'Download bundle'}
+        </button>
+      </div>
       {running && progress && (
         <p role="status">
-          Fetched {progress.done} of {progress.total} proofs
+          {progress.step === 'fetching'
+            ? `Fetching the bundle: ${Math.round(progress.receivedBytes / 1024)} KB received`
+            : `Checked ${progress.checked} of ${progress.total} events`}
         </p>
       )}
-      <ErrorNotice error={verification.error} />
+      <ErrorNotice error={verification.error ?? download.error} />
       {outcome && <VerifyOutcome outcome={outcome} objectId={objectId} />}
     </main>
   );
@@ -94,15 +127,6 @@ function VerifyOutcome({ outcome, objectId }: { outcome: Outcome; objectId: stri
   const marks = new Map(
     verdict.events.map((event) => [event.sequence, { ok: event.ok, reason: event.reason }]),
   );
-  const download = () => {
-    const link = document.createElement('a');
-    link.href = URL.createObjectURL(
-      new Blob([JSON.stringify(bundle, null, 2)], { type: 'application/json' }),
-    );
-    link.download = `ledger-bundle-${objectId}.json`;
-    link.click();
-    setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
-  };
   return (
     <section aria-labelledby="verdict-title">
       <h2
@@ -151,7 +175,7 @@ function VerifyOutcome({ outcome, objectId }: { outcome: Outcome; objectId: stri
         </div>
       </dl>
       <div class="actions">
-        <button type="button" onClick={download}>
+        <button type="button" onClick={() => saveBundle(bundle, objectId)}>
           Download verification bundle
         </button>
         {verdict.checkpoint.ok && witnesses?.ok !== false && (

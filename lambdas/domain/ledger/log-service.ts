@@ -14,8 +14,9 @@ import {
   splitNote,
   utf8,
 } from '../../../verifier/index.js';
+import type { LedgerEvent } from './ledger-event.js';
 import { hashesFromTiles, parseTilePath } from './log-tiles.js';
-import { consistencyProof, inclusionProof, leafHashOf, TILE_WIDTH } from './log-tree.js';
+import { consistencyProof, inclusionProof, inclusionProofs, leafHashOf, TILE_WIDTH } from './log-tree.js';
 
 /** Seconds a caller should wait before asking again for an event's proof. */
 const PROOF_RETRY_AFTER_SECONDS = 2;
@@ -126,6 +127,43 @@ export async function eventProof(
       inclusionProof: proof,
       checkpoint: tree.checkpoint,
     }),
+  };
+}
+
+/**
+ * The C2SP tlog-proof of each of a chain's `events` (in their order) against the latest
+ * checkpoint, and that checkpoint. One read of the chain's log positions, one of the log
+ * state, and each tile the proofs cross read once: the cost follows the tiles, not the events.
+ * 409 `EVENT_NOT_YET_LOGGED` when an event is not in that checkpoint yet.
+ */
+export async function eventProofs(
+  chain: ChainRef,
+  events: readonly LedgerEvent[],
+): Promise<{ checkpoint: string; proofs: string[] }> {
+  const [tree, logIndexes] = await Promise.all([
+    publishedTree(undefined),
+    storedLogState.chainLogIndexes(chainIdOf(chain)),
+  ]);
+  const indexes = events.map((event) => {
+    const logIndex = logIndexes.get(event.sequence);
+    if (logIndex === undefined || logIndex >= tree.treeSize) throw new EventNotYetLoggedError(event.sequence);
+    return logIndex;
+  });
+  const paths = await inclusionProofs(
+    hashesFromTiles(storedLogFiles.readTile, tree.treeSize),
+    indexes,
+    tree.treeSize,
+  );
+  return {
+    checkpoint: tree.checkpoint,
+    proofs: events.map((event, position) =>
+      formatTlogProof({
+        extra: utf8(canonicalEventText({ ...event })),
+        index: indexes[position] as number,
+        inclusionProof: paths[position] as Buffer[],
+        checkpoint: tree.checkpoint,
+      }),
+    ),
   };
 }
 

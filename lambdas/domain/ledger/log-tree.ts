@@ -57,31 +57,61 @@ async function subtreeHash(source: StoredHashes, height: number, index: number):
   return rootOfLevel(hashes);
 }
 
-/** RFC 6962 MTH of the leaves [start, start + count), where start is aligned as RFC 6962's recursion keeps it. */
-async function rangeHash(source: StoredHashes, start: number, count: number): Promise<Buffer> {
-  if ((count & (count - 1)) === 0 && count <= 2 ** 30 && start % count === 0) {
-    return subtreeHash(source, Math.log2(count), start / count);
-  }
-  const split = splitPoint(count);
-  const [left, right] = await Promise.all([
-    rangeHash(source, start, split),
-    rangeHash(source, start + split, count - split),
-  ]);
-  return nodeHashOf(left, right);
+/** RFC 6962 MTH of the leaves [start, start + count). */
+type RangeHash = (start: number, count: number) => Promise<Buffer>;
+
+/**
+ * The MTH of leaf ranges, where start is aligned as RFC 6962's recursion keeps it. With a
+ * `cache`, each range is computed once however many proofs ask for it.
+ */
+function rangeHasher(source: StoredHashes, cache?: Map<string, Promise<Buffer>>): RangeHash {
+  const rangeHash: RangeHash = (start, count) => {
+    const key = `${start}+${count}`;
+    const known = cache?.get(key);
+    if (known) return known;
+    const computed = (async () => {
+      if ((count & (count - 1)) === 0 && count <= 2 ** 30 && start % count === 0) {
+        return subtreeHash(source, Math.log2(count), start / count);
+      }
+      const split = splitPoint(count);
+      const [left, right] = await Promise.all([
+        rangeHash(start, split),
+        rangeHash(start + split, count - split),
+      ]);
+      return nodeHashOf(left, right);
+    })();
+    cache?.set(key, computed);
+    return computed;
+  };
+  return rangeHash;
 }
 
 /** The root hash of the tree of the first `treeSize` leaves. */
 export async function treeRoot(source: StoredHashes, treeSize: number): Promise<Buffer> {
-  return treeSize === 0 ? EMPTY_ROOT : rangeHash(source, 0, treeSize);
+  return treeSize === 0 ? EMPTY_ROOT : rangeHasher(source)(0, treeSize);
 }
 
 /** RFC 6962 PATH(index, D[treeSize]): the inclusion proof of a leaf, nearest sibling first. */
-export async function inclusionProof(
+export function inclusionProof(source: StoredHashes, index: number, treeSize: number): Promise<Buffer[]> {
+  return pathOf(rangeHasher(source), index, treeSize);
+}
+
+/**
+ * The inclusion proofs of many leaves against one tree size, in the order of `indexes`. A
+ * subtree hash that several paths share (every hash near the root) is computed once, and with
+ * `hashesFromTiles` each tile is read once: the reads follow the tiles the paths cross, not
+ * the number of leaves.
+ */
+export function inclusionProofs(
   source: StoredHashes,
-  index: number,
+  indexes: readonly number[],
   treeSize: number,
-): Promise<Buffer[]> {
-  const path: Buffer[] = [];
+): Promise<Buffer[][]> {
+  const rangeHash = rangeHasher(source, new Map());
+  return Promise.all(indexes.map((index) => pathOf(rangeHash, index, treeSize)));
+}
+
+async function pathOf(rangeHash: RangeHash, index: number, treeSize: number): Promise<Buffer[]> {
   let start = 0;
   let count = treeSize;
   let offset = index;
@@ -89,17 +119,16 @@ export async function inclusionProof(
   while (count > 1) {
     const split = splitPoint(count);
     if (offset < split) {
-      siblings.push(rangeHash(source, start + split, count - split));
+      siblings.push(rangeHash(start + split, count - split));
       count = split;
     } else {
-      siblings.push(rangeHash(source, start, split));
+      siblings.push(rangeHash(start, split));
       start += split;
       offset -= split;
       count -= split;
     }
   }
-  path.push(...(await Promise.all(siblings)).reverse());
-  return path;
+  return (await Promise.all(siblings)).reverse();
 }
 
 /** RFC 6962 PROOF(oldSize, D[newSize]): the consistency proof between two tree sizes. */
@@ -109,6 +138,7 @@ export async function consistencyProof(
   newSize: number,
 ): Promise<Buffer[]> {
   if (oldSize === 0 || oldSize === newSize) return [];
+  const rangeHash = rangeHasher(source);
   const parts: Promise<Buffer>[] = [];
   let start = 0;
   let count = newSize;
@@ -117,16 +147,16 @@ export async function consistencyProof(
   while (old !== count) {
     const split = splitPoint(count);
     if (old <= split) {
-      parts.push(rangeHash(source, start + split, count - split));
+      parts.push(rangeHash(start + split, count - split));
       count = split;
     } else {
-      parts.push(rangeHash(source, start, split));
+      parts.push(rangeHash(start, split));
       start += split;
       old -= split;
       count -= split;
       whole = false;
     }
   }
-  if (!whole) parts.push(rangeHash(source, start, count));
+  if (!whole) parts.push(rangeHash(start, count));
   return (await Promise.all(parts)).reverse();
 }

@@ -55,7 +55,7 @@ export type ListFilters = Omit<ListObjectsInput, 'limit' | 'offset' | 'cursor'>;
 type PageInput = Infer<typeof listSubcategoryObjectsQuery.shape>;
 type EventsInput = Infer<typeof listObjectEventsQuery.shape>;
 /** When to read an object: now, or at an instant or after an event of its chain. */
-type ObjectMoment = Infer<typeof objectAsOfQuery.shape>;
+export type ObjectMoment = Infer<typeof objectAsOfQuery.shape>;
 
 /**
  * What a caller other than the API adds to a creation (an import row): the event's description
@@ -271,15 +271,55 @@ export async function getObject(
   objectId: string,
   moment: ObjectMoment = {},
 ): Promise<ObjectView | ObjectAsOfView> {
-  const { asOf, atSequence } = moment;
+  checkMoment(moment);
+  const record = await findVisibleObject(companyId, objectId);
+  if (!record) throw objectNotFound(objectId);
+  if (moment.asOf === undefined && moment.atSequence === undefined) return toObjectView(record);
+  return asOfView(record, await eventsUpToMoment(record, moment), moment);
+}
+
+/** An object at a moment (now when none is asked), its ledger chain and its events up to then. */
+export interface ObjectAtMoment {
+  view: ObjectView | ObjectAsOfView;
+  chain: ChainRef;
+  /** From the first event to the one that set `view`, oldest first. */
+  events: LedgerEvent[];
+}
+
+/**
+ * What `getObject` answers, with the events that led to it, for the object's offline bundle
+ * (`ledger/object-bundle.ts`) to prove. The same errors as `getObject`.
+ */
+export async function objectAtMoment(
+  companyId: string,
+  objectId: string,
+  moment: ObjectMoment = {},
+): Promise<ObjectAtMoment> {
+  checkMoment(moment);
+  const record = await findVisibleObject(companyId, objectId);
+  if (!record) throw objectNotFound(objectId);
+  const events = await eventsUpToMoment(record, moment);
+  const now = moment.asOf === undefined && moment.atSequence === undefined;
+  return {
+    view: now ? toObjectView(record) : asOfView(record, events, moment),
+    chain: objectChain(record),
+    events,
+  };
+}
+
+function checkMoment({ asOf, atSequence }: ObjectMoment): void {
   if (asOf !== undefined && atSequence !== undefined) {
     throw new ValidationError([
       { field: 'atSequence', code: 'FORMAT_INVALID', message: 'give asOf or atSequence, not both' },
     ]);
   }
-  const record = await findVisibleObject(companyId, objectId);
-  if (!record) throw objectNotFound(objectId);
-  if (asOf === undefined && atSequence === undefined) return toObjectView(record);
+}
+
+/** The object's events up to the moment (all of them without one); 404 before its creation. */
+async function eventsUpToMoment(
+  record: ObjectRecord,
+  { asOf, atSequence }: ObjectMoment,
+): Promise<LedgerEvent[]> {
   if (atSequence !== undefined && atSequence > record.eventCount) {
     throw new ValidationError([
       {
@@ -291,13 +331,18 @@ export async function getObject(
   }
   const instant = asOf === undefined ? undefined : storedInstant(asOf);
   // The first event is stamped with createdAt: before it, the object did not exist.
-  if (instant !== undefined && instant < record.createdAt) throw objectNotFound(objectId);
+  if (instant !== undefined && instant < record.createdAt) throw objectNotFound(record.id);
   const events = await readChainUpTo(objectChain(record), atSequence ?? record.eventCount, instant);
-  const last = events.at(-1);
-  if (!last) throw objectNotFound(objectId);
+  if (events.length === 0) throw objectNotFound(record.id);
+  return events;
+}
+
+/** The view of the object replayed to the last of `events`, with the moment asked and that event. */
+function asOfView(record: ObjectRecord, events: LedgerEvent[], { asOf }: ObjectMoment): ObjectAsOfView {
+  const last = events.at(-1) as LedgerEvent;
   return {
     ...toObjectView(replayObject(record, events)),
-    asOf: instant ?? last.timestamp,
+    asOf: asOf === undefined ? last.timestamp : storedInstant(asOf),
     asOfEvent: { sequence: last.sequence, hash: last.hash },
   };
 }
