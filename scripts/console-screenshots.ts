@@ -29,7 +29,7 @@ async function main(): Promise<void> {
     await page.goto(consoleUrl);
     await page.getByLabel('API key').waitFor();
     await shot('sign-in');
-    await signIn(page, consoleUrl, company.apiKey, company.companyId);
+    await signIn(page, consoleUrl, company.apiKey);
     await page.getByRole('link', { name: company.subcategoryName }).waitFor();
     await shot('categories');
     await page.getByRole('link', { name: company.subcategoryName }).click();

@@ -62,7 +62,7 @@ describe('accessibility and keyboard use of the console', () => {
     await page.getByRole('alert').waitFor();
     await expectAccessible('sign in with an error');
 
-    await signIn(page, server.consoleUrl, company.apiKey, company.companyId);
+    await signIn(page, server.consoleUrl, company.apiKey);
     await page.getByRole('link', { name: company.subcategoryName }).waitFor();
     await expectAccessible('categories');
 
@@ -105,8 +105,6 @@ describe('accessibility and keyboard use of the console', () => {
     await page.goto(server.consoleUrl);
     await tabTo(page, /^API key/);
     await page.keyboard.type(company.apiKey);
-    await tabTo(page, /^Company id/);
-    await page.keyboard.type(company.companyId);
     await page.keyboard.press('Enter');
     await page.getByRole('link', { name: company.subcategoryName }).waitFor();
     await tabTo(page, new RegExp(`^${company.subcategoryName}$`));
