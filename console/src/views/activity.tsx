@@ -60,7 +60,7 @@ export function ActivityView({ route }: { route: Route }) {
         rowKey={(event) => `${event.objectId ?? event.subcategoryId}:${event.sequence}`}
         rowHref={(event) => (event.objectId ? routeHref(['objects', event.objectId]) : '')}
         columns={[
-          { header: 'Time (UTC)', cell: (event) => event.timestamp },
+          { header: 'Time (UTC)', cell: (event) => event.timestamp, class: 'nowrap' },
           {
             header: 'Action',
             cell: (event) => ACTIONS.find((entry) => entry.value === event.action)?.label ?? event.action,
@@ -74,6 +74,7 @@ export function ActivityView({ route }: { route: Route }) {
                 {changeLines(event.changes, catalogue).map((line) => (
                   <li key={line}>{line}</li>
                 ))}
+                {event.eventDescription && <li>“{event.eventDescription}”</li>}
               </ul>
             ),
           },

@@ -1,7 +1,8 @@
 /**
  * Objects (spec 4.1): every status unless the user filters; pickers for the category, its
  * subcategory and the status (names, not ids, when the key may read categories); the whole row
- * opens the object; the filters live in the route, so that back and a bookmark keep them.
+ * opens the object; the filters live in the route, so that back and a bookmark keep them; the
+ * matching objects as they stood at a date, as a file.
  */
 import { Breadcrumb, type Crumb } from '../components/breadcrumb';
 import { type Catalogue, useCatalogue } from '../components/catalogue';
@@ -9,6 +10,7 @@ import { type FilterField, FilterForm, NAME_FILTER, SORT_FILTER } from '../compo
 import { PagedList } from '../components/paged-list';
 import type { Route } from '../router';
 import { routeHref } from '../router';
+import { ExportAsOf } from './export-as-of';
 import { useRoutedList } from './list-route';
 
 /** The objects list as last shown (its filters and page), for the object page's way back. */
@@ -82,8 +84,7 @@ export function ObjectsView({ route }: { route: Route }) {
       {trail.length > 0 && <Breadcrumb trail={[...trail, { label: 'Objects' }]} />}
       <h1>Objects</h1>
       <FilterForm
-        // The pickers arrive with the catalogue: the form starts again with them.
-        key={catalogue ? 'pickers' : 'plain'}
+        // The pickers join the form when the catalogue arrives; what the user typed stays.
         list={list}
         fields={[
           { name: 'externalId', label: 'External id (exact)', kind: 'text' },
@@ -94,6 +95,7 @@ export function ObjectsView({ route }: { route: Route }) {
           SORT_FILTER,
         ]}
       />
+      <ExportAsOf filters={list.values} />
       <PagedList
         label="Objects"
         request={objects}
