@@ -4,7 +4,15 @@
  * (`file uploaded: service-log.txt`), one line per metadata key; and the differences between two
  * states of an object (field, before, after).
  */
-import type { Catalogue } from '../components/catalogue';
+
+/**
+ * Names of categories and subcategories by id (`useCatalogue()`'s). Declared here, not imported,
+ * so that this module needs no DOM or API types (its unit test runs in Node).
+ */
+export interface Names {
+  categoryName: (id: string | null | undefined) => string | undefined;
+  subcategoryName: (id: string | null | undefined) => string | undefined;
+}
 
 type Change = { from?: unknown; to?: unknown } | undefined;
 
@@ -36,7 +44,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A value of a field as shown: ids named, the rest as one line. */
-function fieldValueText(field: string, value: unknown, catalogue?: Catalogue): string {
+function fieldValueText(field: string, value: unknown, catalogue?: Names): string {
   if (field === 'categoryId' && catalogue) return named(value, catalogue.categoryName);
   if (field === 'subcategoryId' && catalogue) return named(value, catalogue.subcategoryName);
   return valueText(value);
@@ -48,7 +56,7 @@ function fieldValueText(field: string, value: unknown, catalogue?: Catalogue): s
  * @example
  * changeLines({ owner: { from: 'Alice', to: 'Bob' } }); // ['owner: Alice → Bob']
  */
-export function changeLines(changes: Record<string, Change> | undefined, catalogue?: Catalogue): string[] {
+export function changeLines(changes: Record<string, Change> | undefined, catalogue?: Names): string[] {
   return Object.entries(changes ?? {}).flatMap(([field, change]) => {
     const from = change?.from;
     const to = change?.to;
@@ -97,7 +105,7 @@ type TrackedState = { [Field in (typeof TRACKED_FIELDS)[number]]?: unknown } & {
 export function stateDifferences(
   before: TrackedState,
   after: TrackedState,
-  catalogue?: Catalogue,
+  catalogue?: Names,
 ): FieldDifference[] {
   const rows: FieldDifference[] = [];
   for (const field of TRACKED_FIELDS) {
