@@ -83,6 +83,15 @@ describe('accessibility and keyboard use of the console', () => {
     await page.getByRole('link', { name: 'Log', exact: true }).click();
     await page.getByText('Signature verified in this browser').waitFor();
     await expectAccessible('log');
+
+    await page.getByRole('link', { name: 'Activity', exact: true }).click();
+    await page.getByRole('navigation', { name: 'Activity pages' }).waitFor();
+    await expectAccessible('activity');
+
+    await page.getByRole('link', { name: 'Categories', exact: true }).click();
+    await page.getByRole('link', { name: company.categoryName }).click();
+    await page.getByRole('heading', { name: company.categoryName }).waitFor();
+    await expectAccessible('category');
   });
 
   it('has no serious violation and every action in reach on each wallet view', async () => {
