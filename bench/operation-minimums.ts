@@ -182,6 +182,7 @@ export const operationMinimums: Record<CaseKey, StatedMinimum> = {
     reason:
       'the object + the counters, GetItem of the session, + one TransactWriteItems (file record, session deleted, object, ledger event, chain head)',
   },
+  getMe: { calls: 1, reason: "Query of the tenant's key labels (the caller itself is the authorizer's)" },
   openapi: { calls: 0, reason: 'the document is built in memory from the operation table' },
   ...webhookOperationMinimums,
 };

@@ -31,7 +31,14 @@ export type AdminCommand =
   | { command: 'help' }
   | { command: 'create-company'; name: string }
   | { command: 'create-app'; name: string }
-  | { command: 'create-key'; tenantType: 'company' | 'app'; tenantId: string; permissions: Permission[] }
+  | {
+      command: 'create-key';
+      tenantType: 'company' | 'app';
+      tenantId: string;
+      permissions: Permission[];
+      /** Who or what holds the key, as the console shows it beside the key's events. */
+      label?: string;
+    }
   | { command: 'revoke-key'; keyId: string }
   | { command: 'set-plan'; keyId: string; plan: UsagePlanName }
   | { command: 'set-wallet-plan'; appId: string; plan: UsagePlanName }
@@ -69,7 +76,7 @@ export interface ExportCommand {
 const COMMAND_OPTIONS = {
   'create-company': ['name'],
   'create-app': ['name'],
-  'create-key': ['company', 'app', 'permissions'],
+  'create-key': ['company', 'app', 'permissions', 'label'],
   'revoke-key': ['key-id'],
   'set-plan': ['key-id', 'plan'],
   'set-wallet-plan': ['app', 'plan'],
@@ -108,12 +115,13 @@ const EXPORT_FILTER_OPTIONS = {
 } as const;
 
 const MAX_NAME_LENGTH = 200;
+const MAX_LABEL_LENGTH = 100;
 
 /** The text `--help` prints on stdout. */
 export const ADMIN_USAGE = `Usage: npm run --silent admin -- <command> [options]
   create-company --name <name>
   create-app --name <name>
-  create-key (--company <companyId> | --app <appId>) --permissions <p1,p2,...>
+  create-key (--company <companyId> | --app <appId>) --permissions <p1,p2,...> [--label <text>]
   revoke-key --key-id <keyId>
   set-plan --key-id <keyId> --plan <${USAGE_PLAN_NAMES.join('|')}>
   set-wallet-plan --app <appId> --plan <${USAGE_PLAN_NAMES.join('|')}>
@@ -123,6 +131,8 @@ export const ADMIN_USAGE = `Usage: npm run --silent admin -- <command> [options]
          [--name <text>] [--owner <text>] [--category-id <id>] [--subcategory-id <id>] [--external-id <id>]
          [--sort <createdAt:desc|createdAt:asc|name:asc|name:desc>]
 Options without brackets are required. --permissions '' gives a key without permissions.
+--label names who holds the key (at most ${MAX_LABEL_LENGTH} characters, not secret): GET /v2/me answers it,
+and the console shows it beside the events the key caused.
 Every new key starts on the default plan, and so do the wallets of a new App: their calls count
 on a usage key of the App's own; set-wallet-plan moves them (or gives an older App that key).
 Permissions: ${PERMISSIONS.join(', ')}
@@ -221,6 +231,16 @@ function tenantName(values: Map<string, string>): string {
   return name;
 }
 
+/** `--label`, trimmed; absent or blank: no label. */
+function keyLabel(values: Map<string, string>): string | undefined {
+  const label = values.get('label')?.trim();
+  if (!label) return undefined;
+  if ([...label].length > MAX_LABEL_LENGTH) {
+    throw new UsageError(`--label must be at most ${MAX_LABEL_LENGTH} characters`);
+  }
+  return label;
+}
+
 function parsePermissions(list: string): Permission[] {
   const names = list
     .split(',')
@@ -268,7 +288,8 @@ export function parseAdminArguments(argv: readonly string[]): AdminCommand {
       const permissions = options.get('permissions');
       // Required, though it may be empty: a key with no permission is chosen, not defaulted to.
       if (permissions === undefined) throw new UsageError('--permissions is required');
-      return { command, ...tenant, permissions: parsePermissions(permissions) };
+      const label = keyLabel(options);
+      return { command, ...tenant, permissions: parsePermissions(permissions), ...(label ? { label } : {}) };
     }
     case 'revoke-key':
       return { command, keyId: requiredValue(options, 'key-id') };

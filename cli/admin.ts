@@ -88,12 +88,12 @@ async function run(
       await assignWalletPlan(request.appId, request.plan);
       return { appId: request.appId, walletPlan: request.plan };
     case 'create-key': {
-      const { tenantType, tenantId, permissions } = request;
+      const { tenantType, tenantId, permissions, label } = request;
       if (!(await tenantExists(tenantType, tenantId)))
         throw new Error(`No ${tenantType === 'company' ? 'company' : 'App'} ${tenantId}`);
-      const { keyId, apiKey } = await issueApiKey(tenantType, tenantId, permissions);
+      const { keyId, apiKey } = await issueApiKey(tenantType, tenantId, permissions, label);
       await assignPlan(keyId, DEFAULT_USAGE_PLAN);
-      return { keyId, apiKey };
+      return { keyId, apiKey, ...(label ? { label } : {}) };
     }
     case 'revoke-key': {
       const { keyId } = request;

@@ -800,6 +800,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller: its kind (company, App or wallet), id, permissions and key's label (extension)
+         * @description Needs a company key with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
+         */
+        get: operations["getMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/openapi.json": {
         parameters: {
             query?: never;
@@ -1204,6 +1224,35 @@ export interface components {
             problems: {
                 sequence: number | null;
                 reason: string;
+            }[];
+        };
+        /** @description Extension: who is calling, and what it may do */
+        Caller: {
+            /**
+             * @description a company's key, an App's key, or a wallet's session
+             * @enum {unknown}
+             */
+            kind: "company" | "app" | "wallet";
+            /**
+             * Format: uuid
+             * @description the company id, the App id, or the wallet id
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description a wallet's App; null for a key
+             */
+            appId: string | null;
+            /** @description the key's id, as events name it (`apiKey:<keyId>`); null for a wallet */
+            keyId: string | null;
+            /** @description the key's label, given at its creation; null when it has none */
+            label: string | null;
+            /** @description the caller's permissions */
+            permissions: ("objects:read" | "objects:write" | "categories:read" | "categories:write" | "files:read" | "files:write" | "wallets:read" | "wallets:write" | "webhooks:read" | "webhooks:write")[];
+            /** @description the labels of the keys of the caller's company or App (revoked keys too), to name the key of an event's `apiKey:<keyId>`; empty for a wallet */
+            keyLabels: {
+                keyId: string;
+                label: string;
             }[];
         };
         /** @description Spec 2.6 */
@@ -9497,6 +9546,93 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "EXPORT_NOT_FOUND";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Throttled by API Gateway: TOO_MANY_REQUESTS (extension) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "TOO_MANY_REQUESTS";
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Internal server error: INTERNAL_ERROR (extension) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+        };
+    };
+    getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Caller"];
+                };
+            };
+            /** @description Missing or invalid credentials: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description The key may not do this: COMPANY_ACCESS_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "COMPANY_ACCESS_DENIED";
                         /**
                          * Format: date-time
                          * @description ISO 8601 UTC, milliseconds

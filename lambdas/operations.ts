@@ -10,6 +10,7 @@ import type { Operation } from './operation-row.js';
 import { categoryOperations } from './operations/categories.js';
 import { exportOperations } from './operations/exports.js';
 import { fileOperations } from './operations/files.js';
+import { identityOperations } from './operations/identity.js';
 import { importOperations } from './operations/imports.js';
 import { ledgerOperations } from './operations/ledger.js';
 import { objectOperations } from './operations/objects.js';
@@ -29,6 +30,7 @@ export const operations = {
   ...ledgerOperations,
   ...importOperations,
   ...exportOperations,
+  ...identityOperations,
   ...openapiOperations,
 };
 

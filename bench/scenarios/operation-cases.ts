@@ -386,6 +386,12 @@ const casesByOperation: Record<MeasuredOperationId, OperationCaseOf> = {
       };
     },
   },
+  getMe: {
+    fixture: "a company's key",
+    async prepare(world) {
+      return { request: () => ({ principal: world.company.principal }) };
+    },
+  },
   openapi: {
     fixture: 'no caller',
     async prepare() {

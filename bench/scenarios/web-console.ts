@@ -96,7 +96,7 @@ export async function runConsoleBench(options: { events: number }): Promise<Cons
     );
     const bundleServed = await timeBundleServed(server.baseUrl, company.apiKey, company.object.id);
     const page = await openPage(browser);
-    await signIn(page, `${server.baseUrl}/console/`, company.apiKey, company.companyId);
+    await signIn(page, `${server.baseUrl}/console/`, company.apiKey);
     await page.getByRole('heading', { name: 'Categories' }).waitFor();
     await page.goto(`${server.baseUrl}/console/#/objects/${company.object.id}/verify`);
     await page.getByRole('button', { name: 'Verify', exact: true }).click();

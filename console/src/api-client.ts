@@ -12,7 +12,8 @@ import type { Session } from './session';
 
 /** The API's schemas, by their name in the document (`Schemas['Object']`, `Schemas['Wallet']`). */
 export type Schemas = components['schemas'];
-export type PageInfo = Schemas['Pagination'];
+/** A page's pagination: the spec's, or the activity's, which does not count its total (`null`). */
+export type PageInfo = Omit<Schemas['Pagination'], 'total'> & { total: number | null };
 /** A list's response: one of the document's `...Page` schemas (`ObjectPage`, `WalletPage`, ...). */
 export type ListResponse = Extract<Schemas[keyof Schemas], { pagination: PageInfo }>;
 
@@ -94,16 +95,19 @@ function errorOf(status: number, body: unknown): ApiError {
   );
 }
 
-/** Finds which kind of key this is: a company's reads categories, an App's reads wallets. */
-export async function probeKeyKind(baseUrl: string, apiKey: string): Promise<Session['kind']> {
-  try {
-    const { api } = createApiClient(baseUrl, { apiKey, kind: 'company' });
-    await dataOf(api.GET('/v2/categories', { params: { query: { limit: 1 } } }));
-    return 'company';
-  } catch (error) {
-    if (!(error instanceof ApiError) || error.status !== 403) throw error;
-    const { api } = createApiClient(baseUrl, { apiKey, kind: 'app' });
-    await dataOf(api.GET('/v2/wallets', { params: { query: { limit: 1 } } }));
-    return 'app';
-  }
+/**
+ * Who the key is (`GET /v2/me`): any valid key may ask, whatever its permissions, so sign-in
+ * probes no operation the key may not call. A wallet's session is not a key, and is refused here.
+ */
+export async function signInWith(baseUrl: string, apiKey: string): Promise<Session> {
+  const api = createClient<paths>({
+    baseUrl,
+    headers: { 'X-API-Key': apiKey },
+    cache: 'no-store',
+    credentials: 'omit',
+  });
+  const me = await dataOf(api.GET('/v2/me'));
+  if (me.kind === 'wallet')
+    throw new ApiError('A wallet signs in with its password, not here', 400, 'WALLET');
+  return { apiKey, kind: me.kind, me };
 }

@@ -1,11 +1,16 @@
-/** The app shell: sign-in, navigation by key kind, and the view of the current route. */
+/**
+ * The app shell: sign-in, navigation by what the key may do (`GET /v2/me`'s permissions: a
+ * section the key may not read is neither shown nor asked for), and the view of the route.
+ */
 import { useMemo, useState } from 'preact/hooks';
 import { createApiClient } from './api-client';
 import { ClientContext } from './components/client-context';
 import { PinCheck } from './components/pin-check';
 import { type Route, routeHref, useRoute } from './router';
-import { restoreSession, type Session, storeSession } from './session';
+import { can, restoreSession, type Session, storeSession } from './session';
+import { ActivityView } from './views/activity';
 import { CategoriesView } from './views/categories';
+import { CategoryView } from './views/category';
 import { LedgerLogView } from './views/ledger-log';
 import { ObjectDetailView } from './views/object-detail';
 import { ObjectsView } from './views/objects';
@@ -14,14 +19,27 @@ import { VerifyView } from './views/verify';
 import { WalletDetailView } from './views/wallet-detail';
 import { WalletsView } from './views/wallets';
 
-const NAVIGATION: Record<Session['kind'], { label: string; segment: string }[]> = {
+interface Section {
+  label: string;
+  segment: string;
+  /** Whether the key may read what the section shows. */
+  allowed: (session: Session) => boolean;
+}
+
+const SECTIONS: Record<Session['kind'], Section[]> = {
   company: [
-    { label: 'Categories', segment: 'categories' },
-    { label: 'Objects', segment: 'objects' },
-    { label: 'Log', segment: 'log' },
+    { label: 'Categories', segment: 'categories', allowed: (session) => can(session, 'categories:read') },
+    { label: 'Objects', segment: 'objects', allowed: (session) => can(session, 'objects:read') },
+    { label: 'Activity', segment: 'activity', allowed: (session) => can(session, 'objects:read') },
+    // The log's reads are open to any key.
+    { label: 'Log', segment: 'log', allowed: () => true },
   ],
-  app: [{ label: 'Wallets', segment: 'wallets' }],
+  app: [{ label: 'Wallets', segment: 'wallets', allowed: (session) => can(session, 'wallets:read') }],
 };
+
+/** The sections the session's key may read, in the navigation's order. */
+const sectionsOf = (session: Session): Section[] =>
+  SECTIONS[session.kind].filter((section) => section.allowed(session));
 
 export function App({ apiBaseUrl }: { apiBaseUrl: string }) {
   const [session, setSession] = useState<Session | undefined>(restoreSession);
@@ -35,7 +53,7 @@ export function App({ apiBaseUrl }: { apiBaseUrl: string }) {
   const signIn = (next: Session, remember: boolean) => {
     storeSession(next, remember);
     setSession(next);
-    location.hash = routeHref([NAVIGATION[next.kind][0]?.segment ?? '']);
+    location.hash = routeHref([sectionsOf(next)[0]?.segment ?? '']);
   };
   const signOut = () => {
     storeSession(undefined, false);
@@ -50,7 +68,8 @@ export function App({ apiBaseUrl }: { apiBaseUrl: string }) {
         <span class="brand">Asset Registry console</span>
         {session && (
           <nav aria-label="Main">
-            {NAVIGATION[session.kind].map((item) => (
+            {session.me.label && <span class="signed-in">Signed in as {session.me.label}</span>}
+            {sectionsOf(session).map((item) => (
               <a
                 key={item.segment}
                 href={routeHref([item.segment])}
@@ -70,7 +89,7 @@ export function App({ apiBaseUrl }: { apiBaseUrl: string }) {
           {session.kind === 'company' && <PinCheck generation={trustGeneration} />}
           <CurrentView
             route={route}
-            kind={session.kind}
+            session={session}
             onTrustChange={() => setTrustGeneration((n) => n + 1)}
           />
         </ClientContext.Provider>
@@ -83,18 +102,32 @@ export function App({ apiBaseUrl }: { apiBaseUrl: string }) {
 
 function CurrentView({
   route,
-  kind,
+  session,
   onTrustChange,
 }: {
   route: Route;
-  kind: Session['kind'];
+  session: Session;
   onTrustChange: () => void;
 }) {
-  const [section, id, action] = route.segments;
-  if (kind === 'app') return id ? <WalletDetailView walletId={id} /> : <WalletsView route={route} />;
-  if (section === 'objects' && id && action === 'verify') return <VerifyView objectId={id} />;
-  if (section === 'log') return <LedgerLogView onTrustChange={onTrustChange} />;
-  if (section === 'objects' && id) return <ObjectDetailView objectId={id} />;
-  if (section === 'objects') return <ObjectsView route={route} />;
+  const [section = '', id, action] = route.segments;
+  const sections = sectionsOf(session);
+  // A route the key may not read (a bookmark, a link) shows the first section it may.
+  const shown = sections.find((item) => item.segment === section)?.segment ?? sections[0]?.segment;
+  if (shown === undefined)
+    return (
+      <main id="main">
+        <h1>Nothing to show</h1>
+        <p>
+          This key has no permission that the console can use ({session.me.permissions.join(', ') || 'none'}).
+        </p>
+      </main>
+    );
+  if (shown === 'wallets') return id ? <WalletDetailView walletId={id} /> : <WalletsView route={route} />;
+  if (shown === 'log') return <LedgerLogView onTrustChange={onTrustChange} />;
+  if (shown === 'activity') return <ActivityView route={route} />;
+  if (shown === 'objects' && id && action === 'verify') return <VerifyView objectId={id} />;
+  if (shown === 'objects' && id) return <ObjectDetailView objectId={id} route={route} />;
+  if (shown === 'objects') return <ObjectsView route={route} />;
+  if (section === 'categories' && id) return <CategoryView categoryId={id} />;
   return <CategoriesView route={route} />;
 }

@@ -129,6 +129,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   objects: 'Objects (assets), their actions, and their ledger: events and verification (spec 4.1-4.4)',
   files: 'Files of an object: upload, download, list, delete, and presigned uploads (spec 4.16-4.18)',
   wallets: "An App's wallets, and the wallet login that gives a session token (spec 4.11-4.15)",
+  identity: 'The caller itself: who it is and what it may do (extension)',
   openapi: 'This document',
 };
 

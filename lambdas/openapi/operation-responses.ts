@@ -230,6 +230,7 @@ export const operationResponses: { [Id in OperationId]: ResponsesOf<Id> } = {
   },
   getLedgerConsistency: { body: 'ConsistencyProof', errors: ['CHECKPOINT_NOT_FOUND'] },
   listCompanyEvents: { body: 'ActivityEventPage' },
+  getMe: { body: 'Caller' },
   createImport: {
     body: 'ImportCreated',
     headers: location,

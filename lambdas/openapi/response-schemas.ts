@@ -7,6 +7,7 @@
  */
 import { categoryView } from '#domain/categories/category-view.js';
 import { fileView } from '#domain/files/file-view.js';
+import { CALLER_KINDS } from '#domain/identity/caller.js';
 import { activityEventView } from '#domain/ledger/activity-view.js';
 import { ledgerEventView } from '#domain/ledger/event-view.js';
 import { objectView } from '#domain/objects/object-view.js';
@@ -14,6 +15,7 @@ import { subcategoryDetailView, subcategorySummaryView } from '#domain/subcatego
 import { SESSION_TOKEN_PATTERN } from '#domain/wallets/wallet-sessions.js';
 import { walletDetailView, walletView } from '#domain/wallets/wallet-view.js';
 import { errorCodeEntry, errorCodes } from '#shared/error-catalogue.js';
+import { PERMISSIONS } from '#shared/principal.js';
 import type { JsonSchema } from '#shared/schema.js';
 import { type ImportResponseSchemaName, importResponseSchemas } from './import-response-schemas.js';
 import { type WebhookResponseSchemaName, webhookResponseSchemas } from './webhook-response-schemas.js';
@@ -261,6 +263,36 @@ export const responseSchemas = {
     { description: "Extension: a page of the company's events, newest first" },
   ),
   ChainVerification: chainVerification,
+  Caller: closedObject(
+    {
+      kind: described({ enum: [...CALLER_KINDS] }, "a company's key, an App's key, or a wallet's session"),
+      id: described(uuid, 'the company id, the App id, or the wallet id'),
+      appId: described({ type: ['string', 'null'], format: 'uuid' }, "a wallet's App; null for a key"),
+      keyId: described(
+        { type: ['string', 'null'], pattern: '^[0-9a-f]{24}$' },
+        "the key's id, as events name it (`apiKey:<keyId>`); null for a wallet",
+      ),
+      label: described(
+        { type: ['string', 'null'], maxLength: 100 },
+        "the key's label, given at its creation; null when it has none",
+      ),
+      permissions: described(
+        { type: 'array', items: { enum: [...PERMISSIONS] }, uniqueItems: true },
+        "the caller's permissions",
+      ),
+      keyLabels: described(
+        {
+          type: 'array',
+          items: closedObject({
+            keyId: { type: 'string', pattern: '^[0-9a-f]{24}$' },
+            label: { type: 'string', minLength: 1, maxLength: 100 },
+          }),
+        },
+        "the labels of the keys of the caller's company or App (revoked keys too), to name the key of an event's `apiKey:<keyId>`; empty for a wallet",
+      ),
+    },
+    { description: 'Extension: who is calling, and what it may do' },
+  ),
   FileRecord: fileView.jsonSchema,
   FileRecordPage: pageOf('FileRecord', "Extension: a page of an object's files, newest first"),
   UploadSession: uploadSession,
@@ -293,6 +325,7 @@ export type ResponseSchemaName =
   | 'ActivityEvent'
   | 'ActivityEventPage'
   | 'ChainVerification'
+  | 'Caller'
   | 'FileRecord'
   | 'FileRecordPage'
   | 'UploadSession'

@@ -84,6 +84,17 @@ export const DATA_MODEL: readonly ItemModel[] = [
       { name: 'check an API key', index: 'table', description: 'The authorizer’s GetItem by key id.' },
     ],
   }),
+  item(keys.keyLabelKeys, {
+    description:
+      'The label of a tenant’s API key (`create-key --label`), written with the key; kept when the key is revoked, since its events still name it.',
+    patterns: [
+      {
+        name: 'list a tenant’s key labels',
+        index: 'table',
+        description: 'One Query of the tenant’s label partition (`GET /v2/me`), one page.',
+      },
+    ],
+  }),
   item(keys.idempotencyKeys, {
     description: 'An `Idempotency-Key` record of a tenant and operation, removed by the TTL once expired.',
     parts: { key: 'the client’s `Idempotency-Key`' },

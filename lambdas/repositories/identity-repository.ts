@@ -3,11 +3,17 @@
  * itself; it stores only the SHA-256 of the whole key, never the key.
  */
 
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '#shared/clients.js';
 import type { Permission, PrincipalType } from '#shared/principal.js';
 import { conditionHeld } from './conditional-write.js';
-import { apiKeyKeys, tenantKeys } from './table-keys.js';
+import { apiKeyKeys, keyLabelKeys, tenantKeys } from './table-keys.js';
 
 export interface TenantRecord {
   id: string;
@@ -24,6 +30,8 @@ export interface ApiKeyRecord {
   tenantId: string;
   permissions: Permission[];
   createdAt: string;
+  /** Who holds the key (`create-key --label`); not secret. */
+  label?: string;
   revokedAt?: string;
   /** The usage plan the key is on (`lib/api-gateway-settings.ts` USAGE_PLANS). */
   usagePlan?: string;
@@ -59,14 +67,54 @@ export async function findTenant(type: PrincipalType, tenantId: string): Promise
   return Item ? { id: Item.id, type: Item.type, name: Item.name, createdAt: Item.createdAt } : undefined;
 }
 
+/** Writes a key item, and with a label the tenant's label item in the same transaction. */
 export async function insertApiKey(record: ApiKeyRecord): Promise<void> {
+  const keyItem = {
+    TableName: tableName(),
+    Item: { ...apiKeyKey(record.keyId), entity: apiKeyKeys.entity, ...record },
+    ConditionExpression: 'attribute_not_exists(pk)',
+  };
+  if (!record.label) {
+    await dynamoDb.send(new PutCommand(keyItem));
+    return;
+  }
+  const { keyId, tenantId, label } = record;
   await dynamoDb.send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: { ...apiKeyKey(record.keyId), entity: apiKeyKeys.entity, ...record },
-      ConditionExpression: 'attribute_not_exists(pk)',
+    new TransactWriteCommand({
+      TransactItems: [
+        { Put: keyItem },
+        {
+          Put: {
+            TableName: tableName(),
+            Item: { ...keyLabelKeys.key({ tenantId, keyId }), entity: keyLabelKeys.entity, keyId, label },
+          },
+        },
+      ],
     }),
   );
+}
+
+/** A key's label, as the tenant's label list holds it. */
+export interface KeyLabel {
+  keyId: string;
+  label: string;
+}
+
+/**
+ * The labels of a tenant's keys, in key id order: one Query page (1 MB, some thousands of
+ * labels); a tenant with more sees the first page only.
+ */
+export async function listKeyLabels(tenantId: string): Promise<KeyLabel[]> {
+  const { Items = [] } = await dynamoDb.send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': keyLabelKeys.partition({ tenantId }) },
+      ProjectionExpression: '#keyId, #label',
+      ExpressionAttributeNames: { '#keyId': 'keyId', '#label': 'label' },
+    }),
+  );
+  return Items.map((item) => ({ keyId: item.keyId, label: item.label }));
 }
 
 export async function findApiKey(keyId: string): Promise<ApiKeyRecord | undefined> {
@@ -79,6 +127,7 @@ export async function findApiKey(keyId: string): Promise<ApiKeyRecord | undefine
     tenantId: Item.tenantId,
     permissions: Item.permissions,
     createdAt: Item.createdAt,
+    label: Item.label,
     revokedAt: Item.revokedAt,
     usagePlan: Item.usagePlan,
     usageIdentifierKey: Item.usageIdentifierKey,

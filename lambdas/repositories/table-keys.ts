@@ -37,6 +37,12 @@ export const apiKeyKeys = /* @__PURE__ */ defineKeys({
   table: { pk: 'APIKEY#{keyId}', sk: 'APIKEY' },
 });
 
+/** A key's label, under its tenant, so that the tenant's labels are one Query (`GET /v2/me`). */
+export const keyLabelKeys = /* @__PURE__ */ defineKeys({
+  entity: 'keyLabel',
+  table: { pk: 'T#{tenantId}#KEY_LABELS', sk: '{keyId}' },
+});
+
 export const idempotencyKeys = /* @__PURE__ */ defineKeys({
   entity: 'idempotency',
   table: { pk: 'T#{tenantId}#IDEMPOTENCY', sk: '{operationId}#{key}' },

@@ -49,6 +49,8 @@ export interface Principal {
   /** The API key's id (never the key itself), recorded as the actor of changes; a wallet's id for a wallet. */
   keyId: string;
   permissions: ReadonlySet<Permission>;
+  /** The API key's label (`create-key --label`), when it has one: who holds the key. */
+  keyLabel?: string;
   /** Set when a wallet calls with its session token (`Authorization: Bearer ...`) instead of a key. */
   wallet?: WalletIdentity;
   /**
@@ -80,6 +82,7 @@ export function toAuthorizerContext(principal: Principal): AuthorizerContext {
     tenantId: principal.tenantId,
     keyId: principal.keyId,
     permissions: [...principal.permissions].join(' '),
+    ...(principal.keyLabel ? { keyLabel: principal.keyLabel } : {}),
     // Only wallet principals carry these two keys.
     ...(principal.wallet
       ? { walletId: principal.wallet.id, walletFullUsername: principal.wallet.fullUsername }
@@ -104,6 +107,7 @@ export function principalFromEvent(event: APIGatewayProxyEvent): Principal {
     keyId: context.keyId,
     permissions: new Set(PERMISSIONS.filter((permission) => granted.has(permission))),
   };
+  if (context.keyLabel) principal.keyLabel = context.keyLabel;
   const { walletId, walletFullUsername } = context;
   if (walletId && walletFullUsername) principal.wallet = { id: walletId, fullUsername: walletFullUsername };
   return principal;

@@ -62,7 +62,7 @@ describe('accessibility and keyboard use of the console', () => {
     await page.getByRole('alert').waitFor();
     await expectAccessible('sign in with an error');
 
-    await signIn(page, server.consoleUrl, company.apiKey, company.companyId);
+    await signIn(page, server.consoleUrl, company.apiKey);
     await page.getByRole('link', { name: company.subcategoryName }).waitFor();
     await expectAccessible('categories');
 
@@ -83,6 +83,15 @@ describe('accessibility and keyboard use of the console', () => {
     await page.getByRole('link', { name: 'Log', exact: true }).click();
     await page.getByText('Signature verified in this browser').waitFor();
     await expectAccessible('log');
+
+    await page.getByRole('link', { name: 'Activity', exact: true }).click();
+    await page.getByRole('navigation', { name: 'Activity pages' }).waitFor();
+    await expectAccessible('activity');
+
+    await page.getByRole('link', { name: 'Categories', exact: true }).click();
+    await page.getByRole('link', { name: company.categoryName }).click();
+    await page.getByRole('heading', { name: company.categoryName }).waitFor();
+    await expectAccessible('category');
   });
 
   it('has no serious violation and every action in reach on each wallet view', async () => {
@@ -105,8 +114,6 @@ describe('accessibility and keyboard use of the console', () => {
     await page.goto(server.consoleUrl);
     await tabTo(page, /^API key/);
     await page.keyboard.type(company.apiKey);
-    await tabTo(page, /^Company id/);
-    await page.keyboard.type(company.companyId);
     await page.keyboard.press('Enter');
     await page.getByRole('link', { name: company.subcategoryName }).waitFor();
     await tabTo(page, new RegExp(`^${company.subcategoryName}$`));

@@ -84,7 +84,7 @@ describe('a witness policy in the console', () => {
     const company = await seedCompany(server, { label: 'Witnessed', updates: 1 });
     await page.route('**/v2/ledger/checkpoint', cosignedByAuditor);
     await page.route(`**/v2/objects/${company.object.id}/bundle`, cosignedByAuditor);
-    await signIn(page, server.consoleUrl, company.apiKey, company.companyId);
+    await signIn(page, server.consoleUrl, company.apiKey);
     await page.getByRole('heading', { name: 'Categories' }).waitFor();
 
     // Act: a malformed policy
@@ -150,7 +150,7 @@ describe('a witness policy in the console', () => {
 
   it('checks no cosignature without a policy, as before, and after the policy is emptied', async () => {
     const company = await seedCompany(server, { label: 'Unwitnessed', updates: 1 });
-    await signIn(page, server.consoleUrl, company.apiKey, company.companyId);
+    await signIn(page, server.consoleUrl, company.apiKey);
     await page.getByRole('heading', { name: 'Categories' }).waitFor();
     await enterPolicy(await policyText(undefined, [insurer], 'quorum insurer.example'));
     await page.getByText('A witness policy is in use in this browser.').waitFor();

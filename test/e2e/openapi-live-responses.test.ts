@@ -93,7 +93,15 @@ describe('OpenAPI document against the live API (npm start)', () => {
   it('sets up a company, a key without permissions and an App with the admin CLI', async () => {
     // Act
     const company = await admin(['create-company', '--name', 'OpenAPI Co']);
-    const bare = await admin(['create-key', '--company', company.companyId, '--permissions', '']);
+    const bare = await admin([
+      'create-key',
+      '--company',
+      company.companyId,
+      '--permissions',
+      '',
+      '--label',
+      'No permission',
+    ]);
     const app = await admin(['create-app', '--name', 'OpenAPI App']);
     companyId = company.companyId;
     companyKey = company.apiKey;
@@ -828,6 +836,7 @@ describe('OpenAPI document against the live API (npm start)', () => {
     const asWallet = await client.call('getWallet', { bearer: token, path: { walletId } });
     const listAsWallet = await client.call('listWallets', { bearer: token });
     const updateAsWallet = await client.call('updateWallet', { bearer: token, path: { walletId }, json: {} });
+    const walletMe = await client.call('getMe', { bearer: token });
     const deleted = await client.call('deleteWallet', { apiKey: appKey, path: { walletId } });
     const afterDelete = await client.call('getWallet', { apiKey: appKey, path: { walletId } });
     const deleteAgain = await client.call('deleteWallet', { apiKey: appKey, path: { walletId } });
@@ -849,6 +858,8 @@ describe('OpenAPI document against the live API (npm start)', () => {
     expectResponse(listAsWallet, 200);
     expectResponse(updateAsWallet, 403);
     expect(updateAsWallet.body.code).toBe('APP_ACCESS_DENIED');
+    expectResponse(walletMe, 200);
+    expect(walletMe.body).toMatchObject({ kind: 'wallet', id: walletId, appId, keyId: null });
     expectResponse(deleted, 204);
     expectResponse(afterDelete, 404);
     expectResponse(deleteAgain, 404);
@@ -962,6 +973,19 @@ describe('OpenAPI document against the live API (npm start)', () => {
     expect(checkpoint.status).toBe(200);
     const treeSize = checkpoint.text.split('\n')[1] ?? '0';
     expect((await client.call('getLedgerKey', { apiKey: companyKey })).status).toBe(200);
+    // Who is calling: any key may ask, whatever its permissions.
+    const me = await client.call('getMe', { apiKey: noPermissionKey });
+    const appMe = await client.call('getMe', { apiKey: appKey });
+    expectResponse(me, 200);
+    expect(me.body).toMatchObject({
+      kind: 'company',
+      id: companyId,
+      label: 'No permission',
+      permissions: [],
+    });
+    expect(me.body.keyLabels).toEqual([{ keyId: me.body.keyId, label: 'No permission' }]);
+    expectResponse(appMe, 200);
+    expect(appMe.body).toMatchObject({ kind: 'app', id: appId, label: null, keyLabels: [] });
     expect(
       (await client.call('getLedgerTile', { apiKey: companyKey, path: { tilePath: '9/999' } })).status,
     ).toBe(404);

@@ -229,7 +229,11 @@ describe('the typed client against npm start', () => {
     const unknown = await company.GET('/v2/objects/{objectId}', {
       params: { path: { objectId: crypto.randomUUID() } },
     });
+    const me = await company.GET('/v2/me');
+    const activity = await company.GET('/v2/events', { params: { query: { action: 'transfer', limit: 5 } } });
     // Assess
+    expect(me.data).toMatchObject({ kind: 'company', id: companyId, keyLabels: [] });
+    expect(activity.data?.data.every((event) => event.action === 'transfer')).toBe(true);
     expect(created.response.status).toBe(201);
     expect(actions.map((response) => response.data?.blockchain.eventCount)).toEqual([2, 3, 4, 5]);
     expect(actions.map((response) => response.data?.status)).toEqual([

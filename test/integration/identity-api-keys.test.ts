@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { hashApiKey, issueApiKey, resolveApiKey, revokeApiKey } from '../../lambdas/domain/identity/api-keys';
 import { createApp, createCompany, tenantExists } from '../../lambdas/domain/identity/tenants';
-import { findApiKey } from '../../lambdas/repositories/identity-repository';
+import { findApiKey, listKeyLabels } from '../../lambdas/repositories/identity-repository';
 import { dynamoDb, tableName } from '../../lambdas/shared/clients';
 import { APP_PERMISSIONS, COMPANY_PERMISSIONS } from '../../lambdas/shared/principal';
 
@@ -39,6 +39,18 @@ describe('issueApiKey and resolveApiKey', () => {
       keyId,
       permissions: new Set(['categories:read', 'objects:write']),
     });
+  });
+
+  it("stores a key's label and gives it to its principal", async () => {
+    // Prepare
+    const tenantId = randomUUID();
+    // Act
+    const { keyId, apiKey } = await issueApiKey('company', tenantId, ['objects:read'], 'Auditor (Jane Roe)');
+    const principal = await resolveApiKey(apiKey);
+    // Assess
+    expect(principal?.keyLabel).toBe('Auditor (Jane Roe)');
+    expect((await findApiKey(keyId))?.label).toBe('Auditor (Jane Roe)');
+    expect(await listKeyLabels(tenantId)).toEqual([{ keyId, label: 'Auditor (Jane Roe)' }]);
   });
 
   it('resolves an App key to an App principal', async () => {

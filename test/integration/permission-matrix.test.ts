@@ -435,6 +435,11 @@ const CASES: readonly MatrixCase[] = [
     send: (key) => call('getLedgerCheckpoint', key),
   },
   {
+    name: 'who is calling',
+    operation: 'getMe',
+    send: (key) => call('getMe', key),
+  },
+  {
     name: 'the log key',
     operation: 'getLedgerKey',
     allowedStatuses: [200, 404],

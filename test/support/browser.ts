@@ -41,16 +41,10 @@ export function consoleServer() {
   };
 }
 
-/** Signs in on the page with a key (typed, as a person would). */
-export async function signIn(
-  page: Page,
-  consoleUrl: string,
-  apiKey: string,
-  companyId?: string,
-): Promise<void> {
+/** Signs in on the page with a key (typed, as a person would); the key says its company. */
+export async function signIn(page: Page, consoleUrl: string, apiKey: string): Promise<void> {
   await page.goto(consoleUrl);
   await page.getByLabel('API key').fill(apiKey);
-  if (companyId) await page.getByLabel(/Company id/).fill(companyId);
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 

@@ -7,6 +7,8 @@ import { runAdmin } from './local-server';
 export interface SeededCompany {
   companyId: string;
   apiKey: string;
+  /** The key that made the object's changes: the company's first key, or the clerk's. */
+  clerk: { apiKey: string; keyId?: string; label?: string };
   categoryId: string;
   categoryName: string;
   subcategoryId: string;
@@ -14,7 +16,8 @@ export interface SeededCompany {
   object: { id: string; externalId: string; name: string };
 }
 
-async function admin(settings: { port: number; dataDirectory: string }, args: string[]) {
+/** Runs an admin command of the CLI and answers its JSON line. */
+export async function admin(settings: { port: number; dataDirectory: string }, args: string[]) {
   const result = await runAdmin(args, settings);
   if (result.exitCode !== 0) throw new Error(`admin ${args[0]} failed: ${result.stderr}`);
   return JSON.parse(result.stdout) as Record<string, string>;
@@ -43,13 +46,26 @@ async function call(
 
 /**
  * A company with one category, one subcategory and one object that has `updates` more events
- * (transfers, a repair) and a text file.
+ * (transfers, a repair) and a text file. With `clerkLabel`, a key of that label (objects and
+ * files) makes the updates and the upload, so that its events name a labelled key.
  */
 export async function seedCompany(
   server: { port: number; dataDirectory: string; baseUrl: string },
-  options: { label: string; updates?: number },
+  options: { label: string; updates?: number; clerkLabel?: string },
 ): Promise<SeededCompany> {
   const { companyId = '', apiKey = '' } = await admin(server, ['create-company', '--name', options.label]);
+  const clerk = options.clerkLabel
+    ? await admin(server, [
+        'create-key',
+        '--company',
+        companyId,
+        '--permissions',
+        'objects:write,files:write',
+        '--label',
+        options.clerkLabel,
+      ])
+    : { apiKey };
+  const clerkKey = clerk.apiKey ?? apiKey;
   const categoryName = `${options.label} vehicles`;
   const category = await call(server.baseUrl, apiKey, 'POST', '/v2/categories', { name: categoryName });
   const subcategoryName = `${options.label} trucks`;
@@ -74,7 +90,7 @@ export async function seedCompany(
   for (let index = 0; index < (options.updates ?? 2); index++) {
     await call(
       server.baseUrl,
-      apiKey,
+      clerkKey,
       'PUT',
       `/v2/objects/${object.id}`,
       index % 2 === 0
@@ -85,10 +101,11 @@ export async function seedCompany(
   const form = new FormData();
   form.append('file', new Blob(['service log\n'], { type: 'text/plain' }), 'service-log.txt');
   form.append('description', 'Service log');
-  await call(server.baseUrl, apiKey, 'POST', `/v2/companies/${companyId}/objects/${object.id}/files`, form);
+  await call(server.baseUrl, clerkKey, 'POST', `/v2/companies/${companyId}/objects/${object.id}/files`, form);
   return {
     companyId,
     apiKey,
+    clerk: { apiKey: clerkKey, keyId: clerk.keyId, label: clerk.label },
     categoryId: category.id,
     categoryName,
     subcategoryId,

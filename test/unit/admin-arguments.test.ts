@@ -35,6 +35,16 @@ describe('parseAdminArguments', () => {
       ['create-key', '--permissions', '', '--company', APP_ID],
       { command: 'create-key', tenantType: 'company', tenantId: APP_ID, permissions: [] },
     ],
+    [
+      ['create-key', '--company', APP_ID, '--permissions', 'objects:read', '--label', ' Auditor '],
+      {
+        command: 'create-key',
+        tenantType: 'company',
+        tenantId: APP_ID,
+        permissions: ['objects:read'],
+        label: 'Auditor',
+      },
+    ],
     [['revoke-key', '--key-id', 'f'.repeat(24)], { command: 'revoke-key', keyId: 'f'.repeat(24) }],
     [['set-plan', '--key-id', 'abc', '--plan', 'high'], { command: 'set-plan', keyId: 'abc', plan: 'high' }],
     [
@@ -169,6 +179,11 @@ describe('parseAdminArguments', () => {
     ['--key-id without its value', ['revoke-key', '--key-id'], '--key-id needs a value'],
     ['no --key-id', ['revoke-key'], '--key-id is required'],
     ['create-key without --permissions', ['create-key', '--app', APP_ID], '--permissions is required'],
+    [
+      'create-key with a label over 100 characters',
+      ['create-key', '--app', APP_ID, '--permissions', '', '--label', 'x'.repeat(101)],
+      '--label must be at most 100 characters',
+    ],
     [
       'create-key with an unknown permission',
       ['create-key', '--app', APP_ID, '--permissions', 'root:all'],

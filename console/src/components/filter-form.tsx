@@ -4,9 +4,23 @@
  */
 import { useState } from 'preact/hooks';
 
+/** A choice of a select: the value the API takes, and the words shown for it. */
+type FilterOption = string | { value: string; label: string };
+
 export type FilterField =
   | { name: string; label: string; kind: 'text' }
-  | { name: string; label: string; kind: 'select'; options: readonly string[] };
+  | {
+      name: string;
+      label: string;
+      kind: 'select';
+      /** The choices, or the choices given the other fields' values (a subcategory of the chosen category). */
+      options: readonly FilterOption[] | ((draft: Record<string, string>) => readonly FilterOption[]);
+      /** Fields emptied when this one changes (the subcategory, when the category does). */
+      resets?: readonly string[];
+    };
+
+const optionValue = (option: FilterOption) => (typeof option === 'string' ? option : option.value);
+const optionLabel = (option: FilterOption) => (typeof option === 'string' ? option : option.label);
 
 /** The route's list the filters belong to (a `ListRoute`). */
 interface FilteredList {
@@ -43,23 +57,42 @@ function FilterFields(props: {
               onInput={(event) => setDraft({ ...draft, [field.name]: event.currentTarget.value })}
             />
           ) : (
-            <select
-              id={`filter-${field.name}`}
-              name={field.name}
-              value={draft[field.name] ?? field.options[0]}
-              onChange={(event) => setDraft({ ...draft, [field.name]: event.currentTarget.value })}
-            >
-              {field.options.map((option) => (
-                <option key={option} value={option}>
-                  {option}
-                </option>
-              ))}
-            </select>
+            <SelectField field={field} draft={draft} onChange={setDraft} />
           )}
         </div>
       ))}
       <button type="submit">Apply filters</button>
     </form>
+  );
+}
+
+function SelectField({
+  field,
+  draft,
+  onChange,
+}: {
+  field: Extract<FilterField, { kind: 'select' }>;
+  draft: Record<string, string>;
+  onChange: (draft: Record<string, string>) => void;
+}) {
+  const options = typeof field.options === 'function' ? field.options(draft) : field.options;
+  const first = options[0];
+  return (
+    <select
+      id={`filter-${field.name}`}
+      name={field.name}
+      value={draft[field.name] ?? (first === undefined ? '' : optionValue(first))}
+      onChange={(event) => {
+        const cleared = Object.fromEntries((field.resets ?? []).map((name) => [name, '']));
+        onChange({ ...draft, ...cleared, [field.name]: event.currentTarget.value });
+      }}
+    >
+      {options.map((option) => (
+        <option key={optionValue(option)} value={optionValue(option)}>
+          {optionLabel(option)}
+        </option>
+      ))}
+    </select>
   );
 }
 

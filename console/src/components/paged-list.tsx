@@ -18,7 +18,15 @@ interface Column<Item> {
 }
 
 type Layout<Item> =
-  | { columns: Column<Item>[]; rowKey: (item: Item) => string | number }
+  | {
+      columns: Column<Item>[];
+      rowKey: (item: Item) => string | number;
+      /**
+       * Where a click anywhere on the row leads. A cell still holds a link to the same place,
+       * for the keyboard and for screen readers: the row's click is the mouse's shortcut.
+       */
+      rowHref?: (item: Item) => string;
+    }
   /** Rows laid out by the caller (cards, a timeline) instead of a table. */
   | { render: (items: Item[]) => ComponentChildren };
 
@@ -32,6 +40,12 @@ type PagedListProps<PageResponse extends ListResponse> = Layout<PageResponse['da
   /** The way to the next and previous pages (the route's, or `useCursorStack`'s). */
   pages: ListPages;
 };
+
+/** Follows a row's link, unless the click selected text or was on a control of its own. */
+function followRow(href: string | undefined): void {
+  if (!href || (getSelection()?.toString() ?? '') !== '') return;
+  location.hash = href;
+}
 
 export function PagedList<PageResponse extends ListResponse>(props: PagedListProps<PageResponse>) {
   const { request, label, pages } = props;
@@ -63,7 +77,11 @@ export function PagedList<PageResponse extends ListResponse>(props: PagedListPro
             </thead>
             <tbody>
               {items.map((item) => (
-                <tr key={props.rowKey(item)}>
+                <tr
+                  key={props.rowKey(item)}
+                  class={props.rowHref ? 'row-link' : undefined}
+                  onClick={props.rowHref ? () => followRow(props.rowHref?.(item)) : undefined}
+                >
                   {props.columns.map((column) => (
                     <td key={column.header} class={column.class}>
                       {column.cell(item)}
@@ -75,7 +93,13 @@ export function PagedList<PageResponse extends ListResponse>(props: PagedListPro
           </table>
         ))}
       {page && (items.length > 0 || page.hasPrevious) && (
-        <Pagination label={label} page={page} onNext={pages.goToNext} onPrevious={pages.goToPrevious} />
+        <Pagination
+          label={label}
+          page={page}
+          shown={items.length}
+          onNext={pages.goToNext}
+          onPrevious={pages.goToPrevious}
+        />
       )}
     </>
   );

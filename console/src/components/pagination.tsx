@@ -19,17 +19,20 @@ export interface ListPages {
 
 export function Pagination({
   page,
+  shown,
   onNext,
   onPrevious,
   label,
 }: {
   page: PageInfo;
+  /** Items on this page. */
+  shown: number;
   onNext: (nextCursor: string) => void;
   onPrevious: (page: PageInfo) => void;
   label: string;
 }) {
-  const first = page.total === 0 ? 0 : page.offset + 1;
-  const last = Math.min(page.offset + page.limit, page.total);
+  const first = shown === 0 ? 0 : page.offset + 1;
+  const last = page.offset + shown;
   const nextCursor = page.hasNext ? page.nextCursor : undefined;
   return (
     <nav class="pagination" aria-label={`${label} pages`}>
@@ -37,7 +40,9 @@ export function Pagination({
         Previous page
       </button>
       <span aria-live="polite">
-        {first}–{last} of {page.total}
+        {first}–{last}
+        {/* The activity does not count its total (it would read the whole range). */}
+        {page.total === null ? '' : ` of ${page.total}`}
       </span>
       <button type="button" disabled={!nextCursor} onClick={() => nextCursor && onNext(nextCursor)}>
         Next page

@@ -1,8 +1,14 @@
-/** Categories (spec 4.5) with their subcategories; a subcategory leads to its objects. */
+/**
+ * Categories (spec 4.5) with their subcategories: a category leads to its page, a subcategory to
+ * its objects (every status), when the key may read objects.
+ */
+
+import { useClient } from '../components/client-context';
 import { FilterForm, NAME_FILTER, SORT_FILTER, STATUS_FILTER } from '../components/filter-form';
 import { PagedList } from '../components/paged-list';
 import type { Route } from '../router';
 import { routeHref } from '../router';
+import { can } from '../session';
 import { useRoutedList } from './list-route';
 
 export function CategoriesView({ route }: { route: Route }) {
@@ -11,6 +17,7 @@ export function CategoriesView({ route }: { route: Route }) {
     name: '',
     sort: 'createdAt:desc',
   });
+  const readsObjects = can(useClient().session, 'objects:read');
   return (
     <main id="main">
       <h1>Categories</h1>
@@ -25,9 +32,7 @@ export function CategoriesView({ route }: { route: Route }) {
             {items.map((category) => (
               <li key={category.id} class="card">
                 <h2>
-                  <a href={routeHref(['objects'], { categoryId: category.id, status: 'all' })}>
-                    {category.name}
-                  </a>{' '}
+                  <a href={routeHref(['categories', category.id])}>{category.name}</a>{' '}
                   <span class="badge">{category.status}</span>
                 </h2>
                 {category.description && <p>{category.description}</p>}
@@ -38,15 +43,18 @@ export function CategoriesView({ route }: { route: Route }) {
                 <ul aria-label={`Subcategories of ${category.name}`}>
                   {category.subcategories.map((subcategory) => (
                     <li key={subcategory.id}>
-                      <a
-                        href={routeHref(['objects'], {
-                          categoryId: category.id,
-                          subcategoryId: subcategory.id,
-                          status: 'all',
-                        })}
-                      >
-                        {subcategory.name}
-                      </a>{' '}
+                      {readsObjects ? (
+                        <a
+                          href={routeHref(['objects'], {
+                            categoryId: category.id,
+                            subcategoryId: subcategory.id,
+                          })}
+                        >
+                          {subcategory.name}
+                        </a>
+                      ) : (
+                        subcategory.name
+                      )}{' '}
                       <span class="badge">{subcategory.status}</span> {subcategory.statistics.objectCount}{' '}
                       objects
                     </li>

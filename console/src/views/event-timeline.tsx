@@ -1,22 +1,29 @@
 /**
- * Ledger events, oldest first: action, changes (from → to), who and when, and the hashes.
- * A verdict per event, when given, marks it verified or failed with the reason.
+ * Ledger events, oldest first: action, a readable line per change (names beside ids, when a
+ * catalogue is given), who and when, and the hashes. A verdict per event, when given, marks it
+ * verified or failed with the reason.
  */
 import type { Schemas } from '../api-client';
+import type { Catalogue } from '../components/catalogue';
+import { changeLines } from './change-text';
 
 export interface EventMark {
   ok: boolean;
   reason?: string;
 }
 
-const shown = (value: unknown): string => (value === undefined ? '—' : JSON.stringify(value));
-
 export function EventTimeline({
   events,
   marks,
+  catalogue,
+  principalName = (principal) => principal,
 }: {
   events: Schemas['LedgerEvent'][];
   marks?: Map<number, EventMark>;
+  /** Names categories and subcategories beside their ids. */
+  catalogue?: Catalogue;
+  /** How a principal reads (a key's label beside `apiKey:<id>`). */
+  principalName?: (principal: string) => string;
 }) {
   if (events.length === 0) return <p>No events.</p>;
   return (
@@ -39,10 +46,8 @@ export function EventTimeline({
             </h3>
             {Object.keys(event.changes ?? {}).length > 0 && (
               <ul class="changes" aria-label={`Changes of event ${event.sequence}`}>
-                {Object.entries(event.changes).map(([field, change]) => (
-                  <li key={field}>
-                    <strong>{field}</strong>: {shown(change?.from)} → {shown(change?.to)}
-                  </li>
+                {changeLines(event.changes, catalogue).map((line) => (
+                  <li key={line}>{line}</li>
                 ))}
               </ul>
             )}
@@ -59,7 +64,7 @@ export function EventTimeline({
               </div>
               <div>
                 <dt>Principal</dt>
-                <dd>{event.principal}</dd>
+                <dd>{principalName(event.principal)}</dd>
               </div>
               <div>
                 <dt>Time</dt>

@@ -84,7 +84,7 @@ function listRoute(route: Route, defaults: Record<string, string>): ListRoute {
 }
 
 /** The lists whose filters and page live in the route. */
-type RoutedListPath = '/v2/objects' | '/v2/categories' | '/v2/wallets';
+type RoutedListPath = '/v2/objects' | '/v2/categories' | '/v2/wallets' | '/v2/events';
 type ListResponseOf<Path extends RoutedListPath> =
   paths[Path]['get']['responses'][200]['content']['application/json'];
 

@@ -1,4 +1,4 @@
-/** An object's files (GET .../objects/{id}/files) with download; needs the company id. */
+/** An object's files (GET .../objects/{id}/files) with download; the company id is the key's (`GET /v2/me`). */
 import { useState } from 'preact/hooks';
 import { dataOf, type Schemas } from '../api-client';
 import { useClient } from '../components/client-context';
@@ -11,22 +11,19 @@ type FileRecord = Schemas['FileRecord'];
 
 export function ObjectFiles({ objectId }: { objectId: string }) {
   const client = useClient();
-  const companyId = client.session.companyId;
+  const companyId = client.session.me.id;
   const pages = useCursorStack();
   const [downloadError, setDownloadError] = useState<unknown>();
   const files = useRequest(
-    async () =>
-      companyId
-        ? dataOf(
-            client.api.GET('/v2/companies/{companyId}/objects/{objectId}/files', {
-              params: { path: { companyId, objectId }, query: { limit: 20, cursor: pages.cursor } },
-            }),
-          )
-        : undefined,
+    () =>
+      dataOf(
+        client.api.GET('/v2/companies/{companyId}/objects/{objectId}/files', {
+          params: { path: { companyId, objectId }, query: { limit: 20, cursor: pages.cursor } },
+        }),
+      ),
     [objectId, pages.cursor, companyId],
   );
   const download = async (file: FileRecord) => {
-    if (!companyId) return; // the files are listed only with the company id
     setDownloadError(undefined);
     try {
       // The key travels in a header, so the page fetches the bytes and hands them to the browser.
@@ -48,7 +45,6 @@ export function ObjectFiles({ objectId }: { objectId: string }) {
   return (
     <section aria-labelledby="files-title">
       <h2 id="files-title">Files</h2>
-      {!companyId && <p>Sign in with your company id as well to list and download this object's files.</p>}
       <ErrorNotice error={downloadError} />
       <PagedList
         label="Files"

@@ -1,13 +1,65 @@
-/** Objects (spec 4.1): every filter, sort and page of the API; search by externalId. */
-import { FilterForm, NAME_FILTER, SORT_FILTER, STATUS_FILTER } from '../components/filter-form';
+/**
+ * Objects (spec 4.1): every status unless the user filters; pickers for the category, its
+ * subcategory and the status (names, not ids, when the key may read categories); the whole row
+ * opens the object; the filters live in the route, so that back and a bookmark keep them; the
+ * matching objects as they stood at a date, as a file.
+ */
+import { Breadcrumb, type Crumb } from '../components/breadcrumb';
+import { type Catalogue, useCatalogue } from '../components/catalogue';
+import { type FilterField, FilterForm, NAME_FILTER, SORT_FILTER } from '../components/filter-form';
 import { PagedList } from '../components/paged-list';
 import type { Route } from '../router';
 import { routeHref } from '../router';
+import { ExportAsOf } from './export-as-of';
 import { useRoutedList } from './list-route';
+
+/** The objects list as last shown (its filters and page), for the object page's way back. */
+let lastListHref = routeHref(['objects']);
+
+/** The href of the objects list as the user last left it. */
+export const objectsListHref = (): string => lastListHref;
+
+const OBJECT_STATUS_FILTER: FilterField = {
+  name: 'status',
+  label: 'Status',
+  kind: 'select',
+  options: [
+    { value: 'all', label: 'Every status' },
+    { value: 'active', label: 'Active' },
+    { value: 'inactive', label: 'Not active (stolen)' },
+  ],
+};
+
+/** The category and subcategory pickers, from the catalogue. */
+function pickers(catalogue: Catalogue): FilterField[] {
+  return [
+    {
+      name: 'categoryId',
+      label: 'Category',
+      kind: 'select',
+      options: [
+        { value: '', label: 'Every category' },
+        ...catalogue.categories.map((category) => ({ value: category.id, label: category.name })),
+      ],
+      resets: ['subcategoryId'],
+    },
+    {
+      name: 'subcategoryId',
+      label: 'Subcategory',
+      kind: 'select',
+      options: (draft) => [
+        { value: '', label: 'Every subcategory' },
+        ...(
+          catalogue.categories.find((category) => category.id === draft.categoryId)?.subcategories ?? []
+        ).map((subcategory) => ({ value: subcategory.id, label: subcategory.name })),
+      ],
+    },
+  ];
+}
 
 export function ObjectsView({ route }: { route: Route }) {
   const { list, page: objects } = useRoutedList(route, '/v2/objects', {
-    status: 'active',
+    status: 'all',
     name: '',
     externalId: '',
     owner: '',
@@ -15,33 +67,57 @@ export function ObjectsView({ route }: { route: Route }) {
     subcategoryId: '',
     sort: 'createdAt:desc',
   });
+  const catalogue = useCatalogue();
+  lastListHref = routeHref(route.segments, Object.fromEntries(route.params));
+  const { categoryId, subcategoryId } = list.values;
+  const trail: Crumb[] = [];
+  if (catalogue && categoryId) {
+    trail.push({ label: 'Categories', href: routeHref(['categories']) });
+    trail.push({
+      label: catalogue.categoryName(categoryId) ?? categoryId,
+      href: routeHref(['categories', categoryId]),
+    });
+    if (subcategoryId) trail.push({ label: catalogue.subcategoryName(subcategoryId) ?? subcategoryId });
+  }
   return (
     <main id="main">
+      {trail.length > 0 && <Breadcrumb trail={[...trail, { label: 'Objects' }]} />}
       <h1>Objects</h1>
       <FilterForm
+        // The pickers join the form when the catalogue arrives; what the user typed stays.
         list={list}
         fields={[
           { name: 'externalId', label: 'External id (exact)', kind: 'text' },
           NAME_FILTER,
           { name: 'owner', label: 'Owner contains', kind: 'text' },
-          STATUS_FILTER,
+          ...(catalogue ? pickers(catalogue) : []),
+          OBJECT_STATUS_FILTER,
           SORT_FILTER,
-          { name: 'categoryId', label: 'Category id', kind: 'text' },
-          { name: 'subcategoryId', label: 'Subcategory id', kind: 'text' },
         ]}
       />
+      <ExportAsOf filters={list.values} />
       <PagedList
         label="Objects"
         request={objects}
         empty="No object matches."
         pages={list}
         rowKey={(object) => object.id}
+        rowHref={(object) => routeHref(['objects', object.id])}
         columns={[
           {
             header: 'External id',
             cell: (object) => <a href={routeHref(['objects', object.id])}>{object.externalId}</a>,
           },
           { header: 'Name', cell: (object) => object.name },
+          ...(catalogue
+            ? [
+                {
+                  header: 'Category',
+                  cell: (object: { categoryId: string; subcategoryId: string }) =>
+                    `${catalogue.categoryName(object.categoryId) ?? '—'} › ${catalogue.subcategoryName(object.subcategoryId) ?? '—'}`,
+                },
+              ]
+            : []),
           { header: 'Owner', cell: (object) => object.owner },
           { header: 'Status', cell: (object) => object.status },
           { header: 'Events', cell: (object) => object.blockchain.eventCount },

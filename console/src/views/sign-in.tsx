@@ -1,6 +1,9 @@
-/** Sign-in: the key (a password field, never put in a URL), the optional company id, and whether to keep it for this tab. */
+/**
+ * Sign-in: the key (a password field, never put in a URL) and whether to keep it for this tab.
+ * The key says the rest (`GET /v2/me`): its company or App and what it may do.
+ */
 import { useState } from 'preact/hooks';
-import { probeKeyKind } from '../api-client';
+import { signInWith } from '../api-client';
 import { ErrorNotice } from '../components/error-notice';
 import type { Session } from '../session';
 import { useAction } from '../use-action';
@@ -13,20 +16,17 @@ export function SignIn({
   onSignIn: (session: Session, remember: boolean) => void;
 }) {
   const [apiKey, setApiKey] = useState('');
-  const [companyId, setCompanyId] = useState('');
   const [remember, setRemember] = useState(false);
   const signIn = useAction(async () => {
-    const key = apiKey.trim();
-    const kind = await probeKeyKind(apiBaseUrl, key);
-    onSignIn({ apiKey: key, kind, companyId: companyId.trim() || undefined }, remember);
+    onSignIn(await signInWith(apiBaseUrl, apiKey.trim()), remember);
   });
   return (
     <main id="main">
       <h1>Sign in</h1>
       <p>
-        Use a company's API key to browse and verify its objects, or an App's key to manage its wallets. The
-        key stays in this page's memory (or this tab's session storage if you tick the box) and is sent only
-        to the API.
+        Use a company's API key to browse and verify its objects (a read-only key is enough), or an App's key
+        to manage its wallets. The console shows what the key may do, and nothing more. The key stays in this
+        page's memory (or this tab's session storage if you tick the box) and is sent only to the API.
       </p>
       <form onSubmit={signIn.onSubmit} class="stack">
         <label>
@@ -38,15 +38,6 @@ export function SignIn({
             required
             value={apiKey}
             onInput={(event) => setApiKey(event.currentTarget.value)}
-          />
-        </label>
-        <label>
-          Company id (optional; the file routes need it)
-          <input
-            name="companyId"
-            autocomplete="off"
-            value={companyId}
-            onInput={(event) => setCompanyId(event.currentTarget.value)}
           />
         </label>
         <label class="inline">

@@ -25,15 +25,17 @@ export function generateApiKey(): { keyId: string; apiKey: string } {
 }
 
 /**
- * Issues a key for a company or an App. The key is returned here once and never again.
+ * Issues a key for a company or an App. The key is returned here once and never again. The
+ * optional label (who holds the key; not secret) is stored with it and travels with its principal.
  *
  * @example
- * const { keyId, apiKey } = await issueApiKey('company', companyId, ['categories:read']);
+ * const { keyId, apiKey } = await issueApiKey('company', companyId, ['objects:read'], 'Auditor');
  */
 export async function issueApiKey(
   principalType: PrincipalType,
   tenantId: string,
   permissions: readonly Permission[],
+  label?: string,
 ): Promise<{ keyId: string; apiKey: string }> {
   const { keyId, apiKey } = generateApiKey();
   await insertApiKey({
@@ -43,6 +45,7 @@ export async function issueApiKey(
     tenantId,
     permissions: [...permissions],
     createdAt: nowIso(),
+    ...(label ? { label } : {}),
   });
   return { keyId, apiKey };
 }
@@ -62,6 +65,7 @@ export async function resolveApiKey(apiKey: string): Promise<Principal | undefin
     keyId: record.keyId,
     permissions: new Set(record.permissions),
     usageIdentifierKey: record.usageIdentifierKey,
+    ...(record.label ? { keyLabel: record.label } : {}),
   };
 }
 
