@@ -113,15 +113,27 @@ export async function listChainEvents(
 const REPLAY_PAGE_SIZE = 100;
 
 /**
- * A chain's events from the first, oldest first, up to sequence `lastSequence` and, when
- * `until` is given, up to the last event stamped at or before it. Reads the table in pages by
- * sequence and stops at the first event past `until`: the events up to then, plus at most one page.
+ * A chain's events from its first up to `lastSequence`, oldest first, stopping before the first
+ * event stamped after `until` (when given): Query pages of {@link REPLAY_PAGE_SIZE}.
  */
 export async function readChainUpTo(
   chain: ChainRef,
   lastSequence: number,
   until?: string,
 ): Promise<LedgerEvent[]> {
+  return (await readChainUntil(chain, lastSequence, until)).events;
+}
+
+/**
+ * As {@link readChainUpTo}, and the first event stamped after `until` (`next`), when the pages
+ * read hold it: the event that ended the state at `until` (an as-of export's proof that nothing
+ * happened in between). Reads one page more only when `until` falls on a page's last event.
+ */
+export async function readChainUntil(
+  chain: ChainRef,
+  lastSequence: number,
+  until?: string,
+): Promise<{ events: LedgerEvent[]; next?: LedgerEvent }> {
   const events: LedgerEvent[] = [];
   let exclusiveStartKey: Record<string, unknown> | undefined;
   do {
@@ -141,12 +153,12 @@ export async function readChainUpTo(
     );
     for (const item of page.Items ?? []) {
       const event = fromEventItem(item);
-      if (until !== undefined && event.timestamp > until) return events;
+      if (until !== undefined && event.timestamp > until) return { events, next: event };
       events.push(event);
     }
     exclusiveStartKey = page.LastEvaluatedKey;
   } while (exclusiveStartKey);
-  return events;
+  return { events };
 }
 
 /**

@@ -21,7 +21,7 @@ import { consistencyProof, inclusionProof, leafHashOf, TILE_WIDTH } from './log-
 const PROOF_RETRY_AFTER_SECONDS = 2;
 
 /** 409 with a `Retry-After`: the event is committed but not in a published checkpoint yet. */
-class EventNotYetLoggedError extends ConflictError {
+export class EventNotYetLoggedError extends ConflictError {
   override readonly headers = { 'Retry-After': String(PROOF_RETRY_AFTER_SECONDS) };
   constructor(sequence: number) {
     super('EVENT_NOT_YET_LOGGED', `Event ${sequence} is not in a published checkpoint yet; retry shortly`);
@@ -59,7 +59,7 @@ export async function logTile(path: string): Promise<{ data: Buffer; full: boole
 }
 
 /** The signed checkpoint and tree head at a published size (the latest when undefined). */
-async function publishedTree(treeSize: number | undefined) {
+export async function publishedTree(treeSize: number | undefined) {
   const checkpoint =
     treeSize === undefined ? await latestCheckpoint() : await storedLogFiles.readCheckpoint(treeSize);
   if (!checkpoint) throw checkpointNotFound(treeSize);
