@@ -84,7 +84,14 @@ export async function* objectsAsOf(
   const byName = filters.sort.startsWith('name:');
   const ascending = byName || filters.sort.endsWith(':asc');
   const held: ObjectAsOf[] = [];
-  for await (const records of walkObjectsCreatedBy(companyId, instant, ascending)) {
+  const pages = walkObjectsCreatedBy(companyId, instant, ascending);
+  let pending = pages.next();
+  for (;;) {
+    const page = await pending;
+    if (page.done) break;
+    const records = page.value;
+    // The next index page is read while this one's changed objects are replayed.
+    pending = pages.next();
     const states = await mapConcurrently(records, REPLAY_CONCURRENCY, (record) =>
       objectAsOf(record, instant, withEvents),
     );
