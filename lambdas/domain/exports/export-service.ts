@@ -21,6 +21,7 @@ import type { ObjectRecord } from '#repositories/object-repository.js';
 import { findCategoryWithSubcategories } from '#repositories/subcategory-repository.js';
 import { startBackgroundJob } from '#shared/background-jobs.js';
 import { nowIso } from '#shared/clock.js';
+import { mapConcurrently } from '#shared/concurrent-map.js';
 import { NotFoundError, ValidationError } from '#shared/errors.js';
 import type { Infer } from '#shared/schema.js';
 import { timeOrderedId } from '#shared/time-ordered-id.js';
@@ -31,7 +32,7 @@ import type { LedgerEvent } from '../ledger/ledger-event.js';
 import { objectChain } from '../objects/object-change.js';
 import { matchingObjects, storedInstant } from '../objects/object-service.js';
 import { toObjectView } from '../objects/object-view.js';
-import { objectsAsOf } from '../objects/objects-as-of.js';
+import { objectsAsOf, REPLAY_CONCURRENCY } from '../objects/objects-as-of.js';
 import {
   EXPORT_CONTENT_TYPES,
   type ExportedObject,
@@ -102,25 +103,28 @@ async function* exportedPagesAsOf(
     tlogProof: await (prover as InventoryProver).proofOf(chain, event),
   });
   for await (const states of objectsAsOf(companyId, query, asOf, prover !== undefined)) {
-    const objects: ExportedObject[] = [];
-    for (const { record, event, setBy, next } of states) {
-      const chain = objectChain(record);
-      objects.push({
-        ...toObjectView(record),
-        ...(await namesOf(record)),
-        asOf,
-        asOfEvent: event,
-        ...(prover && setBy
-          ? {
-              proof: {
-                setBy: await proven(chain, setBy),
-                ...(next ? { next: await proven(chain, next) } : {}),
-              },
-            }
-          : {}),
-      });
-    }
-    yield objects;
+    // A row's proofs cost a GetItem each (its log position): a page's rows are proven side by side.
+    yield await mapConcurrently(
+      states,
+      REPLAY_CONCURRENCY,
+      async ({ record, event, setBy, next }): Promise<ExportedObject> => {
+        const chain = objectChain(record);
+        return {
+          ...toObjectView(record),
+          ...(await namesOf(record)),
+          asOf,
+          asOfEvent: event,
+          ...(prover && setBy
+            ? {
+                proof: {
+                  setBy: await proven(chain, setBy),
+                  ...(next ? { next: await proven(chain, next) } : {}),
+                },
+              }
+            : {}),
+        };
+      },
+    );
   }
 }
 

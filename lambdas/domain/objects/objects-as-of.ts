@@ -6,6 +6,7 @@
  */
 import { findChainEvent, readChainUntil } from '#repositories/ledger-repository.js';
 import { compareByName, type ObjectRecord, walkObjectsCreatedBy } from '#repositories/object-repository.js';
+import { mapConcurrently } from '#shared/concurrent-map.js';
 import type { LedgerEvent } from '../ledger/ledger-event.js';
 import { objectChain } from './object-change.js';
 import { replayObject } from './object-history.js';
@@ -21,26 +22,9 @@ export interface ObjectAsOf {
 }
 
 /** Objects rebuilt side by side: each replay is its own Query, so a page costs its slowest chain. */
-const REPLAY_CONCURRENCY = 32;
+export const REPLAY_CONCURRENCY = 32;
 /** Rows yielded together when a name sort has sorted them in memory. */
 const SORTED_PAGE_ROWS = 200;
-
-async function mapConcurrently<T, R>(
-  items: readonly T[],
-  concurrency: number,
-  map: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await map(items[index] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
-  return results;
-}
 
 /** One object as it stood at `instant` (the walk read only objects created by then). */
 async function objectAsOf(record: ObjectRecord, instant: string, withEvents: boolean): Promise<ObjectAsOf> {
