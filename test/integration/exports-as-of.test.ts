@@ -82,6 +82,13 @@ beforeAll(async () => {
 
 afterAll(() => ledger.restore());
 
+/** Sequencer cycles until one took everything the outbox held: every event so far is in the log. */
+async function sequenceAll(): Promise<void> {
+  while (!(await runSequencerCycle({ signer: ledger.signer, leaseMs: 100 })).caughtUp) {
+    // another cycle
+  }
+}
+
 describe('an export as of an instant', () => {
   it('gives every object as it stood then, with the event that set it, and leaves out later ones', async () => {
     // Act
@@ -177,7 +184,7 @@ describe('an inventory with proofs', () => {
   let verifierKey: string;
 
   beforeAll(async () => {
-    await runSequencerCycle({ signer: ledger.signer, leaseMs: 100 });
+    await sequenceAll();
     verifierKey = (await logVerifierKey()).trim();
     inventory = await exportText({
       format: 'jsonl',
@@ -285,6 +292,33 @@ describe('an inventory with proofs', () => {
   });
 });
 
+describe('an object whose instant falls on the last event of a replay page', () => {
+  it('is replayed from both pages, with the next event from the second', async () => {
+    // Prepare: 100 events (one Query page of the replay) before the instant, one after.
+    const owner = companyPrincipal();
+    const category = await givenCategory(owner);
+    const subcategory = await givenSubcategory(owner, category.id);
+    const object = await createObjectOk(owner, { categoryId: category.id, subcategoryId: subcategory.id });
+    for (let change = 2; change <= 100; change++) {
+      await updateObjectOk(owner, object.id, { action: 'transfer', owner: `Owner ${change}` });
+    }
+    await pause();
+    const pageEnd = new Date().toISOString();
+    await pause();
+    await updateObjectOk(owner, object.id, { action: 'transfer', owner: 'Owner 101' });
+    await sequenceAll();
+    // Act
+    const response = await exportObjects(owner, { format: 'jsonl', asOf: pageEnd, proofs: 'true' });
+    const verdict = await verifyInventory(response.text, (await logVerifierKey()).trim());
+    // Assess
+    expect(response.statusCode).toBe(200);
+    const [, row] = jsonLines(response.text);
+    expect(row).toMatchObject({ owner: 'Owner 100', asOfEvent: { sequence: 100 } });
+    expect(verdict).toMatchObject({ ok: true, passed: 1 });
+    expect(verdict.rows[0]).toMatchObject({ sequence: 100, nextSequence: 101 });
+  });
+});
+
 describe('an as-of export above the inline limit', () => {
   const previous = process.env.EXPORT_INLINE_MAX_BYTES;
   afterAll(() => {
@@ -300,7 +334,7 @@ describe('an as-of export above the inline limit', () => {
     'becomes a job whose file is the inline one (%s %j)',
     async (format, extra) => {
       // Prepare
-      await runSequencerCycle({ signer: ledger.signer, leaseMs: 100 });
+      await sequenceAll();
       const query = { format, asOf: instant, status: 'all', sort: 'name:asc', ...extra };
       delete process.env.EXPORT_INLINE_MAX_BYTES;
       const inline = await exportText(query);
