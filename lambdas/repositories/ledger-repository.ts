@@ -10,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '#shared/clients.js';
+import { batchGetItems } from './batch-get.js';
 import { LEDGER_EVENT_ENTITY, type LedgerEvent, ledgerEventEntity } from './ledger-event-entity.js';
 import { type ChainHead, type ChainRef, chainIdOf, chainRefOf } from './ledger-store.js';
 import { outboxItem } from './log-outbox.js';
@@ -213,6 +214,16 @@ export async function findChainEvent(chain: ChainRef, sequence: number): Promise
     }),
   );
   return Item ? fromEventItem(Item) : undefined;
+}
+
+/** Events by chain and sequence (undefined where there is none), in BatchGetItem calls of 100. */
+export async function findChainEvents(
+  events: readonly { chain: ChainRef; sequence: number }[],
+): Promise<(LedgerEvent | undefined)[]> {
+  const items = await batchGetItems(
+    events.map(({ chain, sequence }) => ledgerEventKeys.key({ ...chain, sequence: sequenceText(sequence) })),
+  );
+  return items.map((item) => (item ? fromEventItem(item) : undefined));
 }
 
 /** Every chain head of the ledger, sorted by chain id (the digest's leaf order). */

@@ -5,7 +5,8 @@
  * tile is read once per export whatever the number of rows.
  */
 import { type ChainRef, chainIdOf } from '#repositories/ledger-store.js';
-import { storedLogFiles, storedLogState } from '#repositories/stored-ledger.js';
+import { findLogIndexes } from '#repositories/log-state-repository.js';
+import { storedLogFiles } from '#repositories/stored-ledger.js';
 import { formatTlogProof, INVENTORY_FORMAT } from '../../../verifier/index.js';
 import type { LedgerEvent } from './ledger-event.js';
 import { EventNotYetLoggedError, logVerifierKey, publishedTree } from './log-service.js';
@@ -27,11 +28,11 @@ interface InventoryHeader {
 export interface InventoryProver {
   header: InventoryHeader;
   /**
-   * The C2SP tlog-proof text of an event less its checkpoint (it ends with the empty line; the
-   * header's checkpoint completes it). 409 `EVENT_NOT_YET_LOGGED` when the checkpoint does not
-   * hold the event yet.
+   * The C2SP tlog-proof text of each event less its checkpoint (it ends with the empty line; the
+   * header's checkpoint completes it), in order; their log positions read in BatchGetItem calls
+   * of 100. 409 `EVENT_NOT_YET_LOGGED` when the checkpoint does not hold one of them yet.
    */
-  proofOf(chain: ChainRef, event: LedgerEvent): Promise<string>;
+  proofsOf(events: readonly { chain: ChainRef; event: LedgerEvent }[]): Promise<string[]>;
 }
 
 /**
@@ -39,11 +40,12 @@ export interface InventoryProver {
  *
  * @example
  * const prover = await inventoryProver('2026-12-31T23:59:59.999Z');
- * const text = await prover.proofOf(chain, event); // "c2sp.org/tlog-proof@v1\nindex 41\n...\n\n"
+ * const [text] = await prover.proofsOf([{ chain, event }]); // "c2sp.org/tlog-proof@v1\nindex 41\n...\n\n"
  */
 export async function inventoryProver(asOf: string): Promise<InventoryProver> {
   const [tree, verifierKey] = await Promise.all([publishedTree(undefined), logVerifierKey()]);
-  const hashes = hashesFromTiles(storedLogFiles.readTile, tree.treeSize);
+  // Neighbouring events' proofs share most subtrees: each is hashed once per export.
+  const hashes = { ...hashesFromTiles(storedLogFiles.readTile, tree.treeSize), subtrees: new Map() };
   return {
     header: {
       format: INVENTORY_FORMAT,
@@ -52,12 +54,20 @@ export async function inventoryProver(asOf: string): Promise<InventoryProver> {
       checkpoint: tree.checkpoint,
       verifierKey,
     },
-    async proofOf(chain, event) {
-      const logIndex = await storedLogState.findLogIndex(chainIdOf(chain), event.sequence);
-      if (logIndex === undefined || logIndex >= tree.treeSize)
-        throw new EventNotYetLoggedError(event.sequence);
-      const proof = await inclusionProof(hashes, logIndex, tree.treeSize);
-      return formatTlogProof({ index: logIndex, inclusionProof: proof, checkpoint: '' });
+    async proofsOf(events) {
+      const logIndexes = await findLogIndexes(
+        events.map(({ chain, event }) => ({ chainId: chainIdOf(chain), sequence: event.sequence })),
+      );
+      return Promise.all(
+        events.map(async ({ event }, position) => {
+          const logIndex = logIndexes[position];
+          if (logIndex === undefined || logIndex >= tree.treeSize) {
+            throw new EventNotYetLoggedError(event.sequence);
+          }
+          const proof = await inclusionProof(hashes, logIndex, tree.treeSize);
+          return formatTlogProof({ index: logIndex, inclusionProof: proof, checkpoint: '' });
+        }),
+      );
     },
   };
 }

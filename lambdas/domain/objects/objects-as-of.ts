@@ -4,7 +4,7 @@
  * filters and sort of spec 4.1 applied to that state. An object unchanged since the instant
  * (`updatedAt` at or before it) is its stored state, set by its last event: no event is read.
  */
-import { findChainEvent, readChainUntil } from '#repositories/ledger-repository.js';
+import { findChainEvents, readChainUntil } from '#repositories/ledger-repository.js';
 import { compareByName, type ObjectRecord, walkObjectsCreatedBy } from '#repositories/object-repository.js';
 import { mapConcurrently } from '#shared/concurrent-map.js';
 import type { LedgerEvent } from '../ledger/ledger-event.js';
@@ -22,20 +22,16 @@ export interface ObjectAsOf {
 }
 
 /** Objects rebuilt side by side: each replay is its own Query, so a page costs its slowest chain. */
-export const REPLAY_CONCURRENCY = 32;
+const REPLAY_CONCURRENCY = 32;
 /** Rows yielded together when a name sort has sorted them in memory. */
 const SORTED_PAGE_ROWS = 200;
 
 /** One object as it stood at `instant` (the walk read only objects created by then). */
 async function objectAsOf(record: ObjectRecord, instant: string, withEvents: boolean): Promise<ObjectAsOf> {
   const chain = objectChain(record);
-  if (record.updatedAt <= instant) {
-    const event = { sequence: record.eventCount, hash: record.lastTxId };
-    if (!withEvents) return { record, event };
-    const setBy = await findChainEvent(chain, record.eventCount);
-    if (!setBy) throw new Error(`Object ${record.id} has no event ${record.eventCount}`);
-    return { record, event, setBy };
-  }
+  // Its last event, when wanted, is read with the page's others (`withLastEvents`).
+  if (record.updatedAt <= instant)
+    return { record, event: { sequence: record.eventCount, hash: record.lastTxId } };
   const { events, next } = await readChainUntil(chain, record.eventCount, instant);
   const last = events.at(-1);
   if (!last) throw new Error(`Object ${record.id} has no event at or before ${instant}`);
@@ -44,6 +40,20 @@ async function objectAsOf(record: ObjectRecord, instant: string, withEvents: boo
     event: { sequence: last.sequence, hash: last.hash },
     ...(withEvents ? { setBy: last, next } : {}),
   };
+}
+
+/** The states of unchanged objects with the event that set them, read in BatchGetItem calls of 100. */
+async function withLastEvents(states: ObjectAsOf[]): Promise<ObjectAsOf[]> {
+  const unread = states.filter((state) => !state.setBy);
+  const events = await findChainEvents(
+    unread.map(({ record }) => ({ chain: objectChain(record), sequence: record.eventCount })),
+  );
+  for (const [position, state] of unread.entries()) {
+    const setBy = events[position];
+    if (!setBy) throw new Error(`Object ${state.record.id} has no event ${state.record.eventCount}`);
+    state.setBy = setBy;
+  }
+  return states;
 }
 
 const matches = (state: ObjectAsOf, filters: ListFilters) =>
@@ -76,10 +86,11 @@ export async function* objectsAsOf(
     const records = page.value;
     // The next index page is read while this one's changed objects are replayed.
     pending = pages.next();
-    const states = await mapConcurrently(records, REPLAY_CONCURRENCY, (record) =>
+    const replayed = await mapConcurrently(records, REPLAY_CONCURRENCY, (record) =>
       objectAsOf(record, instant, withEvents),
     );
-    const kept = states.filter((state) => matches(state, filters));
+    const matching = replayed.filter((state) => matches(state, filters));
+    const kept = withEvents ? await withLastEvents(matching) : matching;
     if (byName) held.push(...kept);
     else if (kept.length > 0) yield kept;
   }
