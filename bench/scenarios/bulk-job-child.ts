@@ -14,7 +14,10 @@
  *   streams the file to S3 whatever the size, as every export above 4 MiB does in AWS.
  * - update: an upsert import of the first `rows` rows of the import's file with another owner
  *   (one `update` event each): the objects an as-of export before it must replay.
- * - export-as-of: the same export with `asOf` (issue 25): every object as it stood then.
+ * - export-as-of: the same export with `asOf` (issue 25): every object as it stood then; with
+ *   `proofs`, as JSON Lines with each row's inclusion proofs.
+ * - sequence: the log's sequencer until it has caught up (every event so far in a checkpoint),
+ *   with a signing key kept beside the result file; not measured.
  *
  * Memory: `process.memoryUsage()` sampled every 50 ms (RSS, heap used, heap total, external),
  * and the kernel's high-water mark of resident memory (VmHWM, which catches a peak between two
@@ -23,18 +26,20 @@
  * request) does not count: the figures are those of the process running the job.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 export interface BulkChildTask {
   /** setup: a company with one subcategory, written as {@link BulkCompany} (no figures). */
-  kind: 'setup' | 'import' | 'export' | 'update' | 'export-as-of';
+  kind: 'setup' | 'import' | 'export' | 'update' | 'export-as-of' | 'sequence';
   companyId: string;
   keyId: string;
   categoryId: string;
   subcategoryId: string;
   /** Import: rows in the file. Export: rows expected. Update: rows changed. */
   rows: number;
-  /** Export as of: the instant. */
+  /** Export as of: the instant, and whether rows carry their proofs (JSON Lines). */
   asOf?: string;
+  proofs?: boolean;
 }
 
 export type BulkCompany = Pick<BulkChildTask, 'companyId' | 'keyId' | 'categoryId' | 'subcategoryId'>;
@@ -58,6 +63,7 @@ export interface MemoryFigures {
 
 export interface BulkChildResult {
   kind: 'import' | 'export' | 'update' | 'export-as-of';
+  format: 'csv' | 'jsonl';
   rows: number;
   fileBytes: number;
   seconds: number;
@@ -167,6 +173,16 @@ async function main(): Promise<void> {
     writeFileSync(output, JSON.stringify(created));
     return;
   }
+  if (task.kind === 'sequence') {
+    const { runSequencerCycle } = await import('../../lambdas/domain/ledger/sequencer.js');
+    const { localSigner } = await import('../../lambdas/domain/ledger/log-signer.js');
+    const signer = localSigner('bench.example/log', join(dirname(output), 'log-signing-key.pem'));
+    while (!(await runSequencerCycle({ signer, leaseMs: 60_000 })).caughtUp) {
+      // the next batch
+    }
+    writeFileSync(output, JSON.stringify({}));
+    return;
+  }
   if (task.kind === 'export' || task.kind === 'export-as-of') process.env.EXPORT_INLINE_MAX_BYTES = '0';
   // Loaded after the environment is complete (the clients read it on load).
   const { dynamoDbClient } = await import('../../lambdas/shared/clients.js');
@@ -267,6 +283,7 @@ async function main(): Promise<void> {
     const job = await getImport(task.companyId, view.id, '');
     result = {
       kind: task.kind,
+      format: 'csv',
       rows: task.rows,
       fileBytes,
       seconds,
@@ -290,10 +307,11 @@ async function main(): Promise<void> {
     const response = await exportObjects(
       task.companyId,
       {
-        format: 'csv',
+        format: task.proofs ? 'jsonl' : 'csv',
         status: 'active',
         sort: 'createdAt:desc',
         ...(task.asOf ? { asOf: task.asOf } : {}),
+        ...(task.proofs ? { proofs: true } : {}),
       } as Parameters<typeof exportObjects>[1],
       '',
     );
@@ -304,7 +322,8 @@ async function main(): Promise<void> {
     const figures = measured();
     const job = await getExport(task.companyId, response.job.id);
     result = {
-      kind: task.kind,
+      kind: task.kind as 'export' | 'export-as-of',
+      format: task.proofs ? 'jsonl' : 'csv',
       rows: job.rowCount ?? 0,
       fileBytes: job.size ?? 0,
       seconds,
