@@ -46,6 +46,7 @@ const integration = {
 const IN_PROCESS_INTEGRATION = Object.keys({
   'aws-request-failures': 'points S3 at a failing server through process.env',
   exports: 'changes EXPORT_INLINE_MAX_BYTES between tests',
+  'exports-as-of': 'a table and signing key of its own; changes EXPORT_INLINE_MAX_BYTES',
   'fuzz-operations': 'sets EXPORT_INLINE_MAX_BYTES to 1 byte',
   'ledger-api': 'a table and signing key of its own',
   'ledger-audit-tools': 'a table and signing key of its own',

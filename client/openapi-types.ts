@@ -768,7 +768,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Every matching object as CSV or JSON Lines, with the filters and sort of 4.1; a large export becomes a job (extension)
+         * Every matching object as CSV or JSON Lines, with the filters and sort of 4.1, now or as of an instant (with proofs); a large export becomes a job (extension)
          * @description Needs a company key with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
          */
         get: operations["exportObjects"];
@@ -9310,6 +9310,10 @@ export interface operations {
                 sort?: "createdAt:desc" | "createdAt:asc" | "name:asc" | "name:desc";
                 /** @description csv (RFC 4180) or jsonl (JSON Lines) */
                 format?: "csv" | "jsonl";
+                /** @description (extension) every object as it stood at this instant (ISO 8601 UTC), rebuilt from its ledger events, filters and sort applied to that state; each row adds the event that set it (asOfSequence, asOfHash) */
+                asOf?: string;
+                /** @description (extension) with asOf and format=jsonl: each row carries the inclusion proofs an offline verifier checks it with, against one checkpoint on the first line */
+                proofs?: boolean;
             };
             header?: never;
             path?: never;
@@ -9402,7 +9406,26 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict with the current state: TOO_MANY_JOBS (extension) */
+            /** @description Not found: CHECKPOINT_NOT_FOUND (extension) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "CHECKPOINT_NOT_FOUND";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Conflict with the current state: TOO_MANY_JOBS (extension), EVENT_NOT_YET_LOGGED (extension) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9412,7 +9435,7 @@ export interface operations {
                         /** @description human-readable message */
                         error: string;
                         /** @enum {string} */
-                        code: "TOO_MANY_JOBS";
+                        code: "TOO_MANY_JOBS" | "EVENT_NOT_YET_LOGGED";
                         /**
                          * Format: date-time
                          * @description ISO 8601 UTC, milliseconds

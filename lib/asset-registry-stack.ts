@@ -36,11 +36,6 @@ export class AssetRegistryStack extends Stack {
       table: this.dataStore.table,
       filesBucket: this.dataStore.filesBucket,
     });
-    this.backgroundJobs = new BackgroundJobFunctions(this, 'BackgroundJobs', {
-      table: this.dataStore.table,
-      filesBucket: this.dataStore.filesBucket,
-      failedWork: this.failedWork,
-    });
     this.ledgerLog = new LedgerLog(this, 'LedgerDigests', {
       table: this.dataStore.table,
       failedWork: this.failedWork,
@@ -50,6 +45,13 @@ export class AssetRegistryStack extends Stack {
       checkpointSeconds: numberContext(this, 'ledgerCheckpointSeconds'),
       witnessPolicy: witnessPolicyOf(this),
       witnessTimeoutMs: numberContext(this, 'witnessTimeoutMs'),
+    });
+    this.backgroundJobs = new BackgroundJobFunctions(this, 'BackgroundJobs', {
+      table: this.dataStore.table,
+      filesBucket: this.dataStore.filesBucket,
+      failedWork: this.failedWork,
+      // The export job reads the log's tiles for an as-of export with proofs.
+      logBucket: this.ledgerLog.bucket,
     });
     // The console's CSP names the API's origin and the API's CORS names the console's: the
     // API's is read lazily, once the API exists.

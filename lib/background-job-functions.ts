@@ -11,7 +11,11 @@ import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { type BackgroundJobName, JOB_FUNCTION_ENVIRONMENT } from '../lambdas/shared/background-jobs.js';
-import { FILES_BUCKET_NAME_ENVIRONMENT, TABLE_NAME_ENVIRONMENT } from '../lambdas/shared/clients.js';
+import {
+  DIGEST_BUCKET_NAME_ENVIRONMENT,
+  FILES_BUCKET_NAME_ENVIRONMENT,
+  TABLE_NAME_ENVIRONMENT,
+} from '../lambdas/shared/clients.js';
 import { bundledFunction } from './bundled-function.js';
 import type { FailedWork } from './failed-work.js';
 import { type DataAccess, grantDataAccess } from './operation-access.js';
@@ -58,6 +62,8 @@ export const EXPORT_OBJECTS_ACCESS: DataAccess = {
   table: ['GetItem', 'Query', 'UpdateItem'],
   indexes: ['gsi1', 'gsi2', 'gsi3', 'gsi4', 'gsi5', 'gsi6'],
   uploads: ['PutObject', 'AbortMultipartUpload'],
+  // An as-of export with proofs=true reads the log's tiles.
+  log: ['GetObject'],
 };
 
 /** The import's runs hand over after 10 minutes; 15 (Lambda's most) covers the last chunk. */
@@ -82,6 +88,7 @@ export interface BackgroundJobFunctionsProps {
   table: ITable;
   filesBucket: IBucket;
   failedWork: FailedWork;
+  logBucket: IBucket;
 }
 
 export class BackgroundJobFunctions extends Construct {
@@ -123,10 +130,10 @@ export class BackgroundJobFunctions extends Construct {
     const exportObjects = bundledFunction(this, 'ExportObjectsFunction', {
       entry: jobEntry('export-objects'),
       description: 'Streams an export too large for a response into the files bucket',
-      environment: baseEnvironment,
+      environment: { ...baseEnvironment, [DIGEST_BUCKET_NAME_ENVIRONMENT]: props.logBucket.bucketName },
       timeout: EXPORT_OBJECTS_TIMEOUT,
     });
-    grantDataAccess(exportObjects, EXPORT_OBJECTS_ACCESS, stores);
+    grantDataAccess(exportObjects, EXPORT_OBJECTS_ACCESS, { ...stores, logBucket: props.logBucket });
 
     this.functions = new Map<BackgroundJobName, NodejsFunction>([
       ['removeSubcategoryData', remove],

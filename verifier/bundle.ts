@@ -51,7 +51,7 @@ export interface BundleVerdict {
 }
 
 /** What the auditor trusts: a log key, a witness policy, or both (the policy's log keys count too). */
-interface BundleTrust {
+export interface BundleTrust {
   /** A signed-note verifier key line `<name>+<8 hex>+<base64>` of the log. */
   verifierKey?: string;
   policy?: WitnessPolicy;
@@ -113,7 +113,7 @@ async function eventProblem(
 }
 
 /** The checkpoint checked with each trusted log key in turn: the first that verifies, or the first verdict. */
-async function checkpointByAnyKey(
+export async function checkpointByAnyKey(
   note: string,
   keys: string[],
 ): Promise<{ checkpoint: CheckpointVerdict; key: string }> {

@@ -38,6 +38,12 @@ export {
 } from './cosignature.js';
 export { canonicalEventText, canonicalJson, eventHash, HASHED_EVENT_FIELDS } from './event-hash.js';
 export {
+  INVENTORY_FORMAT,
+  type InventoryRowVerdict,
+  type InventoryVerdict,
+  verifyInventory,
+} from './inventory.js';
+export {
   leafHash,
   nodeHash,
   rootFromInclusionProof,

@@ -1,6 +1,8 @@
 /**
  * Bulk import and export (issue 16): for each size, a company with one subcategory imports a
- * CSV of that many rows (create mode) and then exports its objects as CSV. Each job runs in a
+ * CSV of that many rows (create mode) and then exports its objects as CSV. Then (issue 25) an
+ * upsert import changes the owner of a tenth of them, and the export as of the instant before
+ * that change (`asOf`) rebuilds those from their ledger events. Each job runs in a
  * child process of its own (`bulk-job-child.ts`) through the real code: `createImport` and the
  * import job (`runImport`), `exportObjects` and the export job (`runExport`). Figures: rows a
  * second, the job process's peak memory, and DynamoDB calls per row (an SDK middleware on the
@@ -21,7 +23,8 @@ import { round } from '../support/statistics';
 import type { BulkChildResult, BulkChildTask, BulkCompany } from './bulk-job-child';
 
 export interface BulkRow {
-  job: 'import' | 'export';
+  job: 'import' | 'export' | 'export as of' | 'export as of, with proofs';
+  format: 'CSV' | 'JSON Lines';
   rows: number;
   fileMb: number;
   seconds: number;
@@ -102,11 +105,19 @@ const loadNow = () => (loadavg()[0] ?? 0).toFixed(1);
 function toRow(result: BulkChildResult, loadAverage: string): BulkRow {
   const { memory } = result;
   const outcome =
-    result.kind === 'import'
+    result.kind === 'import' || result.kind === 'update'
       ? `${result.counts.created ?? 0} created, ${result.counts.skipped ?? 0} skipped, ${result.counts.failed ?? 0} failed`
       : `${result.counts.rows ?? 0} rows`;
   return {
-    job: result.kind,
+    job:
+      result.kind === 'export-as-of'
+        ? result.format === 'jsonl'
+          ? 'export as of, with proofs'
+          : 'export as of'
+        : result.kind === 'export'
+          ? 'export'
+          : 'import',
+    format: result.format === 'jsonl' ? 'JSON Lines' : 'CSV',
     rows: result.rows,
     fileMb: round(result.fileBytes / (1024 * 1024), 1),
     seconds: round(result.seconds, 1),
@@ -118,7 +129,7 @@ function toRow(result: BulkChildResult, loadAverage: string): BulkRow {
     commands: describeCommands(result.callsByCommand),
     mainCall: ((command) =>
       `${command} ${result.callMs[command]?.median ?? '—'} / ${result.callMs[command]?.p95 ?? '—'}`)(
-      result.kind === 'import' ? 'TransactWriteItems' : 'Query',
+      result.kind === 'import' || result.kind === 'update' ? 'TransactWriteItems' : 'Query',
     ),
     failedCalls: result.failedCalls,
     rssBeforeMb: memory.rssBeforeMb,
@@ -144,6 +155,9 @@ async function companyTask(
   const company = await runChild<BulkCompany>({ ...blank, kind: 'setup' }, scratch, environment);
   return { ...company, rows: size };
 }
+
+/** The share of the objects changed after the as-of instant (each then replayed from its events). */
+const CHANGED_AFTER_SHARE = 0.1;
 
 export async function runBulkImportExport(options: {
   sizes: number[];
@@ -176,6 +190,49 @@ export async function runBulkImportExport(options: {
         }
         rows.push(row);
       }
+      // The instant, then a tenth of the objects changed after it: those are replayed, the
+      // others are their stored state (updatedAt <= asOf).
+      const asOf = new Date().toISOString();
+      const changed = Math.round(size * CHANGED_AFTER_SHARE);
+      console.log(`   update of ${changed.toLocaleString('en-US')} rows after the instant (not reported)`);
+      const update = await runChild({ ...task, rows: changed, kind: 'update' }, scratch, environment);
+      if (update.status !== 'completed')
+        throw new Error(`the update of ${changed} rows ended ${update.status}`);
+      const loadBefore = loadNow();
+      console.log(
+        `   export as of ${asOf} of ${size.toLocaleString('en-US')} rows (load average ${loadBefore})`,
+      );
+      const result = await runChild({ ...task, asOf, kind: 'export-as-of' }, scratch, environment);
+      const row = toRow(result, `${loadBefore} → ${loadNow()}`);
+      row.outcome = `${result.rows} rows, ${changed} replayed`;
+      console.log(
+        `   ${row.rowsPerSecond} rows/s, ${row.seconds} s, RSS median ${row.medianRssMb} MB, peak ${row.peakRssMb} MB (VmHWM ${row.vmHwmMb}), ${row.outcome}`,
+      );
+      if (result.status !== 'completed' || result.rows !== size) {
+        throw new Error(`export as of ${asOf} of ${size} rows ended ${result.status} with ${row.outcome}`);
+      }
+      rows.push(row);
+      // The same as an inventory with proofs, once the sequencer has logged every event (not measured).
+      const sequencing = Date.now();
+      await runChild({ ...task, kind: 'sequence' }, scratch, environment);
+      console.log(
+        `   sequenced every event so far in ${Math.round((Date.now() - sequencing) / 1000)} s (not reported)`,
+      );
+      const proofsLoad = loadNow();
+      const proven = await runChild(
+        { ...task, asOf, proofs: true, kind: 'export-as-of' },
+        scratch,
+        environment,
+      );
+      const provenRow = toRow(proven, `${proofsLoad} → ${loadNow()}`);
+      provenRow.outcome = `${proven.rows} rows, ${changed} replayed`;
+      console.log(
+        `   with proofs: ${provenRow.rowsPerSecond} rows/s, ${provenRow.seconds} s, RSS median ${provenRow.medianRssMb} MB, peak ${provenRow.peakRssMb} MB, ${provenRow.outcome}`,
+      );
+      if (proven.status !== 'completed' || proven.rows !== size) {
+        throw new Error(`export as of ${asOf} with proofs ended ${proven.status} with ${provenRow.outcome}`);
+      }
+      rows.push(provenRow);
     }
     return rows;
   } finally {

@@ -12,6 +12,12 @@
  * - export: `exportObjects` (CSV, the whole company) with `EXPORT_INLINE_MAX_BYTES=0`, so that
  *   it becomes the background job (`runExport` through `lambdas/jobs/export-objects.ts`) that
  *   streams the file to S3 whatever the size, as every export above 4 MiB does in AWS.
+ * - update: an upsert import of the first `rows` rows of the import's file with another owner
+ *   (one `update` event each): the objects an as-of export before it must replay.
+ * - export-as-of: the same export with `asOf` (issue 25): every object as it stood then; with
+ *   `proofs`, as JSON Lines with each row's inclusion proofs.
+ * - sequence: the log's sequencer until it has caught up (every event so far in a checkpoint),
+ *   with a signing key kept beside the result file; not measured.
  *
  * Memory: `process.memoryUsage()` sampled every 50 ms (RSS, heap used, heap total, external),
  * and the kernel's high-water mark of resident memory (VmHWM, which catches a peak between two
@@ -20,16 +26,20 @@
  * request) does not count: the figures are those of the process running the job.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 export interface BulkChildTask {
   /** setup: a company with one subcategory, written as {@link BulkCompany} (no figures). */
-  kind: 'setup' | 'import' | 'export';
+  kind: 'setup' | 'import' | 'export' | 'update' | 'export-as-of' | 'sequence';
   companyId: string;
   keyId: string;
   categoryId: string;
   subcategoryId: string;
-  /** Import: rows in the file. Export: rows expected. */
+  /** Import: rows in the file. Export: rows expected. Update: rows changed. */
   rows: number;
+  /** Export as of: the instant, and whether rows carry their proofs (JSON Lines). */
+  asOf?: string;
+  proofs?: boolean;
 }
 
 export type BulkCompany = Pick<BulkChildTask, 'companyId' | 'keyId' | 'categoryId' | 'subcategoryId'>;
@@ -52,7 +62,8 @@ export interface MemoryFigures {
 }
 
 export interface BulkChildResult {
-  kind: 'import' | 'export';
+  kind: 'import' | 'export' | 'update' | 'export-as-of';
+  format: 'csv' | 'jsonl';
   rows: number;
   fileBytes: number;
   seconds: number;
@@ -131,13 +142,16 @@ class MemorySampler {
   }
 }
 
-/** The import file: a header and `rows` rows of ordinary objects, all with their own externalId. */
-function csvFile(rows: number, runId: string): Buffer {
+/**
+ * The import file: a header and `rows` rows of ordinary objects, all with their own externalId
+ * (from the company's id, so that an update file names the same objects); `owner` changes the owners.
+ */
+function csvFile(rows: number, runId: string, owner = 'Warehouse'): Buffer {
   const lines = ['externalId,name,description,owner,metadata.serial,metadata.location\n'];
   for (let row = 0; row < rows; row++) {
     const label = `${runId}-${String(row).padStart(6, '0')}`;
     lines.push(
-      `BULK-${label},Bulk object ${row},"An asset of ordinary description length, imported by the benchmark.",Warehouse ${row % 50},SN-${label},Aisle ${row % 20}\n`,
+      `BULK-${label},Bulk object ${row},"An asset of ordinary description length, imported by the benchmark.",${owner} ${row % 50},SN-${label},Aisle ${row % 20}\n`,
     );
   }
   return Buffer.from(lines.join(''), 'utf8');
@@ -159,11 +173,24 @@ async function main(): Promise<void> {
     writeFileSync(output, JSON.stringify(created));
     return;
   }
-  if (task.kind === 'export') process.env.EXPORT_INLINE_MAX_BYTES = '0';
+  if (task.kind === 'sequence') {
+    const { runSequencerCycle } = await import('../../lambdas/domain/ledger/sequencer.js');
+    const { localSigner } = await import('../../lambdas/domain/ledger/log-signer.js');
+    const signer = localSigner('bench.example/log', join(dirname(output), 'log-signing-key.pem'));
+    while (!(await runSequencerCycle({ signer, leaseMs: 60_000 })).caughtUp) {
+      // the next batch
+    }
+    writeFileSync(output, JSON.stringify({}));
+    return;
+  }
+  if (task.kind === 'export' || task.kind === 'export-as-of') process.env.EXPORT_INLINE_MAX_BYTES = '0';
   // Loaded after the environment is complete (the clients read it on load).
   const { dynamoDbClient } = await import('../../lambdas/shared/clients.js');
   const { installDynamoDbMeter } = await import('../support/dynamodb-meter.js');
   const { settleBackgroundJobs } = await import('../../lambdas/shared/background-jobs.js');
+  // The jobs run in this process (LOCAL_BACKGROUND_JOBS=inline), as under `npm start`.
+  const { runBackgroundJobsInProcess } = await import('../../local/in-process-jobs.js');
+  runBackgroundJobsInProcess();
   const { COMPANY_PERMISSIONS } = await import('../../lambdas/shared/principal.js');
   const { createImport, getImport } = await import('../../lambdas/domain/imports/import-service.js');
   const { exportObjects, getExport } = await import('../../lambdas/domain/exports/export-service.js');
@@ -212,8 +239,13 @@ async function main(): Promise<void> {
       failedCalls: reading.failedCalls,
     };
   };
-  if (task.kind === 'import') {
-    let file: Buffer | undefined = csvFile(task.rows, `${Date.now().toString(36)}`);
+  if (task.kind === 'import' || task.kind === 'update') {
+    const update = task.kind === 'update';
+    let file: Buffer | undefined = csvFile(
+      task.rows,
+      task.companyId.slice(0, 8),
+      update ? 'Depot' : undefined,
+    );
     const fileBytes = file.length;
     gc();
     meter.reset();
@@ -222,7 +254,7 @@ async function main(): Promise<void> {
     const view = await createImport(
       principal,
       {
-        mode: 'create',
+        mode: update ? 'upsert' : 'create',
         createMissing: false,
         categoryId: task.categoryId,
         subcategoryId: task.subcategoryId,
@@ -250,7 +282,8 @@ async function main(): Promise<void> {
     const figures = measured();
     const job = await getImport(task.companyId, view.id, '');
     result = {
-      kind: 'import',
+      kind: task.kind,
+      format: 'csv',
       rows: task.rows,
       fileBytes,
       seconds,
@@ -273,7 +306,13 @@ async function main(): Promise<void> {
     const started = process.hrtime.bigint();
     const response = await exportObjects(
       task.companyId,
-      { format: 'csv', status: 'active', sort: 'createdAt:desc' } as Parameters<typeof exportObjects>[1],
+      {
+        format: task.proofs ? 'jsonl' : 'csv',
+        status: 'active',
+        sort: 'createdAt:desc',
+        ...(task.asOf ? { asOf: task.asOf } : {}),
+        ...(task.proofs ? { proofs: true } : {}),
+      } as Parameters<typeof exportObjects>[1],
       '',
     );
     if (!('job' in response)) throw new Error('the export was returned inline; expected the background job');
@@ -283,7 +322,8 @@ async function main(): Promise<void> {
     const figures = measured();
     const job = await getExport(task.companyId, response.job.id);
     result = {
-      kind: 'export',
+      kind: task.kind as 'export' | 'export-as-of',
+      format: task.proofs ? 'jsonl' : 'csv',
       rows: job.rowCount ?? 0,
       fileBytes: job.size ?? 0,
       seconds,

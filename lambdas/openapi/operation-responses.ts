@@ -282,7 +282,8 @@ export const operationResponses: { [Id in OperationId]: ResponsesOf<Id> } = {
         body: 'ExportJob',
       },
     },
-    errors: ['TOO_MANY_JOBS'],
+    // With proofs=true: no checkpoint yet, or an event of the export not in the latest one yet.
+    errors: ['TOO_MANY_JOBS', 'CHECKPOINT_NOT_FOUND', 'EVENT_NOT_YET_LOGGED'],
   },
   getExport: { body: 'ExportJob', errors: ['EXPORT_NOT_FOUND'] },
   getEventProof: {

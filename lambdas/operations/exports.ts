@@ -12,9 +12,11 @@ export const exportOperations = withIds({
       // UpdateItem: the company's job slots (`lambdas/domain/job-slots.ts`).
       table: ['GetItem', 'Query', 'PutItem', 'UpdateItem'],
       indexes: ['gsi1', 'gsi2', 'gsi3', 'gsi4', 'gsi5', 'gsi6'],
+      // proofs=true: the log's tiles.
+      log: ['GetObject'],
     },
     summary:
-      'Every matching object as CSV or JSON Lines, with the filters and sort of 4.1; a large export becomes a job (extension)',
+      'Every matching object as CSV or JSON Lines, with the filters and sort of 4.1, now or as of an instant (with proofs); a large export becomes a job (extension)',
     permission: 'objects:read',
     query: exportObjectsQuery,
     backgroundJobs: ['exportObjects'],

@@ -10,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '#shared/clients.js';
+import { batchGetItems } from './batch-get.js';
 import { LEDGER_EVENT_ENTITY, type LedgerEvent, ledgerEventEntity } from './ledger-event-entity.js';
 import { type ChainHead, type ChainRef, chainIdOf, chainRefOf } from './ledger-store.js';
 import { outboxItem } from './log-outbox.js';
@@ -113,15 +114,27 @@ export async function listChainEvents(
 const REPLAY_PAGE_SIZE = 100;
 
 /**
- * A chain's events from the first, oldest first, up to sequence `lastSequence` and, when
- * `until` is given, up to the last event stamped at or before it. Reads the table in pages by
- * sequence and stops at the first event past `until`: the events up to then, plus at most one page.
+ * A chain's events from its first up to `lastSequence`, oldest first, stopping before the first
+ * event stamped after `until` (when given): Query pages of {@link REPLAY_PAGE_SIZE}.
  */
 export async function readChainUpTo(
   chain: ChainRef,
   lastSequence: number,
   until?: string,
 ): Promise<LedgerEvent[]> {
+  return (await readChainUntil(chain, lastSequence, until)).events;
+}
+
+/**
+ * As {@link readChainUpTo}, and the first event stamped after `until` (`next`), when the pages
+ * read hold it: the event that ended the state at `until` (an as-of export's proof that nothing
+ * happened in between). Reads one page more only when `until` falls on a page's last event.
+ */
+export async function readChainUntil(
+  chain: ChainRef,
+  lastSequence: number,
+  until?: string,
+): Promise<{ events: LedgerEvent[]; next?: LedgerEvent }> {
   const events: LedgerEvent[] = [];
   let exclusiveStartKey: Record<string, unknown> | undefined;
   do {
@@ -141,12 +154,12 @@ export async function readChainUpTo(
     );
     for (const item of page.Items ?? []) {
       const event = fromEventItem(item);
-      if (until !== undefined && event.timestamp > until) return events;
+      if (until !== undefined && event.timestamp > until) return { events, next: event };
       events.push(event);
     }
     exclusiveStartKey = page.LastEvaluatedKey;
   } while (exclusiveStartKey);
-  return events;
+  return { events };
 }
 
 /**
@@ -201,6 +214,16 @@ export async function findChainEvent(chain: ChainRef, sequence: number): Promise
     }),
   );
   return Item ? fromEventItem(Item) : undefined;
+}
+
+/** Events by chain and sequence (undefined where there is none), in BatchGetItem calls of 100. */
+export async function findChainEvents(
+  events: readonly { chain: ChainRef; sequence: number }[],
+): Promise<(LedgerEvent | undefined)[]> {
+  const items = await batchGetItems(
+    events.map(({ chain, sequence }) => ledgerEventKeys.key({ ...chain, sequence: sequenceText(sequence) })),
+  );
+  return items.map((item) => (item ? fromEventItem(item) : undefined));
 }
 
 /** Every chain head of the ledger, sorted by chain id (the digest's leaf order). */

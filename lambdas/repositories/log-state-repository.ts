@@ -9,6 +9,7 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '#shared/clients.js';
 import { putItems } from './batch-delete.js';
+import { batchGetItems } from './batch-get.js';
 import {
   type Lease,
   LeaseLostError,
@@ -236,6 +237,14 @@ export async function findLogIndex(chainId: string, sequence: number): Promise<n
     new GetCommand({ TableName: tableName(), Key: positionKey(chainId, sequence), ConsistentRead: true }),
   );
   return Item?.logIndex as number | undefined;
+}
+
+/** The log index of each event (undefined where not integrated yet), in BatchGetItem calls of 100. */
+export async function findLogIndexes(
+  events: readonly { chainId: string; sequence: number }[],
+): Promise<(number | undefined)[]> {
+  const items = await batchGetItems(events.map(({ chainId, sequence }) => positionKey(chainId, sequence)));
+  return items.map((item) => item?.logIndex as number | undefined);
 }
 
 /** The log index of every integrated event of a chain, by sequence number. */

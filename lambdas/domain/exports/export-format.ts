@@ -3,6 +3,7 @@
  * a spreadsheet would run as a formula get a leading `'` (`formula-guard.ts`).
  */
 import { stringify } from 'csv-stringify/sync';
+import type { LedgerEventView } from '../ledger/event-view.js';
 import type { ObjectView } from '../objects/object-view.js';
 import type { ExportFormat } from './export-schemas.js';
 import { withFormulaGuard } from './formula-guard.js';
@@ -12,8 +13,29 @@ export const EXPORT_CONTENT_TYPES: Record<ExportFormat, string> = {
   jsonl: 'application/x-ndjson; charset=utf-8',
 };
 
+/**
+ * An event of an inventory row with its inclusion proof: the C2SP tlog-proof text less its
+ * checkpoint, which the file's first line holds once (docs/ledger.md, "An inventory that
+ * verifies offline").
+ */
+export interface ProvenEvent {
+  event: LedgerEventView;
+  tlogProof: string;
+}
+
+/** With `asOf`: the instant and the event that set the row's state; with `proofs`, their proofs. */
+interface AsOfFields {
+  asOf: string;
+  asOfEvent: { sequence: number; hash: string };
+  /** The event that set the state, and the first event after the instant when there is one. */
+  proof?: { setBy: ProvenEvent; next?: ProvenEvent };
+}
+
 /** An exported object: its entity (spec 2.2) with the names of its category and subcategory. */
-export type ExportedObject = ObjectView & { category: string | null; subcategory: string | null };
+export type ExportedObject = ObjectView & {
+  category: string | null;
+  subcategory: string | null;
+} & Partial<AsOfFields>;
 
 /** The CSV columns, in order: what the import reads back, then what the service sets. */
 const EXPORT_CSV_COLUMNS = [
@@ -36,8 +58,20 @@ const EXPORT_CSV_COLUMNS = [
   'eventCount',
 ] as const;
 
-function csvCell(object: ExportedObject, column: (typeof EXPORT_CSV_COLUMNS)[number]): string {
+/** Added after those with `asOf`: the event that set the row's state. */
+const AS_OF_CSV_COLUMNS = ['asOfSequence', 'asOfHash'] as const;
+
+type CsvColumn = (typeof EXPORT_CSV_COLUMNS)[number] | (typeof AS_OF_CSV_COLUMNS)[number];
+
+const csvColumns = (asOf: boolean): readonly CsvColumn[] =>
+  asOf ? [...EXPORT_CSV_COLUMNS, ...AS_OF_CSV_COLUMNS] : EXPORT_CSV_COLUMNS;
+
+function csvCell(object: ExportedObject, column: CsvColumn): string {
   switch (column) {
+    case 'asOfSequence':
+      return String(object.asOfEvent?.sequence ?? '');
+    case 'asOfHash':
+      return object.asOfEvent?.hash ?? '';
     case 'metadata':
       return JSON.stringify(object.metadata);
     case 'txId':
@@ -56,14 +90,13 @@ function csvCell(object: ExportedObject, column: (typeof EXPORT_CSV_COLUMNS)[num
 export const csvText = (rows: string[][]): string =>
   stringify(rows, { record_delimiter: '\r\n', quoted_match: /[\r\n]/ });
 
-/** The first bytes of a file of this format (the CSV header row). */
-export const exportHeader = (format: ExportFormat): string =>
-  format === 'csv' ? csvText([[...EXPORT_CSV_COLUMNS]]) : '';
+/** The first bytes of a file of this format (the CSV header row, with the as-of columns when `asOf`). */
+export const exportHeader = (format: ExportFormat, asOf = false): string =>
+  format === 'csv' ? csvText([[...csvColumns(asOf)]]) : '';
 
-/** Objects as lines of the format. */
-export function exportLines(format: ExportFormat, objects: readonly ExportedObject[]): string {
+/** Objects as lines of the format (CSV: with the as-of columns when `asOf`). */
+export function exportLines(format: ExportFormat, objects: readonly ExportedObject[], asOf = false): string {
   if (format === 'jsonl') return objects.map((object) => `${JSON.stringify(object)}\n`).join('');
-  return csvText(
-    objects.map((object) => EXPORT_CSV_COLUMNS.map((column) => withFormulaGuard(csvCell(object, column)))),
-  );
+  const columns = csvColumns(asOf);
+  return csvText(objects.map((object) => columns.map((column) => withFormulaGuard(csvCell(object, column)))));
 }

@@ -3,7 +3,8 @@
  * filters and sort of spec 4.1 walks the list's index one page at a time (`walkObjects`), so
  * memory stays bounded whatever the count. An export that fits a Lambda response is the response
  * itself; a larger one becomes a background job that streams the file into S3, and
- * `GET /v2/exports/{id}` gives its presigned link when it is done.
+ * `GET /v2/exports/{id}` gives its presigned link when it is done. With `asOf`, the objects as they
+ * stood then, rebuilt from the ledger (`objectsAsOf`); with `proofs`, each row's inclusion proofs.
  */
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
@@ -19,13 +20,24 @@ import type { ObjectRecord } from '#repositories/object-repository.js';
 import { findCategoryWithSubcategories } from '#repositories/subcategory-repository.js';
 import { startBackgroundJob } from '#shared/background-jobs.js';
 import { nowIso } from '#shared/clock.js';
-import { NotFoundError } from '#shared/errors.js';
+import { NotFoundError, ValidationError } from '#shared/errors.js';
 import type { Infer } from '#shared/schema.js';
 import { timeOrderedId } from '#shared/time-ordered-id.js';
 import { startWithJobSlot } from '../job-slots.js';
-import { matchingObjects } from '../objects/object-service.js';
+import { toEventView } from '../ledger/event-view.js';
+import { type InventoryProver, inventoryProver } from '../ledger/inventory-proofs.js';
+import type { LedgerEvent } from '../ledger/ledger-event.js';
+import { objectChain } from '../objects/object-change.js';
+import { matchingObjects, storedInstant } from '../objects/object-service.js';
 import { toObjectView } from '../objects/object-view.js';
-import { EXPORT_CONTENT_TYPES, type ExportedObject, exportHeader, exportLines } from './export-format.js';
+import { objectsAsOf } from '../objects/objects-as-of.js';
+import {
+  EXPORT_CONTENT_TYPES,
+  type ExportedObject,
+  exportHeader,
+  exportLines,
+  type ProvenEvent,
+} from './export-format.js';
 import { EXPORT_INLINE_MAX_BYTES, EXPORT_INLINE_MAX_BYTES_ENVIRONMENT } from './export-inline-limit.js';
 import type { exportObjectsQuery } from './export-schemas.js';
 import { type ExportView, exportJobView } from './export-view.js';
@@ -47,26 +59,119 @@ function parametersOf(query: ExportQuery): Record<string, string> {
   );
 }
 
+/**
+ * The names of the company's categories and subcategories, read once per category met (the
+ * read itself is kept, so that rows built side by side share it).
+ */
+function categoryNames(companyId: string) {
+  const categories = new Map<string, Promise<Map<string, string>>>();
+  const namesIn = (categoryId: string) => {
+    let names = categories.get(categoryId);
+    if (!names) {
+      names = findCategoryWithSubcategories(companyId, categoryId).then(
+        ({ category, subcategories }) =>
+          new Map([
+            ...(category ? [[category.id, category.name] as const] : []),
+            ...subcategories.map((subcategory) => [subcategory.id, subcategory.name] as const),
+          ]),
+      );
+      categories.set(categoryId, names);
+    }
+    return names;
+  };
+  return async (record: ObjectRecord) => {
+    const names = await namesIn(record.categoryId);
+    return {
+      category: names.get(record.categoryId) ?? null,
+      subcategory: names.get(record.subcategoryId) ?? null,
+    };
+  };
+}
+
 /** The matching objects page by page, with their category's and subcategory's names. */
 async function* exportedPages(companyId: string, query: ExportQuery): AsyncGenerator<ExportedObject[]> {
-  const names = new Map<string, string>();
-  const withNames = async (records: ObjectRecord[]) => {
+  const namesOf = categoryNames(companyId);
+  for await (const records of matchingObjects(companyId, query)) {
     const objects: ExportedObject[] = [];
-    for (const record of records) {
-      if (!names.has(record.categoryId)) {
-        const { category, subcategories } = await findCategoryWithSubcategories(companyId, record.categoryId);
-        if (category) names.set(category.id, category.name);
-        for (const subcategory of subcategories) names.set(subcategory.id, subcategory.name);
-      }
+    for (const record of records) objects.push({ ...toObjectView(record), ...(await namesOf(record)) });
+    yield objects;
+  }
+}
+
+/**
+ * The objects as they stood at `asOf`, page by page (`objectsAsOf`), each with the event that
+ * set its state and, with `proofs`, that event's and the next event's inclusion proofs.
+ */
+async function* exportedPagesAsOf(
+  companyId: string,
+  query: ExportQuery,
+  asOf: string,
+  prover: InventoryProver | undefined,
+): AsyncGenerator<ExportedObject[]> {
+  const namesOf = categoryNames(companyId);
+  for await (const states of objectsAsOf(companyId, query, asOf, prover !== undefined)) {
+    // Every proof of the page at once: one BatchGetItem of log positions per 100 events.
+    const proven = states.flatMap(({ record, setBy, next }) =>
+      [setBy, next]
+        .filter((event): event is LedgerEvent => event !== undefined)
+        .map((event) => ({ chain: objectChain(record), event })),
+    );
+    const proofTexts = prover ? await prover.proofsOf(proven) : [];
+    const positions = new Map(proven.map(({ event }, position) => [event, position]));
+    const proofOf = (event: LedgerEvent): ProvenEvent => ({
+      event: toEventView(event),
+      tlogProof: proofTexts[positions.get(event) as number] as string,
+    });
+    const objects: ExportedObject[] = [];
+    for (const { record, event, setBy, next } of states) {
       objects.push({
         ...toObjectView(record),
-        category: names.get(record.categoryId) ?? null,
-        subcategory: names.get(record.subcategoryId) ?? null,
+        ...(await namesOf(record)),
+        asOf,
+        asOfEvent: event,
+        ...(prover && setBy
+          ? { proof: { setBy: proofOf(setBy), ...(next ? { next: proofOf(next) } : {}) } }
+          : {}),
       });
     }
-    return objects;
+    yield objects;
+  }
+}
+
+/** The export's text, a piece at a time: the header, then the rows a page at a time. */
+async function* exportedText(
+  companyId: string,
+  query: ExportQuery,
+): AsyncGenerator<{ text: string; rowCount: number }> {
+  if (query.asOf === undefined) {
+    yield { text: exportHeader(query.format), rowCount: 0 };
+    for await (const objects of exportedPages(companyId, query)) {
+      yield { text: exportLines(query.format, objects), rowCount: objects.length };
+    }
+    return;
+  }
+  const asOf = storedInstant(query.asOf);
+  const prover = query.proofs ? await inventoryProver(asOf) : undefined;
+  yield {
+    text: prover ? `${JSON.stringify(prover.header)}\n` : exportHeader(query.format, true),
+    rowCount: 0,
   };
-  for await (const records of matchingObjects(companyId, query)) yield await withNames(records);
+  for await (const objects of exportedPagesAsOf(companyId, query, asOf, prover)) {
+    yield { text: exportLines(query.format, objects, true), rowCount: objects.length };
+  }
+}
+
+/** `proofs=true` needs the moment and JSON Lines (a CSV row has no room for proofs). */
+function checkExportQuery(query: ExportQuery): void {
+  if (!query.proofs) return;
+  if (query.format !== 'jsonl') {
+    throw new ValidationError([
+      { field: 'proofs', code: 'FORMAT_INVALID', message: 'proofs=true needs format=jsonl' },
+    ]);
+  }
+  if (query.asOf === undefined) {
+    throw new ValidationError([{ field: 'asOf', code: 'REQUIRED', message: 'proofs=true needs asOf' }]);
+  }
 }
 
 export type ExportResponse =
@@ -81,10 +186,11 @@ export async function exportObjects(
   query: ExportQuery,
   pathPrefix: string,
 ): Promise<ExportResponse> {
-  const parts = [Buffer.from(exportHeader(query.format), 'utf8')];
-  let size = parts[0]!.length;
-  for await (const objects of exportedPages(companyId, query)) {
-    const bytes = Buffer.from(exportLines(query.format, objects), 'utf8');
+  checkExportQuery(query);
+  const parts: Buffer[] = [];
+  let size = 0;
+  for await (const { text } of exportedText(companyId, query)) {
+    const bytes = Buffer.from(text, 'utf8');
     size += bytes.length;
     if (size > inlineMaxBytes()) return startExport(companyId, query, pathPrefix);
     parts.push(bytes);
@@ -125,7 +231,9 @@ async function startExport(
 export async function runExport(companyId: string, exportId: string): Promise<void> {
   const record = await findExportJob(companyId, exportId);
   if (record?.status !== 'running') return;
-  const query = { ...record.parameters } as unknown as ExportQuery;
+  // Parameters are kept as text: `proofs` comes back as "true" or "false".
+  const { proofs, ...parameters } = record.parameters;
+  const query = { ...parameters, proofs: proofs === 'true' } as unknown as ExportQuery;
   const body = new PassThrough();
   const upload = streamFileBytes(record.resultKey, body, EXPORT_CONTENT_TYPES[record.format]);
   let uploadError: unknown;
@@ -139,10 +247,9 @@ export async function runExport(companyId: string, exportId: string): Promise<vo
     if (!body.write(text)) await once(body, 'drain');
   };
   try {
-    await write(exportHeader(record.format));
-    for await (const objects of exportedPages(companyId, query)) {
-      rowCount += objects.length;
-      await write(exportLines(record.format, objects));
+    for await (const piece of exportedText(companyId, query)) {
+      rowCount += piece.rowCount;
+      await write(piece.text);
     }
     body.end();
     await upload.done;

@@ -22,7 +22,7 @@ import { consistencyProof, inclusionProof, inclusionProofs, leafHashOf, TILE_WID
 const PROOF_RETRY_AFTER_SECONDS = 2;
 
 /** 409 with a `Retry-After`: the event is committed but not in a published checkpoint yet. */
-class EventNotYetLoggedError extends ConflictError {
+export class EventNotYetLoggedError extends ConflictError {
   override readonly headers = { 'Retry-After': String(PROOF_RETRY_AFTER_SECONDS) };
   constructor(sequence: number) {
     super('EVENT_NOT_YET_LOGGED', `Event ${sequence} is not in a published checkpoint yet; retry shortly`);
@@ -68,7 +68,7 @@ export async function logTile(path: string): Promise<{ data: Buffer; full: boole
  * policy only witnessed sizes have one: a size signed but never cosigned by the quorum answers
  * 404 CHECKPOINT_NOT_FOUND.
  */
-async function publishedTree(treeSize: number | undefined) {
+export async function publishedTree(treeSize: number | undefined) {
   const checkpoint =
     treeSize === undefined ? await latestCheckpoint() : await storedLogFiles.readCheckpoint(treeSize);
   if (!checkpoint) throw checkpointNotFound(treeSize);

@@ -14,6 +14,11 @@ export const TILE_WIDTH = 2 ** TILE_HEIGHT;
 /** Where stored hashes come from: the hash of the complete subtree of height 8·`tileLevel` at `index`. */
 export interface StoredHashes {
   hashAt(tileLevel: number, index: number): Promise<Buffer>;
+  /**
+   * Hashes of complete subtrees already computed, by `<height>/<index>`: given, many proofs of one
+   * tree share them (a complete subtree's hash never changes as the log grows).
+   */
+  subtrees?: Map<string, Promise<Buffer>>;
 }
 
 const sha256 = (...parts: Buffer[]): Buffer => {
@@ -46,15 +51,19 @@ export function rootOfLevel(hashes: Buffer[]): Buffer {
 }
 
 /** The hash of the complete subtree of `height` at `index` (leaves index·2^height onwards). */
-async function subtreeHash(source: StoredHashes, height: number, index: number): Promise<Buffer> {
+function subtreeHash(source: StoredHashes, height: number, index: number): Promise<Buffer> {
   const below = height % TILE_HEIGHT;
   const tileLevel = (height - below) / TILE_HEIGHT;
   if (below === 0) return source.hashAt(tileLevel, index);
+  const key = `${height}/${index}`;
+  const known = source.subtrees?.get(key);
+  if (known) return known;
   const span = 2 ** below;
-  const hashes = await Promise.all(
+  const hash = Promise.all(
     Array.from({ length: span }, (_, offset) => source.hashAt(tileLevel, index * span + offset)),
-  );
-  return rootOfLevel(hashes);
+  ).then(rootOfLevel);
+  source.subtrees?.set(key, hash);
+  return hash;
 }
 
 /** RFC 6962 MTH of the leaves [start, start + count). */

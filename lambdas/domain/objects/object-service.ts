@@ -260,7 +260,7 @@ export async function updateObject(
 export type ObjectAsOfView = ObjectView & { asOf: string; asOfEvent: { sequence: number; hash: string } };
 
 /** An ISO 8601 instant as stored timestamps are written (UTC, milliseconds), so that they compare as text. */
-const storedInstant = (instant: string) => new Date(instant).toISOString();
+export const storedInstant = (instant: string): string => new Date(instant).toISOString();
 
 /**
  * One object of the company; 404 `OBJECT_NOT_FOUND` for unknown and other companies' ids.
@@ -357,7 +357,8 @@ const recordQueryOf = (query: ListFilters) => ({
   sort: query.sort,
 });
 
-function matchesFilters(record: ObjectRecord, query: ListFilters): boolean {
+/** Whether an object matches the filters of spec 4.1 (not `externalId`, which the lists look up). */
+export function matchesFilters(record: ObjectRecord, query: ListFilters): boolean {
   const contains = (text: string, needle: string | undefined) =>
     needle === undefined ||
     text.normalize('NFC').toLowerCase().includes(needle.normalize('NFC').toLowerCase());
