@@ -8,45 +8,15 @@
  * error or an unreadable input; it never contacts the service.
  */
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
-import { type LedgerBundle, parseWitnessPolicy, verifyBundle } from '../verifier/index.js';
-
-const USAGE =
-  'Usage: verify-bundle <bundle.json> [<verifier key line, or a file holding it>] [--policy <tlog-policy file>]\n' +
-  '       (the key may be left out when the policy has a "log" line)\n';
+import { type LedgerBundle, verifyBundle } from '../verifier/index.js';
+import { offlineCheckArguments, printCheckpointVerdicts, runOfflineCheck } from './offline-check.js';
 
 async function main(argv: string[]): Promise<number> {
-  const { positionals, values } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: { policy: { type: 'string' } },
-  });
-  const [bundleFile, keyArgument, ...extra] = positionals;
-  const policy = values.policy ? await parseWitnessPolicy(readFileSync(values.policy, 'utf8')) : undefined;
-  if (!bundleFile || extra.length > 0 || (!keyArgument && !policy?.logs.length)) {
-    process.stderr.write(USAGE);
-    return 2;
-  }
-  const verifierKey =
-    keyArgument === undefined || keyArgument.includes('+')
-      ? keyArgument
-      : readFileSync(keyArgument, 'utf8').trim();
-  const bundle = JSON.parse(readFileSync(bundleFile, 'utf8')) as LedgerBundle;
-  const verdict = await verifyBundle(bundle, { verifierKey, policy });
-  const { checkpoint, witnesses } = verdict;
-  console.log(
-    checkpoint.ok
-      ? `checkpoint: ok (${checkpoint.origin}, tree size ${checkpoint.treeSize}, key ${checkpoint.keyId})`
-      : `checkpoint: FAILED: ${checkpoint.reason}`,
-  );
-  if (witnesses) {
-    const cosigned = witnesses.cosigned.join(', ') || 'none';
-    console.log(
-      witnesses.ok
-        ? `witnesses: ok (quorum ${policy?.quorum}; cosigned by ${cosigned})`
-        : `witnesses: FAILED: ${witnesses.reason} (cosigned by ${cosigned})`,
-    );
-  }
+  const given = await offlineCheckArguments(argv, 'verify-bundle', 'bundle.json');
+  if (!given) return 2;
+  const bundle = JSON.parse(readFileSync(given.file, 'utf8')) as LedgerBundle;
+  const verdict = await verifyBundle(bundle, { verifierKey: given.verifierKey, policy: given.policy });
+  printCheckpointVerdicts(verdict.checkpoint, verdict.witnesses, given.policy);
   for (const event of verdict.events) {
     console.log(`event ${event.sequence} ${event.hash}: ${event.ok ? 'ok' : `FAILED: ${event.reason}`}`);
   }
@@ -54,12 +24,4 @@ async function main(argv: string[]): Promise<number> {
   return verdict.ok ? 0 : 1;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    process.stderr.write(`verify-bundle: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 2;
-  },
-);
+runOfflineCheck('verify-bundle', main);
