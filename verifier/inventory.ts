@@ -13,23 +13,11 @@ import { equalBytes, fromHex } from './bytes.js';
 import type { CheckpointVerdict } from './checkpoint.js';
 import { canonicalJson, eventHash } from './event-hash.js';
 import { leafHash, rootFromInclusionProof } from './merkle.js';
+import { TRACKED_OBJECT_FIELDS } from './object-fields.js';
 import { parseTlogProof } from './tlog-proof.js';
 import { type PolicyVerdict, verifyWitnessedCheckpoint } from './witness-policy.js';
 
 export const INVENTORY_FORMAT = 'asset-registry-inventory@v1';
-
-/** The fields an object event's `changes` may set; the row must hold each value the event set. */
-const TRACKED_FIELDS = [
-  'externalId',
-  'name',
-  'description',
-  'summary',
-  'owner',
-  'status',
-  'categoryId',
-  'subcategoryId',
-  'metadata',
-] as const;
 
 export interface InventoryRowVerdict {
   /** The row's line in the file (the header is line 1). */
@@ -138,7 +126,8 @@ async function rowProblem(
     return "the object's first event is not its txId and createdAt";
   }
   const changes = isObject(event.changes) ? event.changes : {};
-  for (const field of TRACKED_FIELDS) {
+  // The row must hold each value the event set.
+  for (const field of TRACKED_OBJECT_FIELDS) {
     const change = changes[field];
     if (isObject(change) && canonicalJson(change.to ?? null) !== canonicalJson(row[field] ?? null)) {
       return `${field} is not the value the proven event set`;

@@ -4,6 +4,7 @@
  * (`file uploaded: service-log.txt`), one line per metadata key; and the differences between two
  * states of an object (field, before, after).
  */
+import { TRACKED_OBJECT_FIELDS } from '../../../verifier/object-fields';
 
 /**
  * Names of categories and subcategories by id (`useCatalogue()`'s). Declared here, not imported,
@@ -87,17 +88,10 @@ export interface FieldDifference {
   after: string;
 }
 
-/** The fields of an object's state that a diff compares (the ledger's tracked fields). */
-const TRACKED_FIELDS = [
-  'externalId',
-  'name',
-  'description',
-  'summary',
-  'owner',
-  'status',
-  'categoryId',
-  'subcategoryId',
-] as const;
+/** The tracked fields a diff compares one to one; metadata is compared key by key below. */
+const TRACKED_FIELDS = TRACKED_OBJECT_FIELDS.filter(
+  (field): field is Exclude<(typeof TRACKED_OBJECT_FIELDS)[number], 'metadata'> => field !== 'metadata',
+);
 
 type TrackedState = { [Field in (typeof TRACKED_FIELDS)[number]]?: unknown } & { metadata?: unknown };
 

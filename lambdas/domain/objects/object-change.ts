@@ -12,6 +12,7 @@ import { nextTimestamp } from '#shared/clock.js';
 import { NotFoundError } from '#shared/errors.js';
 import { retryLostRaces } from '#shared/lost-race-retry.js';
 import { actorOf, type Principal } from '#shared/principal.js';
+import { TRACKED_OBJECT_FIELDS } from '../../../verifier/object-fields.js';
 import { canonicalJson } from '../ledger/canonical-json.js';
 import { type FieldChanges, nextLink, sealEvent } from '../ledger/ledger-event.js';
 
@@ -24,18 +25,8 @@ export const objectChain = (record: Pick<ObjectRecord, 'companyId' | 'id'>): Cha
 export const objectNotFound = (objectId: string) =>
   new NotFoundError('OBJECT_NOT_FOUND', `No object ${objectId} in this company`);
 
-/** The fields an event's `changes` record (and a replay sets). */
-export const TRACKED_FIELDS = [
-  'externalId',
-  'name',
-  'description',
-  'summary',
-  'owner',
-  'status',
-  'categoryId',
-  'subcategoryId',
-  'metadata',
-] as const;
+/** The fields an event's `changes` record (and a replay sets): the verifier's list. */
+export const TRACKED_FIELDS = TRACKED_OBJECT_FIELDS;
 
 /** The tracked fields that differ between two versions, as `{ from, to }`. */
 export function fieldChanges(before: Partial<ObjectRecord>, after: ObjectRecord): FieldChanges {
