@@ -122,6 +122,13 @@ describe('verifying an object in the browser', () => {
     ]);
     const lines = await page.evaluate<string[]>('window.progressLines');
     expect(lines.some((line) => /^Fetching the bundle: \d+ KB received$/.test(line))).toBe(true);
+    expect(await page.locator('p.progress[role="status"]').innerText()).toBe('Checked 5 of 5 events');
+    // Printed: the verdict stays, the controls go
+    await page.emulateMedia({ media: 'print' });
+    expect(await page.locator('[data-verdict]').isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Verify again', exact: true }).isVisible()).toBe(false);
+    expect(await page.getByRole('button', { name: 'Download bundle', exact: true }).isVisible()).toBe(false);
+    await page.emulateMedia({ media: 'screen' });
     let text = '';
     for await (const chunk of await download.createReadStream()) text += chunk.toString();
     const serverKey = (await api('/v2/ledger/key', company.apiKey)).trim();

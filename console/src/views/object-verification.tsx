@@ -80,6 +80,7 @@ export function ObjectVerification({
   const [outcome, setOutcome] = useState<Outcome>();
   const verification = useAction(async () => {
     setOutcome(undefined);
+    setProgress(undefined);
     const started = performance.now();
     const bundle = await fetchBundle(client, objectId, {
       asOf,
@@ -121,9 +122,10 @@ export function ObjectVerification({
           {download.busy ? 'Downloading…' : 'Download bundle'}
         </button>
       </div>
-      {/* Always in the page, so that screen readers announce each change of its text. */}
+      {/* Always in the page, so that screen readers announce each change of its text; its last
+          line ("Checked 5 of 5 events") stays beside the verdict. */}
       <p role="status" class="progress">
-        {running && progress ? progressText(progress) : ''}
+        {progress ? progressText(progress) : ''}
       </p>
       <ErrorNotice error={verification.error ?? download.error} />
       {outcome && <VerifyOutcome outcome={outcome} objectId={objectId} level={titleLevel === 1 ? 2 : 3} />}
