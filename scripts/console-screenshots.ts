@@ -41,7 +41,6 @@ async function main(): Promise<void> {
     await page.locator('ol.timeline > li').nth(4).waitFor();
     await page.locator('dl.fields').getByRole('link', { name: company.categoryName }).waitFor();
     await shot('object');
-    await page.getByRole('link', { name: 'Verify this object in your browser' }).click();
     await page.getByRole('button', { name: 'Verify', exact: true }).click();
     await page.locator('[data-verdict]').waitFor({ timeout: 60_000 });
     await shot('verify');

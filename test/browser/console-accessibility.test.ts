@@ -71,14 +71,13 @@ describe('accessibility and keyboard use of the console', () => {
     await expectAccessible('objects');
 
     await page.getByRole('link', { name: company.object.externalId }).click();
-    await page.getByRole('button', { name: /Download/ }).waitFor();
+    await page.getByRole('button', { name: /^Download service-log\.txt/ }).waitFor();
     await page.locator('ol.timeline > li').nth(3).waitFor();
     await expectAccessible('object detail');
 
-    await page.getByRole('link', { name: 'Verify this object in your browser' }).click();
     await page.getByRole('button', { name: 'Verify', exact: true }).click();
     await page.locator('[data-verdict]').waitFor({ timeout: 60_000 });
-    await expectAccessible('verify');
+    await expectAccessible('object detail, verified');
 
     await page.getByRole('link', { name: 'Log', exact: true }).click();
     await page.getByText('Signature verified in this browser').waitFor();
@@ -121,7 +120,7 @@ describe('accessibility and keyboard use of the console', () => {
     await page.getByRole('link', { name: company.object.externalId }).waitFor();
     await tabTo(page, new RegExp(`^${company.object.externalId}$`));
     await page.keyboard.press('Enter');
-    await page.getByRole('button', { name: /Download/ }).waitFor();
+    await page.getByRole('button', { name: /^Download service-log\.txt/ }).waitFor();
     await tabTo(page, /^Download service-log\.txt/);
     const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
     expect(download.suggestedFilename()).toBe('service-log.txt');

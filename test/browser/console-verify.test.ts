@@ -1,10 +1,12 @@
 /**
- * Verification in the browser: every event green against the signed log; one event changed
- * directly in DynamoDB Local is red with its reason, and only it; a key the visitor enters is
- * the one used; the bundle the page offers verifies offline; a pinned checkpoint warns loudly
- * once the log no longer extends it; the page fetches the object's bundle in one request (no
- * request per event) and offers it beside Verify, and a browser whose Web Crypto lacks Ed25519
- * verifies with the console's fallback.
+ * Verification in the browser, one click on the object's page: every event green against the
+ * signed log; one event changed directly in DynamoDB Local, or in the bundle on its way to the
+ * browser, is red with its reason, and only it; a key the visitor enters is the one used; the
+ * bundle the page offers verifies offline; a pinned checkpoint warns loudly once the log no
+ * longer extends it; the page fetches the object's bundle in one request (no request per
+ * event), shows its progress and offers it beside Verify; the object as of an instant is
+ * verified with its events up to then; a browser whose Web Crypto lacks Ed25519 verifies with
+ * the console's fallback (through the `#/objects/<id>/verify` deep link).
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -34,11 +36,12 @@ describe('verifying an object in the browser', () => {
   const treeSizeNow = async (apiKey: string) =>
     Number((await api('/v2/ledger/checkpoint', apiKey)).split('\n')[1]);
 
-  async function openVerify(company: SeededCompany) {
+  /** Verify pressed once on the object's page (`query`: `?asOf=…`), or on the deep link. */
+  async function openVerify(company: SeededCompany, { query = '', deepLink = false } = {}) {
     await signIn(page, server.consoleUrl, company.apiKey);
     await page.getByRole('heading', { name: 'Categories' }).waitFor();
-    await page.goto(`${server.consoleUrl}#/objects/${company.object.id}`);
-    await page.getByRole('link', { name: 'Verify this object in your browser' }).click();
+    await page.goto(`${server.consoleUrl}#/objects/${company.object.id}${deepLink ? '/verify' : ''}${query}`);
+    if (!deepLink) await page.getByRole('heading', { name: company.object.name, level: 1 }).waitFor();
     await page.getByRole('button', { name: 'Verify', exact: true }).click();
     await page.locator('[data-verdict]').waitFor({ timeout: 60_000 });
   }
@@ -119,6 +122,13 @@ describe('verifying an object in the browser', () => {
     ]);
     const lines = await page.evaluate<string[]>('window.progressLines');
     expect(lines.some((line) => /^Fetching the bundle: \d+ KB received$/.test(line))).toBe(true);
+    expect(await page.locator('p.progress[role="status"]').innerText()).toBe('Checked 5 of 5 events');
+    // Printed: the verdict stays, the controls go
+    await page.emulateMedia({ media: 'print' });
+    expect(await page.locator('[data-verdict]').isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Verify again', exact: true }).isVisible()).toBe(false);
+    expect(await page.getByRole('button', { name: 'Download bundle', exact: true }).isVisible()).toBe(false);
+    await page.emulateMedia({ media: 'screen' });
     let text = '';
     for await (const chunk of await download.createReadStream()) text += chunk.toString();
     const serverKey = (await api('/v2/ledger/key', company.apiKey)).trim();
@@ -140,7 +150,7 @@ describe('verifying an object in the browser', () => {
       };
     })()`);
     // Act
-    await openVerify(company);
+    await openVerify(company, { deepLink: true });
     // Assess
     expect(await page.locator('[data-verdict]').innerText()).toBe('✔ All 3 events verified');
     expect(await page.evaluate<number>('window.ed25519Refusals')).toBeGreaterThan(0);
@@ -183,6 +193,49 @@ describe('verifying an object in the browser', () => {
     expect(await page.locator('ol.timeline > li.event.verified').count()).toBe(4);
   });
 
+  it('refuses a bundle changed on its way to the browser, naming the event', async () => {
+    // Prepare: the bundle as served, with event 3's owner rewritten and its hash left as it was
+    const company = await seedCompany(server, { label: 'Intercepted', updates: 3 });
+    await page.route(`**/v2/objects/${company.object.id}/bundle`, async (route) => {
+      const response = await route.fetch();
+      if (!response.ok()) return route.fulfill({ response });
+      const bundle = JSON.parse(await response.text()) as LedgerBundle;
+      const events = bundle.events.map((event, index) =>
+        index === 2 ? { ...event, changes: { owner: { from: 'Alice', to: 'Mallory' } } } : event,
+      );
+      return route.fulfill({ response, body: JSON.stringify({ ...bundle, events }) });
+    });
+    // Act
+    await openVerify(company);
+    // Assess
+    expect(await page.locator('[data-verdict]').innerText()).toMatch(/Verification failed: 1 of 5 events/);
+    const failed = page.locator('ol.timeline > li.event.failed');
+    expect(await failed.count()).toBe(1);
+    expect(await failed.getAttribute('data-sequence')).toBe('3');
+    expect(await page.getByRole('alert').innerText()).toMatch(/Event #3 failed: hash mismatch/);
+  });
+
+  it('verifies the object as of the instant shown, with its events up to then', async () => {
+    // Prepare: the instant of the second event
+    const company = await seedCompany(server, { label: 'As of', updates: 3 });
+    const { data: events } = JSON.parse(
+      await api(`/v2/objects/${company.object.id}/events`, company.apiKey),
+    ) as { data: { timestamp: string }[] };
+    const instant = [...events].sort((a, b) => a.timestamp.localeCompare(b.timestamp))[1]?.timestamp ?? '';
+    const expected = events.filter((event) => event.timestamp <= instant).length;
+    const bundleQueries: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname.endsWith('/bundle')) bundleQueries.push(url.searchParams.get('asOf') ?? '');
+    });
+    // Act
+    await openVerify(company, { query: `?asOf=${instant}` });
+    // Assess
+    expect(await page.locator('[data-verdict]').innerText()).toBe(`✔ All ${expected} events verified`);
+    expect(expected).toBeLessThan(5);
+    expect(bundleQueries).toEqual([instant]);
+  });
+
   it('uses the verifier key the visitor enters, and says which key it used', async () => {
     // Prepare
     const company = await seedCompany(server, { label: 'Trusting', updates: 1 });
@@ -197,7 +250,7 @@ describe('verifying an object in the browser', () => {
     // Assess
     await page.getByText(/The checkpoint does not verify with this key/).waitFor();
     expect(await page.locator('dl.fields').innerText()).toContain(`${stranger} (the key you entered)`);
-    await page.goto(`${server.consoleUrl}#/objects/${company.object.id}/verify`);
+    await page.goto(`${server.consoleUrl}#/objects/${company.object.id}`);
     await page.getByRole('button', { name: 'Verify', exact: true }).click();
     await page.locator('[data-verdict]').waitFor({ timeout: 60_000 });
     expect(await page.locator('[data-verdict]').innerText()).toMatch(

@@ -22,18 +22,22 @@ const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * The object's verification bundle, in the offline verifier's format, in one request
  * (`GET /v2/objects/{objectId}/bundle`: the server builds every proof against one checkpoint
  * from the log's tiles); waits (Retry-After) while the last event is not in a checkpoint yet.
+ * `asOf` asks for the object as it stood at that instant (its events up to then);
  * `onProgress` gets the bytes received so far, for long histories.
  */
 export async function fetchBundle(
   client: ApiClient,
   objectId: string,
-  onProgress: (receivedBytes: number) => void = () => undefined,
+  {
+    asOf,
+    onProgress = () => undefined,
+  }: { asOf?: string; onProgress?: (receivedBytes: number) => void } = {},
 ): Promise<LedgerBundle> {
   for (let attempt = 1; ; attempt++) {
     try {
       const stream = await dataOf(
         client.api.GET('/v2/objects/{objectId}/bundle', {
-          params: { path: { objectId } },
+          params: { path: { objectId }, query: asOf ? { asOf } : {} },
           parseAs: 'stream',
         }),
       );

@@ -1,6 +1,6 @@
 /**
  * One object: where it sits (category and subcategory, by name), its fields and metadata, its
- * files, its event timeline; the object as it stood at a chosen instant (`?asOf=`, with the event
+ * files, its event timeline; Verify in place (of the state shown: now, or as of the instant); the object as it stood at a chosen instant (`?asOf=`, with the event
  * that set that state), and the differences between any two of its events (`?atSequence=`).
  * The instant and the two events live in the route, so that a link shows the same page.
  */
@@ -18,6 +18,7 @@ import { useRequest } from '../use-request';
 import { stateDifferences, valueText } from './change-text';
 import { EventTimeline } from './event-timeline';
 import { ObjectFiles } from './object-files';
+import { ObjectVerification } from './object-verification';
 import { objectsListHref } from './objects';
 
 type ObjectState = Schemas['Object'] | Schemas['ObjectAsOf'];
@@ -47,13 +48,16 @@ export function ObjectDetailView({ objectId, route }: { objectId: string; route:
         <>
           <h1 id="object-title">{current.name}</h1>
           <p class="no-print">
-            <a class="button" href={routeHref(['objects', current.id, 'verify'])}>
-              Verify this object in your browser
-            </a>{' '}
             <button type="button" onClick={() => print()}>
               Print this object's history
             </button>
           </p>
+          <ObjectVerification
+            key={`${objectId}:${asOf}`}
+            objectId={objectId}
+            asOf={asOf || undefined}
+            titleLevel={2}
+          />
           <AsOf
             key={`${objectId}:${asOf}`}
             objectId={objectId}
