@@ -28,18 +28,29 @@ describe('the objects list as of a date', () => {
   /** An instant after the seed and before the changes below. */
   let instant: string;
   const later = { externalId: 'Then-VIN-0002', name: 'Then late truck' };
+  /** A subcategory of 21 objects, all there at the instant: two pages. */
+  let vansId: string;
 
-  async function send(method: string, path: string, body: unknown): Promise<void> {
+  async function send(method: string, path: string, body: unknown): Promise<{ data: { id: string } }> {
     const response = await fetch(`${server.baseUrl}${path}`, {
       method,
       headers: { 'X-API-Key': company.apiKey, 'Content-Type': 'application/json' },
       body: JSON.stringify(body),
     });
     if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+    return (await response.json()) as { data: { id: string } };
   }
 
   beforeAll(async () => {
     [browser, company] = await Promise.all([launchChromium(), seedCompany(server, { label: 'Then' })]);
+    vansId = (await send('POST', `/v2/categories/${company.categoryId}/subcategories`, { name: 'Then vans' }))
+      .data.id;
+    for (let index = 1; index <= 21; index++)
+      await send('POST', `/v2/categories/${company.categoryId}/subcategories/${vansId}/objects`, {
+        externalId: `Then-VAN-${String(index).padStart(2, '0')}`,
+        name: `Then van ${index}`,
+        owner: 'Dan',
+      });
     await sleep(20);
     instant = new Date().toISOString();
     await sleep(20);
@@ -106,5 +117,27 @@ describe('the objects list as of a date', () => {
     expect(liveUrl).not.toContain('asOf');
     expect(liveUrl).toContain(`subcategoryId=${company.subcategoryId}`);
     expect(violations).toEqual([]);
+  });
+
+  it('pages the rows of then with the pager of the list, the page in the address', async () => {
+    // Act
+    await signIn(page, server.consoleUrl, company.apiKey);
+    await page.getByRole('heading', { name: 'Categories' }).waitFor();
+    await page.goto(`${server.consoleUrl}#/objects?subcategoryId=${vansId}&sort=name:asc&asOf=${instant}`);
+    const pages = page.getByRole('navigation', { name: 'Objects as of then pages' });
+    await pages.getByText('1–20 of 21').waitFor();
+    const firstPage = await page.locator('main table tbody tr').count();
+    await pages.getByRole('button', { name: 'Next page' }).click();
+    await pages.getByText('21–21 of 21').waitFor();
+    const secondPage = await page.locator('main table').innerText();
+    const secondUrl = page.url();
+    await pages.getByRole('button', { name: 'Previous page' }).click();
+    await pages.getByText('1–20 of 21').waitFor();
+    // Assess
+    expect(firstPage).toBe(20);
+    // name:asc sorts the names as text: "Then van 9" comes last.
+    expect(secondPage).toContain('Then-VAN-09');
+    expect(secondUrl).toContain('offset=20');
+    expect(decodeURIComponent(secondUrl)).toContain(`asOf=${instant}`);
   });
 });
