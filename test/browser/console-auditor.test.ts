@@ -335,9 +335,11 @@ describe('the console for an auditor', () => {
     });
   });
 
-  it('exports the matching objects as of a date, by the key, as a file or a job', async () => {
-    // Prepare: the as-of export is another branch's work (GET /v2/objects/export?asOf=), so the
-    // API's answers are stood in for here: this checks what the console asks and does with them.
+  it('exports the matching objects as of a date, as a file or a job; the as-of list links a job', async () => {
+    // Prepare: the API's answers are stood in for here (a job needs more than 4 MiB of rows):
+    // this checks what the console asks and does with them. The as-of list reads the same
+    // export as JSON Lines, so it meets the job too; the console's connect-src refuses the
+    // file's host, so the list links the file instead of showing it.
     const asked: URL[] = [];
     await page.route('**/v2/objects/export?*', async (route) => {
       const url = new URL(route.request().url());
@@ -377,6 +379,9 @@ describe('the console for an auditor', () => {
     );
     await page.getByRole('link', { name: company.object.externalId }).waitFor();
     await page.getByLabel('As of (UTC; empty: now)').fill('2025-12-31T23:59:59');
+    await page.getByRole('button', { name: 'Show the registry then' }).click();
+    const fromJob = page.getByRole('link', { name: 'Download it (7 objects)' });
+    await fromJob.waitFor();
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'Export the matching objects' }).click(),
@@ -390,10 +395,13 @@ describe('the console for an auditor', () => {
     const link = page.getByRole('link', { name: 'Download the export (7 objects)' });
     await link.waitFor();
     // Assess
+    const csv = asked.find((url) => url.searchParams.get('format') === 'csv');
+    expect(asked[0]?.searchParams.get('format')).toBe('jsonl');
+    expect(await fromJob.getAttribute('href')).toBe('https://example.test/file.jsonl');
     expect(asked[0]?.searchParams.get('asOf')).toBe('2025-12-31T23:59:59.000Z');
-    expect(asked[0]?.searchParams.get('subcategoryId')).toBe(company.subcategoryId);
-    expect(asked[0]?.searchParams.get('status')).toBe('all');
-    expect(asked[0]?.searchParams.get('format')).toBe('csv');
+    expect(csv?.searchParams.get('asOf')).toBe('2025-12-31T23:59:59.000Z');
+    expect(csv?.searchParams.get('subcategoryId')).toBe(company.subcategoryId);
+    expect(csv?.searchParams.get('status')).toBe('all');
     expect(download.suggestedFilename()).toBe('objects-as-of-2025-12-31.csv');
     expect(bytes).toContain('Audit-VIN-0001');
     expect(await link.getAttribute('href')).toBe('https://example.test/file.jsonl');

@@ -1,6 +1,6 @@
 /**
  * The registry as of an instant, as a file: `GET /v2/objects/export?asOf=` (CSV or JSON Lines)
- * with the list's filters. The key travels in a header, so the page fetches the file and hands
+ * with the list's filters and the list's as-of instant (the route's `asOf`; none: now). The key travels in a header, so the page fetches the file and hands
  * it to the browser. Too large for one response (202), the export becomes a job, whose file
  * link (`GET /v2/exports/{id}`) the page shows once it is written.
  */
@@ -10,10 +10,25 @@ import { useClient } from '../components/client-context';
 import { ErrorNotice } from '../components/error-notice';
 import { useAction } from '../use-action';
 
-type ExportJob = Schemas['ExportJob'];
+export type ExportJob = Schemas['ExportJob'];
 
 /** The list's filters that the export takes too (spec 4.1's, not the page's place). */
 const EXPORT_FILTERS = ['status', 'name', 'externalId', 'owner', 'categoryId', 'subcategoryId', 'sort'];
+
+/**
+ * The export's query: the list's filters (empty ones left out), the format and the instant.
+ *
+ * @example
+ * client.api.GET('/v2/objects/export', { params: { query: exportQuery(list.values, 'jsonl', asOf) as never } });
+ */
+export function exportQuery(filters: Record<string, string>, format: 'csv' | 'jsonl', asOf: string) {
+  return {
+    ...Object.fromEntries(EXPORT_FILTERS.flatMap((name) => (filters[name] ? [[name, filters[name]]] : []))),
+    format,
+    // The as-of export (issue 25 item 3): the document of this build may not list it yet.
+    ...(asOf ? { asOf } : {}),
+  };
+}
 
 /** Hands bytes to the browser as a download. */
 function save(bytes: Blob, fileName: string): void {
@@ -24,22 +39,14 @@ function save(bytes: Blob, fileName: string): void {
   setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
 }
 
-export function ExportAsOf({ filters }: { filters: Record<string, string> }) {
+export function ExportAsOf({ filters, asOf }: { filters: Record<string, string>; asOf: string }) {
   const client = useClient();
-  const [asOf, setAsOf] = useState('');
   const [format, setFormat] = useState<'csv' | 'jsonl'>('csv');
   const [job, setJob] = useState<ExportJob>();
   const download = useAction(async () => {
     setJob(undefined);
-    const instant = asOf ? new Date(`${asOf}Z`).toISOString() : undefined;
-    const query = {
-      ...Object.fromEntries(EXPORT_FILTERS.flatMap((name) => (filters[name] ? [[name, filters[name]]] : []))),
-      format,
-      // The as-of export (issue 25 item 3): the document of this build may not list it yet.
-      ...(instant ? { asOf: instant } : {}),
-    };
     const response = await client.api.GET('/v2/objects/export', {
-      params: { query: query as never },
+      params: { query: exportQuery(filters, format, asOf) as never },
       parseAs: 'blob',
     });
     if (response.response.status === 202) {
@@ -47,7 +54,7 @@ export function ExportAsOf({ filters }: { filters: Record<string, string> }) {
       return;
     }
     const bytes = await dataOf(Promise.resolve(response));
-    const day = (instant ?? new Date().toISOString()).slice(0, 10);
+    const day = (asOf || new Date().toISOString()).slice(0, 10);
     save(bytes as Blob, `objects-as-of-${day}.${format}`);
   });
   const check = useAction(async () => {
@@ -57,19 +64,8 @@ export function ExportAsOf({ filters }: { filters: Record<string, string> }) {
     );
   });
   return (
-    <section aria-labelledby="export-title" class="no-print">
-      <h2 id="export-title">The registry as of a date</h2>
+    <div class="no-print">
       <form class="filters" aria-label="Export as of" onSubmit={download.onSubmit}>
-        <div class="field">
-          <label for="export-as-of">As of (UTC; empty: now)</label>
-          <input
-            id="export-as-of"
-            type="datetime-local"
-            step="1"
-            value={asOf}
-            onInput={(event) => setAsOf(event.currentTarget.value)}
-          />
-        </div>
         <div class="field">
           <label for="export-format">Format</label>
           <select
@@ -102,6 +98,6 @@ export function ExportAsOf({ filters }: { filters: Record<string, string> }) {
           )}
         </p>
       )}
-    </section>
+    </div>
   );
 }

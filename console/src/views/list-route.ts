@@ -54,7 +54,7 @@ export interface ListRoute extends ListPages {
   goToPrevious: (page: PageInfo) => void;
 }
 
-function listRoute(route: Route, defaults: Record<string, string>): ListRoute {
+export function listRoute(route: Route, defaults: Record<string, string>): ListRoute {
   const values = { ...defaults };
   for (const [name, value] of route.params) if (!PLACE_PARAMETERS.has(name)) values[name] = value;
   const cursor = route.params.get('cursor') || undefined;

@@ -1,17 +1,19 @@
 /**
  * Objects (spec 4.1): every status unless the user filters; pickers for the category, its
  * subcategory and the status (names, not ids, when the key may read categories); the whole row
- * opens the object; the filters live in the route, so that back and a bookmark keep them; the
- * matching objects as they stood at a date, as a file.
+ * opens the object; the filters live in the route, so that back and a bookmark keep them; an
+ * "as of" date (the route's `asOf`) shows the matching objects as they stood then
+ * (`objects-as-of.tsx`), and the export saves them as a file.
  */
 import { Breadcrumb, type Crumb } from '../components/breadcrumb';
 import { type Catalogue, useCatalogue } from '../components/catalogue';
 import { type FilterField, FilterForm, NAME_FILTER, SORT_FILTER } from '../components/filter-form';
 import { PagedList } from '../components/paged-list';
 import type { Route } from '../router';
-import { routeHref } from '../router';
+import { navigate, routeHref } from '../router';
 import { ExportAsOf } from './export-as-of';
-import { useRoutedList } from './list-route';
+import { listRoute, useRoutedList } from './list-route';
+import { AsOfForm, ObjectsAsOfList } from './objects-as-of';
 
 /** The objects list as last shown (its filters and page), for the object page's way back. */
 let lastListHref = routeHref(['objects']);
@@ -57,16 +59,20 @@ function pickers(catalogue: Catalogue): FilterField[] {
   ];
 }
 
+const OBJECT_FILTERS = {
+  status: 'all',
+  name: '',
+  externalId: '',
+  owner: '',
+  categoryId: '',
+  subcategoryId: '',
+  sort: 'createdAt:desc',
+};
+
 export function ObjectsView({ route }: { route: Route }) {
-  const { list, page: objects } = useRoutedList(route, '/v2/objects', {
-    status: 'all',
-    name: '',
-    externalId: '',
-    owner: '',
-    categoryId: '',
-    subcategoryId: '',
-    sort: 'createdAt:desc',
-  });
+  // The as-of date is kept among the list's values, so that applying filters keeps it.
+  const list = listRoute(route, OBJECT_FILTERS);
+  const asOf = list.values.asOf ?? '';
   const catalogue = useCatalogue();
   lastListHref = routeHref(route.segments, Object.fromEntries(route.params));
   const { categoryId, subcategoryId } = list.values;
@@ -95,35 +101,55 @@ export function ObjectsView({ route }: { route: Route }) {
           SORT_FILTER,
         ]}
       />
-      <ExportAsOf filters={list.values} />
-      <PagedList
-        label="Objects"
-        request={objects}
-        empty="No object matches."
-        pages={list}
-        rowKey={(object) => object.id}
-        rowHref={(object) => routeHref(['objects', object.id])}
-        columns={[
-          {
-            header: 'External id',
-            cell: (object) => <a href={routeHref(['objects', object.id])}>{object.externalId}</a>,
-          },
-          { header: 'Name', cell: (object) => object.name },
-          ...(catalogue
-            ? [
-                {
-                  header: 'Category',
-                  cell: (object: { categoryId: string; subcategoryId: string }) =>
-                    `${catalogue.categoryName(object.categoryId) ?? '—'} › ${catalogue.subcategoryName(object.subcategoryId) ?? '—'}`,
-                },
-              ]
-            : []),
-          { header: 'Owner', cell: (object) => object.owner },
-          { header: 'Status', cell: (object) => object.status },
-          { header: 'Events', cell: (object) => object.blockchain.eventCount },
-          { header: 'Created', cell: (object) => object.createdAt },
-        ]}
-      />
+      <section aria-labelledby="as-of-title" class="no-print">
+        <h2 id="as-of-title">The registry as of a date</h2>
+        <AsOfForm
+          key={asOf}
+          asOf={asOf}
+          onChange={(next) => navigate(route.segments, { ...list.values, asOf: next || undefined })}
+        />
+        <ExportAsOf filters={list.values} asOf={asOf} />
+      </section>
+      {asOf ? (
+        <ObjectsAsOfList route={route} list={list} asOf={asOf} />
+      ) : (
+        <LiveObjects route={route} catalogue={catalogue} />
+      )}
     </main>
+  );
+}
+
+/** The objects as they are now, a page from the API. */
+function LiveObjects({ route, catalogue }: { route: Route; catalogue?: Catalogue }) {
+  const { list, page: objects } = useRoutedList(route, '/v2/objects', OBJECT_FILTERS);
+  return (
+    <PagedList
+      label="Objects"
+      request={objects}
+      empty="No object matches."
+      pages={list}
+      rowKey={(object) => object.id}
+      rowHref={(object) => routeHref(['objects', object.id])}
+      columns={[
+        {
+          header: 'External id',
+          cell: (object) => <a href={routeHref(['objects', object.id])}>{object.externalId}</a>,
+        },
+        { header: 'Name', cell: (object) => object.name },
+        ...(catalogue
+          ? [
+              {
+                header: 'Category',
+                cell: (object: { categoryId: string; subcategoryId: string }) =>
+                  `${catalogue.categoryName(object.categoryId) ?? '—'} › ${catalogue.subcategoryName(object.subcategoryId) ?? '—'}`,
+              },
+            ]
+          : []),
+        { header: 'Owner', cell: (object) => object.owner },
+        { header: 'Status', cell: (object) => object.status },
+        { header: 'Events', cell: (object) => object.blockchain.eventCount },
+        { header: 'Created', cell: (object) => object.createdAt },
+      ]}
+    />
   );
 }
