@@ -189,10 +189,11 @@ export async function exportObjects(
   checkExportQuery(query);
   const parts: Buffer[] = [];
   let size = 0;
-  for await (const { text } of exportedText(companyId, query)) {
+  for await (const { text, rowCount } of exportedText(companyId, query)) {
     const bytes = Buffer.from(text, 'utf8');
     size += bytes.length;
-    if (size > inlineMaxBytes()) return startExport(companyId, query, pathPrefix);
+    // The header alone is always answered inline: a job is for rows that do not fit.
+    if (rowCount > 0 && size > inlineMaxBytes()) return startExport(companyId, query, pathPrefix);
     parts.push(bytes);
   }
   return {
