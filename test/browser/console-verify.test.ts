@@ -233,7 +233,10 @@ describe('verifying an object in the browser', () => {
     // Assess
     expect(await page.locator('[data-verdict]').innerText()).toBe(`✔ All ${expected} events verified`);
     expect(expected).toBeLessThan(5);
-    expect(bundleQueries).toEqual([instant]);
+    // Every bundle asked is of that instant (more than one when the first met a 409 while the
+    // sequencer had not logged the object's last event yet, and the page asked again).
+    expect(bundleQueries.length).toBeGreaterThan(0);
+    expect(new Set(bundleQueries)).toEqual(new Set([instant]));
   });
 
   it('uses the verifier key the visitor enters, and says which key it used', async () => {
