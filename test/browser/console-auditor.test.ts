@@ -132,7 +132,10 @@ describe('the console for an auditor', () => {
     await signIn(page, server.consoleUrl, auditorKey);
     await page.getByRole('link', { name: company.categoryName }).click();
     await page.getByRole('heading', { name: company.categoryName }).waitFor();
-    const categoryCrumbs = await page.getByRole('navigation', { name: 'Breadcrumb' }).innerText();
+    // The crumb names the category once the catalogue has loaded ("…" until then).
+    const breadcrumb = page.getByRole('navigation', { name: 'Breadcrumb' });
+    await breadcrumb.getByText(company.categoryName).waitFor();
+    const categoryCrumbs = await breadcrumb.innerText();
     const categoryViolations = await seriousAccessibilityViolations(page);
     await page
       .getByRole('row', { name: new RegExp(company.subcategoryName) })

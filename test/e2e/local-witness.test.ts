@@ -25,10 +25,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** The local sequencer function's log (`<data>/logs/<function>.log`), its last lines. */
 function sequencerLog(): string {
   const logs = join(dataDirectory, 'logs');
-  return readdirSync(logs)
+  const names = readdirSync(logs);
+  return `logs: ${names.join(', ')}\nnpm start: ${server?.output().slice(-3000)}\n${names
     .filter((name) => name.includes('Sequence'))
     .map((name) => `${name}:\n${readFileSync(join(logs, name), 'utf8').split('\n').slice(-40).join('\n')}`)
-    .join('\n');
+    .join('\n')}`;
 }
 
 it('serves checkpoints cosigned by the witness it started', async () => {
