@@ -92,7 +92,9 @@ async function main(): Promise<void> {
     witness = await startLocalWitness({
       dataDirectory,
       logOrigin: context.ledgerLogOrigin ?? DEFAULT_LOG_ORIGIN,
-      signingKeyFile: process.env.LEDGER_SIGNING_KEY_FILE,
+      // The KMS emulator's key, which the stack's sequencer signs with (stack-functions.ts);
+      // LEDGER_SIGNING_KEY_FILE, inherited, may name another.
+      signingKeyFile: join(dataDirectory, 'ledger-signing-key.pem'),
     });
     context.witnessPolicyFile = witness.policyFile;
   }

@@ -28,6 +28,8 @@ export function childEnvironment(settings: { port: number; dataDirectory: string
     'AWS_ENDPOINT_URL_S3',
     'REST_API_ID',
     'API_STAGE',
+    // The integration tier's signing key (its global setup runs in this process too).
+    'LEDGER_SIGNING_KEY_FILE',
   ]) {
     delete environment[name];
   }
