@@ -5,12 +5,12 @@
  * is read back through the API handlers. The local-mode path (`npm start`'s data folder) is
  * test/e2e/admin-bulk-objects.test.ts.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCompany } from '../../lambdas/domain/identity/tenants';
 import { COMPANY_PERMISSIONS } from '../../lambdas/shared/principal';
+import { runRepositoryCli } from '../support/cli-child';
 import { givenSubcategoryPath } from '../support/fixtures';
 import { allImportErrors, exportObjects, getImport } from '../support/import-requests';
 import { listObjectEvents, listObjects } from '../support/object-requests';
@@ -18,35 +18,10 @@ import { companyPrincipal } from '../support/principals';
 
 jest.setTimeout(120_000);
 
-const ROOT = join(__dirname, '..', '..');
 const folder = mkdtempSync(join(tmpdir(), 'admin-bulk-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-interface CliResult {
-  exitCode: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function runCli(args: string[]): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'cli', 'admin.ts'), ...args], {
-      cwd: ROOT,
-      env: { ...process.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (exitCode) => resolve({ exitCode, stdout, stderr }));
-  });
-}
+const runCli = (args: string[]) => runRepositoryCli('admin.ts', args);
 
 const fileOf = (name: string, content: string) => {
   const path = join(folder, name);

@@ -6,7 +6,6 @@
  * one, and that only a colluding witness cosigned, is refused by the verifier and the
  * monitor. The local log does not call witnesses yet, so the test cosigns checkpoints itself.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -22,6 +21,7 @@ import {
   splitNote,
 } from '../../verifier/index';
 import { invoke } from '../support/api-events';
+import { runRepositoryCli } from '../support/cli-child';
 import { givenObject, givenSubcategoryPath } from '../support/fixtures';
 import { type IsolatedLedger, useIsolatedLedger } from '../support/isolated-ledger';
 import { requestBundle, requestCheckpoint, requestConsistency, requestKey } from '../support/ledger-requests';
@@ -30,40 +30,12 @@ import { cosigned, newSigner, policyText } from '../support/witnessing';
 
 jest.setTimeout(120_000);
 
-const ROOT = join(__dirname, '..', '..');
 const folder = mkdtempSync(join(tmpdir(), 'witnessed-clients-'));
 const fileOf = (name: string, content: string) => {
   const path = join(folder, name);
   writeFileSync(path, content);
   return path;
 };
-
-interface CliResult {
-  exitCode: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** One of the repository's CLIs in a child process with this process's environment (its table). */
-function runCli(script: string, args: string[]): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'cli', script), ...args], {
-      cwd: ROOT,
-      env: { ...process.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (exitCode) => resolve({ exitCode, stdout, stderr }));
-  });
-}
 
 const auditor = newSigner('auditor.example');
 const insurer = newSigner('insurer.example');
@@ -125,16 +97,16 @@ describe('verify-bundle --policy', () => {
       `log ${logKey}\n${await policyText(undefined, [auditor, insurer], 'quorum auditor.example')}`,
     );
     // Act
-    const refused = await runCli('verify-bundle.ts', [bundleFile, logKey, '--policy', bothPolicy]);
-    const accepted = await runCli('verify-bundle.ts', [bundleFile, '--policy', auditorWithLog]);
-    const noKey = await runCli('verify-bundle.ts', [bundleFile, '--policy', bothPolicy]);
-    const malformed = await runCli('verify-bundle.ts', [
+    const refused = await runRepositoryCli('verify-bundle.ts', [bundleFile, logKey, '--policy', bothPolicy]);
+    const accepted = await runRepositoryCli('verify-bundle.ts', [bundleFile, '--policy', auditorWithLog]);
+    const noKey = await runRepositoryCli('verify-bundle.ts', [bundleFile, '--policy', bothPolicy]);
+    const malformed = await runRepositoryCli('verify-bundle.ts', [
       bundleFile,
       logKey,
       '--policy',
       fileOf('bad.policy', `witness auditor.example ${logKey}\nquorum auditor.example\n`),
     ]);
-    const keyOnly = await runCli('verify-bundle.ts', [bundleFile, logKey]);
+    const keyOnly = await runRepositoryCli('verify-bundle.ts', [bundleFile, logKey]);
     // Assess
     expect(refused.exitCode).toBe(1);
     expect(refused.stdout).toMatch(/^checkpoint: ok /m);
@@ -168,7 +140,7 @@ describe('verify-bundle --policy', () => {
       `log ${logKey}\n${await policyText(undefined, [auditor, insurer], BOTH)}`,
     );
     // Act
-    const result = await runCli('verify-bundle.ts', [bundleFile, '--policy', policy]);
+    const result = await runRepositoryCli('verify-bundle.ts', [bundleFile, '--policy', policy]);
     // Assess: the log's signature holds, the honest auditor's cosignature is missing
     expect(result.exitCode).toBe(1);
     expect(result.stdout).toMatch(/^checkpoint: ok /m);
@@ -205,7 +177,7 @@ describe('ledger monitor --policy', () => {
   afterAll(() => new Promise((resolve) => server.close(resolve)));
 
   const monitor = (state: string, ...args: string[]) =>
-    runCli('ledger.ts', ['monitor', '--state', state, '--url', url, '--api-key', 'any', ...args]);
+    runRepositoryCli('ledger.ts', ['monitor', '--state', state, '--url', url, '--api-key', 'any', ...args]);
 
   it('pins the policy, refuses a fork the honest witness did not cosign, and follows a witnessed log', async () => {
     // Prepare: both witnesses cosign what the log publishes
@@ -300,15 +272,21 @@ describe('ledger verify and export --policy', () => {
     );
     const out = join(folder, 'exported.json');
     // Act
-    const verifyRefused = await runCli('ledger.ts', [
+    const verifyRefused = await runRepositoryCli('ledger.ts', [
       'verify',
       '--object',
       object.id,
       '--policy',
       auditorOnly,
     ]);
-    const verifyAccepted = await runCli('ledger.ts', ['verify', '--object', object.id, '--policy', none]);
-    const exportRefused = await runCli('ledger.ts', [
+    const verifyAccepted = await runRepositoryCli('ledger.ts', [
+      'verify',
+      '--object',
+      object.id,
+      '--policy',
+      none,
+    ]);
+    const exportRefused = await runRepositoryCli('ledger.ts', [
       'export',
       '--object',
       object.id,
@@ -328,7 +306,7 @@ describe('ledger verify and export --policy', () => {
         return undefined;
       }
     })();
-    const exportAccepted = await runCli('ledger.ts', [
+    const exportAccepted = await runRepositoryCli('ledger.ts', [
       'export',
       '--object',
       object.id,
@@ -344,7 +322,13 @@ describe('ledger verify and export --policy', () => {
     await api.close();
     const fromApi = readFileSync(out, 'utf8');
     // Without a key, an operator with table access gets the same bundle from the table.
-    const fromTable = await runCli('ledger.ts', ['export', '--object', object.id, '--policy', none]);
+    const fromTable = await runRepositoryCli('ledger.ts', [
+      'export',
+      '--object',
+      object.id,
+      '--policy',
+      none,
+    ]);
     // Assess
     expect(verifyRefused.exitCode).toBe(1);
     expect(verifyRefused.stdout).toMatch(/^INVALID: /);
