@@ -19,7 +19,7 @@ import { presignedDownloadUrl, streamFileBytes } from '#repositories/file-store.
 import type { ObjectRecord } from '#repositories/object-repository.js';
 import { findCategoryWithSubcategories } from '#repositories/subcategory-repository.js';
 import { startBackgroundJob } from '#shared/background-jobs.js';
-import { nowIso } from '#shared/clock.js';
+import { nowIso, storedInstant } from '#shared/clock.js';
 import { NotFoundError, ValidationError } from '#shared/errors.js';
 import type { Infer } from '#shared/schema.js';
 import { timeOrderedId } from '#shared/time-ordered-id.js';
@@ -28,7 +28,7 @@ import { toEventView } from '../ledger/event-view.js';
 import { type InventoryProver, inventoryProver } from '../ledger/inventory-proofs.js';
 import type { LedgerEvent } from '../ledger/ledger-event.js';
 import { objectChain } from '../objects/object-change.js';
-import { matchingObjects, storedInstant } from '../objects/object-service.js';
+import { matchingObjects } from '../objects/object-service.js';
 import { toObjectView } from '../objects/object-view.js';
 import { objectsAsOf } from '../objects/objects-as-of.js';
 import {

@@ -7,12 +7,9 @@
 import { readActivityWindow } from '#repositories/company-activity-repository.js';
 import type { LedgerEvent } from '#repositories/ledger-event-entity.js';
 import { findObjects } from '#repositories/object-repository.js';
-import { ValidationError } from '#shared/errors.js';
+import { storedTimeRange } from '#shared/clock.js';
 import { type PageScope, pagePositionOf, toCursorPage } from '#shared/page-cursor.js';
 import { type ActivityEventView, type ActivityPage, activityEventView } from './activity-view.js';
-
-/** Stored instants carry milliseconds, so the index's sort keys compare as text. */
-const storedInstant = (instant: string) => new Date(instant).toISOString();
 
 export async function listCompanyEvents(
   companyId: string,
@@ -25,13 +22,7 @@ export async function listCompanyEvents(
     action?: string;
   },
 ): Promise<ActivityPage> {
-  const since = query.since === undefined ? undefined : storedInstant(query.since);
-  const until = query.until === undefined ? undefined : storedInstant(query.until);
-  if (since !== undefined && until !== undefined && since >= until) {
-    throw new ValidationError([
-      { field: 'until', code: 'RANGE_INVALID', message: 'until must be later than since' },
-    ]);
-  }
+  const { since, until } = storedTimeRange(query);
   const scope: PageScope = {
     tenantId: companyId,
     list: 'events',

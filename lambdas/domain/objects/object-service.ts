@@ -19,7 +19,7 @@ import {
 } from '#repositories/object-repository.js';
 import { storedJournal } from '#repositories/stored-ledger.js';
 import { findSubcategory, refusedSubcategoryStatus } from '#repositories/subcategory-repository.js';
-import { nextTimestamp, nowIso } from '#shared/clock.js';
+import { nextTimestamp, nowIso, storedInstant, storedTimeRange } from '#shared/clock.js';
 import { ConflictError, subcategoryNotFound, ValidationError } from '#shared/errors.js';
 import { type CursorPage, type PageScope, pagePositionOf, toCursorPage } from '#shared/page-cursor.js';
 import { actorOf, type Principal } from '#shared/principal.js';
@@ -259,9 +259,6 @@ export async function updateObject(
 /** The object as it stood at a moment: the view plus the moment and the event that set that state. */
 export type ObjectAsOfView = ObjectView & { asOf: string; asOfEvent: { sequence: number; hash: string } };
 
-/** An ISO 8601 instant as stored timestamps are written (UTC, milliseconds), so that they compare as text. */
-export const storedInstant = (instant: string): string => new Date(instant).toISOString();
-
 /**
  * One object of the company; 404 `OBJECT_NOT_FOUND` for unknown and other companies' ids.
  * With `asOf` or `atSequence`, the object as it stood then, rebuilt from its ledger events.
@@ -431,11 +428,7 @@ export async function listObjectEvents(
   query: EventsInput,
 ): Promise<CursorPage<LedgerEventView>> {
   const { since, until } = query;
-  if (since !== undefined && until !== undefined && storedInstant(since) >= storedInstant(until)) {
-    throw new ValidationError([
-      { field: 'until', code: 'RANGE_INVALID', message: 'until must be later than since' },
-    ]);
-  }
+  storedTimeRange(query);
   // Events are keyed by their sequence, so any offset reads only its page: the cursor holds the offset.
   const scope: PageScope = { tenantId: companyId, list: `events:${objectId}`, parameters: { since, until } };
   const position = await pagePositionOf(query, scope);
