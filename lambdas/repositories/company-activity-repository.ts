@@ -7,6 +7,7 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '#shared/clients.js';
 import type { ItemKey } from '#shared/page-cursor.js';
+import { indexKeyOf } from './index-query.js';
 import type { LedgerEvent } from './ledger-event-entity.js';
 import { fromEventItem } from './ledger-repository.js';
 import { type ChainRef, chainRefOf } from './ledger-store.js';
@@ -84,8 +85,6 @@ export async function readActivityWindow(request: ActivityWindowRequest): Promis
       return { chain: chainRefOf(event.chainId), event };
     }),
     more: items.length > skip + limit,
-    lastKey: last
-      ? Object.fromEntries(['pk', 'sk', `${index}pk`, `${index}sk`].map((name) => [name, last[name]]))
-      : undefined,
+    lastKey: last ? indexKeyOf(index, last) : undefined,
   };
 }

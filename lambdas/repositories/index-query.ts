@@ -37,7 +37,7 @@ export interface IndexWindow {
 }
 
 /** The attributes of an item that locate it in an index: the table's key and the index's. */
-function indexKeyOf(indexName: IndexName, item: Record<string, unknown>): ItemKey {
+export function indexKeyOf(indexName: IndexName, item: Record<string, unknown>): ItemKey {
   const names = ['pk', 'sk', `${indexName}pk`, `${indexName}sk`];
   return Object.fromEntries(names.map((name) => [name, item[name]]));
 }

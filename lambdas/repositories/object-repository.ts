@@ -6,12 +6,13 @@
  */
 
 import type { CancellationReason } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, type BatchGetCommandOutput, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '#shared/clients.js';
 import { ConflictError } from '#shared/errors.js';
 import type { ItemKey, PagePosition } from '#shared/page-cursor.js';
 import { comparableName } from '#shared/text.js';
 import { deleteItems } from './batch-delete.js';
+import { batchGetItems } from './batch-get.js';
 import { adjustCategoryStatisticsItem } from './category-repository.js';
 import { type ItemFilter, readIndexWindow } from './index-query.js';
 import type { LedgerEvent } from './ledger-event-entity.js';
@@ -255,35 +256,14 @@ export async function findObject(companyId: string, objectId: string): Promise<O
   return Item ? fromItem(Item) : undefined;
 }
 
-/** BatchGetItem's most keys per call. */
-const BATCH_GET_MAX_KEYS = 100;
-
-/**
- * Several objects of a company by id, in BatchGetItem calls of 100 (keys DynamoDB leaves
- * unprocessed are asked again); ids of no object are missing from the map.
- */
+/** Several objects of a company by id (BatchGetItem); ids of no object are missing from the map. */
 export async function findObjects(
   companyId: string,
   objectIds: readonly string[],
 ): Promise<Map<string, ObjectRecord>> {
-  const found = new Map<string, ObjectRecord>();
-  const unique = [...new Set(objectIds)];
-  for (let start = 0; start < unique.length; start += BATCH_GET_MAX_KEYS) {
-    let keys: Record<string, unknown>[] | undefined = unique
-      .slice(start, start + BATCH_GET_MAX_KEYS)
-      .map((objectId) => objectKey(companyId, objectId));
-    while (keys && keys.length > 0) {
-      const { Responses, UnprocessedKeys }: BatchGetCommandOutput = await dynamoDb.send(
-        new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: keys, ConsistentRead: true } } }),
-      );
-      for (const item of Responses?.[tableName()] ?? []) {
-        const record = fromItem(item);
-        found.set(record.id, record);
-      }
-      keys = UnprocessedKeys?.[tableName()]?.Keys;
-    }
-  }
-  return found;
+  const items = await batchGetItems(objectIds.map((objectId) => objectKey(companyId, objectId)));
+  const records = items.flatMap((item) => (item ? [fromItem(item)] : []));
+  return new Map(records.map((record) => [record.id, record]));
 }
 
 /** The object that holds an externalId in the company, if any. */
