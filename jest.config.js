@@ -16,8 +16,8 @@ const swcTransform = [
 
 const shared = {
   transform: { '^.+\\.(t|j|mj)s$': swcTransform },
-  // middy ships ES modules only; jest runs CommonJS, so it is transformed too.
-  transformIgnorePatterns: ['/node_modules/(?!@middy/)'],
+  // middy, jose and oauth4webapi ship ES modules only; jest runs CommonJS, so they are transformed too.
+  transformIgnorePatterns: ['/node_modules/(?!(@middy|jose|oauth4webapi)/)'],
   moduleNameMapper: {
     '^#shared/(.*)\\.js$': '<rootDir>/lambdas/shared/$1',
     '^#http/(.*)\\.js$': '<rootDir>/lambdas/http/$1',

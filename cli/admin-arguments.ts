@@ -17,6 +17,7 @@ import {
 } from '../lambdas/domain/imports/import-job.js';
 import type { FieldIssue } from '../lambdas/shared/errors.js';
 import { PERMISSIONS, type Permission } from '../lambdas/shared/principal.js';
+import { isRole, ROLE_NAMES, type Role } from '../lambdas/shared/roles.js';
 import { UUID_PATTERN } from '../lambdas/shared/schema.js';
 import type { UsagePlanName } from '../lib/api-gateway-settings.js';
 import { USAGE_PLAN_NAMES } from './usage-plans.js';
@@ -42,6 +43,17 @@ export type AdminCommand =
   | { command: 'revoke-key'; keyId: string }
   | { command: 'set-plan'; keyId: string; plan: UsagePlanName }
   | { command: 'set-wallet-plan'; appId: string; plan: UsagePlanName }
+  | {
+      command: 'add-identity-provider';
+      companyId: string;
+      issuer: string;
+      audience: string;
+      rolesClaim?: string;
+      /** `--role <claim value>=<role>`, each given once; none: the claim holds role names. */
+      roleMappings: Record<string, Role>;
+    }
+  | { command: 'list-identity-providers'; companyId?: string }
+  | { command: 'remove-identity-provider'; companyId: string; issuer: string }
   | ImportCommand
   | ExportCommand;
 
@@ -80,6 +92,9 @@ const COMMAND_OPTIONS = {
   'revoke-key': ['key-id'],
   'set-plan': ['key-id', 'plan'],
   'set-wallet-plan': ['app', 'plan'],
+  'add-identity-provider': ['company', 'issuer', 'audience', 'roles-claim', 'role'],
+  'list-identity-providers': ['company'],
+  'remove-identity-provider': ['company', 'issuer'],
   import: ['company', 'mode', 'format', 'category-id', 'subcategory-id'],
   export: [
     'company',
@@ -99,6 +114,9 @@ type CommandName = keyof typeof COMMAND_OPTIONS;
 
 /** The options each command takes without a value (switches). */
 const COMMAND_FLAGS: Partial<Record<CommandName, readonly string[]>> = { import: ['create-missing'] };
+
+/** Options that may be given more than once; their values are kept in order, one per line. */
+const REPEATABLE_OPTIONS: readonly string[] = ['role'];
 
 /** The positional arguments each command takes, by name. */
 const COMMAND_POSITIONALS: Partial<Record<CommandName, readonly string[]>> = { import: ['file'] };
@@ -125,6 +143,10 @@ export const ADMIN_USAGE = `Usage: npm run --silent admin -- <command> [options]
   revoke-key --key-id <keyId>
   set-plan --key-id <keyId> --plan <${USAGE_PLAN_NAMES.join('|')}>
   set-wallet-plan --app <appId> --plan <${USAGE_PLAN_NAMES.join('|')}>
+  add-identity-provider --company <companyId> --issuer <issuer URL> --audience <aud>
+         [--roles-claim <claim>] [--role <claim value>=<${ROLE_NAMES.join('|')}> ...]
+  list-identity-providers [--company <companyId>]
+  remove-identity-provider --company <companyId> --issuer <issuer URL>
   import <file> --company <companyId> [--mode <${IMPORT_MODES.join('|')}>] [--format <${IMPORT_FORMATS.join('|')}>]
          [--subcategory-id <id> [--category-id <id>]] [--create-missing]
   export --company <companyId> [--format <${EXPORT_FORMATS.join('|')}>] [--out <file>] [--status <active|inactive|all>]
@@ -211,8 +233,11 @@ function optionValues(
         `${token.rawName} needs a value (for one that starts with "-", write ${token.rawName}=<value>)`,
       );
     }
-    if (values.has(token.name)) throw new UsageError(`${token.rawName} is given more than once`);
-    values.set(token.name, value);
+    const earlier = values.get(token.name);
+    if (earlier !== undefined && !REPEATABLE_OPTIONS.includes(token.name)) {
+      throw new UsageError(`${token.rawName} is given more than once`);
+    }
+    values.set(token.name, earlier === undefined ? value : `${earlier}\n${value}`);
   }
   return values;
 }
@@ -297,11 +322,53 @@ export function parseAdminArguments(argv: readonly string[]): AdminCommand {
       return { command, keyId: requiredValue(options, 'key-id'), plan: usagePlan(options) };
     case 'set-wallet-plan':
       return { command, appId: requiredValue(options, 'app'), plan: usagePlan(options) };
+    case 'add-identity-provider': {
+      const rolesClaim = options.get('roles-claim');
+      if (rolesClaim !== undefined && rolesClaim.trim() === '')
+        throw new UsageError('--roles-claim needs a claim name');
+      return {
+        command,
+        companyId: requiredValue(options, 'company'),
+        issuer: requiredValue(options, 'issuer'),
+        audience: requiredValue(options, 'audience'),
+        ...(rolesClaim === undefined ? {} : { rolesClaim }),
+        roleMappings: roleMappings(options.get('role')),
+      };
+    }
+    case 'list-identity-providers': {
+      const companyId = options.get('company');
+      return {
+        command,
+        ...(companyId === undefined ? {} : { companyId: requiredValue(options, 'company') }),
+      };
+    }
+    case 'remove-identity-provider':
+      return {
+        command,
+        companyId: requiredValue(options, 'company'),
+        issuer: requiredValue(options, 'issuer'),
+      };
     case 'import':
       return importCommand(options, positionals);
     case 'export':
       return exportCommand(options);
   }
+}
+
+/** The `--role <claim value>=<role>` options (one per line), each claim value once. */
+function roleMappings(lines: string | undefined): Record<string, Role> {
+  const mappings: Record<string, Role> = {};
+  for (const line of lines === undefined ? [] : lines.split('\n')) {
+    const separator = line.lastIndexOf('=');
+    const claimValue = line.slice(0, separator);
+    const role = line.slice(separator + 1);
+    if (separator <= 0 || !isRole(role)) {
+      throw new UsageError(`--role must read <claim value>=<${ROLE_NAMES.join('|')}>, not ${quoted(line)}`);
+    }
+    if (Object.hasOwn(mappings, claimValue)) throw new UsageError(`--role maps ${quoted(claimValue)} twice`);
+    mappings[claimValue] = role;
+  }
+  return mappings;
 }
 
 /** `--plan`, one of the usage plans. */

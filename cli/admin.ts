@@ -1,7 +1,7 @@
 /**
- * The admin CLI: companies, Apps and API keys, and a company's objects in bulk (`import`,
- * `export`, see `bulk-objects.ts`). Each command prints one JSON line on stdout (`export`
- * without `--out` prints the file instead);
+ * The admin CLI: companies, Apps, API keys and identity providers, and a company's objects in
+ * bulk (`import`, `export`, see `bulk-objects.ts`). Each command prints one JSON line on stdout
+ * (`export` without `--out` prints the file instead);
  * errors print one line on stderr and nothing on stdout, with exit code 2 for a usage error
  * (see `admin-arguments.ts`, checked before connecting) and 1 for any other error.
  *
@@ -94,6 +94,22 @@ async function run(
       const { keyId, apiKey } = await issueApiKey(tenantType, tenantId, permissions, label);
       await assignPlan(keyId, DEFAULT_USAGE_PLAN);
       return { keyId, apiKey, ...(label ? { label } : {}) };
+    }
+    case 'add-identity-provider': {
+      const { addIdentityProvider } = await import('../lambdas/domain/identity/identity-providers.js');
+      const { command: _command, ...provider } = request;
+      return { identityProvider: await addIdentityProvider(provider) };
+    }
+    case 'list-identity-providers': {
+      const { listIdentityProviders } = await import('../lambdas/domain/identity/identity-providers.js');
+      return { identityProviders: await listIdentityProviders(request.companyId) };
+    }
+    case 'remove-identity-provider': {
+      const { removeIdentityProvider } = await import('../lambdas/domain/identity/identity-providers.js');
+      await removeIdentityProvider(request.companyId, request.issuer);
+      // Locally at once; in AWS each warm authorizer forgets the provider within a minute.
+      await connection.flushAuthorizerCache();
+      return { issuer: request.issuer, companyId: request.companyId, removed: true };
     }
     case 'revoke-key': {
       const { keyId } = request;

@@ -149,6 +149,11 @@ export interface KeyedOperation extends OperationFields {
   anyKey?: boolean;
   /** The path names a company (`companyId`): another company's id is refused with `deniedCode`, before the body is read. */
   companyInPath?: boolean;
+  /**
+   * It reads the audit trail (ledger proofs, bundles, exports, imports' reports): a person whose
+   * role may not (`viewer`, `lambdas/shared/roles.ts`) is refused; any key with the permission may.
+   */
+  auditTrail?: true;
 }
 
 /**

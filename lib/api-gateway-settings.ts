@@ -84,7 +84,8 @@ export const REFUSAL_REASON_CONTEXT_KEY = GATEWAY_RESPONSES.ACCESS_DENIED.errorF
  */
 export const CREDENTIAL_REFUSALS = {
   apiKey: 'Invalid API key: it is not a key of this API, or it was revoked',
-  authorizationFormat: 'The Authorization header must read Bearer <wallet session token>',
+  authorizationFormat:
+    "The Authorization header must read Bearer <wallet session token or identity provider's token>",
   walletToken: 'Invalid wallet session token: unknown, expired, or ended (log in again)',
 } as const;
 

@@ -10,8 +10,9 @@
  *
  * Its response also names the caller's API Gateway API key (`usageIdentifierKey`), whose usage
  * plan throttles the caller (`usage-plans.ts`); callers without one fall back to the shared key
- * named in its environment. Its role may read key and session items and count wallet calls,
- * nothing else.
+ * named in its environment. Its role may read key, session and identity provider items and
+ * count wallet calls, nothing else. People's tokens are checked against their provider's keys,
+ * fetched over the internet (the function is in no VPC).
  */
 import { Duration } from 'aws-cdk-lib';
 import { type CfnAuthorizer, RequestAuthorizer } from 'aws-cdk-lib/aws-apigateway';
@@ -19,6 +20,7 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Construct } from 'constructs';
+import { IDENTITY_PROVIDER_PARTITION } from '../lambdas/repositories/identity-provider-repository.js';
 import { apiKeyPartition } from '../lambdas/repositories/identity-repository.js';
 import { walletKey } from '../lambdas/repositories/wallet-repository.js';
 import { sessionPartition } from '../lambdas/repositories/wallet-session-repository.js';
@@ -64,15 +66,19 @@ export class ApiKeyAuthorizer extends Construct {
         [DEFAULT_USAGE_IDENTIFIER_KEY_ENVIRONMENT]: props.defaultUsageIdentifierKey,
       },
     });
-    // It reads one key item or one session item per call, and nothing else: no object, no
-    // ledger event, no other tenant's data, no Query or Scan.
+    // It reads one key item, session item or identity provider item per call, and nothing
+    // else: no object, no ledger event, no other tenant's data, no Query or Scan.
     this.function.addToRolePolicy(
       new PolicyStatement({
         actions: ['dynamodb:GetItem'],
         resources: [props.table.tableArn],
         conditions: {
           'ForAllValues:StringLike': {
-            'dynamodb:LeadingKeys': [API_KEY_ITEM_PARTITIONS, WALLET_SESSION_ITEM_PARTITIONS],
+            'dynamodb:LeadingKeys': [
+              API_KEY_ITEM_PARTITIONS,
+              WALLET_SESSION_ITEM_PARTITIONS,
+              IDENTITY_PROVIDER_PARTITION,
+            ],
           },
         },
       }),

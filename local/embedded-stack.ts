@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { LOOPBACK_HTTP_ISSUERS_ENVIRONMENT } from '../lambdas/domain/identity/issuer-urls.js';
 import { LOCAL_WEBHOOKS_ALLOW_LOOPBACK_ENVIRONMENT } from '../lambdas/domain/webhooks/webhook-address.js';
 import { LOCAL_DELIVERY_QUEUE_ENVIRONMENT } from '../lambdas/repositories/delivery-queue-environment.js';
 import { LOCAL_CURSOR_KEY_ENV } from '../lambdas/shared/cursor-key.js';
@@ -102,6 +103,8 @@ export async function startEmbeddedStack(options: EmbeddedStackOptions): Promise
     [LOCAL_DELIVERY_QUEUE_ENVIRONMENT]: 'table',
     // A developer may receive webhooks on their own machine (http to loopback).
     [LOCAL_WEBHOOKS_ALLOW_LOOPBACK_ENVIRONMENT]: 'true',
+    // The local identity provider (and a developer's own) serves plain http on loopback.
+    [LOOPBACK_HTTP_ISSUERS_ENVIRONMENT]: 'allowed',
   };
   const client = new DynamoDBClient({
     endpoint: environment.LOCAL_DYNAMODB_ENDPOINT,

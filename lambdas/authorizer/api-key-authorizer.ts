@@ -1,11 +1,13 @@
 /**
  * API Gateway REQUEST authorizer. It maps a credential to a principal and allows the whole API;
  * per-operation permission checks happen in the handlers, against the operation table, where
- * they can respond 403 in the spec's format. Two credentials are accepted:
+ * they can respond 403 in the spec's format. Three credentials are accepted:
  * - `X-API-Key: ark_...`: a company's or an App's key, with the key's permissions;
  * - `Authorization: Bearer arw_...`: a wallet's session token (from `POST /v2/wallets/login`),
  *   acting for the wallet's App with the wallet permissions; each such call is counted on the
- *   wallet, in the same conditional write that checks the session was not ended.
+ *   wallet, in the same conditional write that checks the session was not ended;
+ * - `Authorization: Bearer <JWT>`: a person's token from their company's identity provider
+ *   (`person-tokens.ts`), acting with the permissions of the person's role.
  * When both are sent, `X-API-Key` decides. API Gateway's cache is off (see
  * `lib/api-gateway-settings.ts`), so this runs on every request; resolved API keys are kept in
  * memory for a few seconds, sessions (which never change) for a minute.
@@ -17,9 +19,15 @@
 import { createHash } from 'node:crypto';
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { resolveApiKey } from '#domain/identity/api-keys.js';
+import { clearPersonTokenKeys, looksLikeJwt, resolvePersonToken } from '#domain/identity/person-tokens.js';
 import { bearerTokenOf, resolveSessionToken } from '#domain/wallets/wallet-sessions.js';
 import { headerValue } from '#http/http-request.js';
+import {
+  findIdentityProvider,
+  type IdentityProviderRecord,
+} from '#repositories/identity-provider-repository.js';
 import { findSession, type WalletSessionRecord } from '#repositories/wallet-session-repository.js';
+import { MemoryCache } from '#shared/memory-cache.js';
 import { type Principal, toAuthorizerContext } from '#shared/principal.js';
 import {
   API_KEY_HEADER,
@@ -29,11 +37,12 @@ import {
   REFUSAL_REASON_CONTEXT_KEY,
   WALLET_TOKEN_HEADER,
 } from '../../lib/api-gateway-settings.js';
-import { MemoryCache } from './memory-cache.js';
 
 const MAX_CACHED_CREDENTIALS = 1000;
 /** Sessions never change, so how long one is cached does not delay any revocation. */
 const SESSION_CACHE_SECONDS = 60;
+/** A removed identity provider's tokens are refused at most this long after (docs/people-sign-in.md). */
+const IDENTITY_PROVIDER_CACHE_SECONDS = 60;
 
 const apiKeyCache = new MemoryCache<Principal>({
   ttlMs: AUTHORIZER_MEMORY_CACHE_SECONDS * 1000,
@@ -43,11 +52,17 @@ const sessionCache = new MemoryCache<WalletSessionRecord>({
   ttlMs: SESSION_CACHE_SECONDS * 1000,
   maxEntries: MAX_CACHED_CREDENTIALS,
 });
+const providerCache = new MemoryCache<IdentityProviderRecord>({
+  ttlMs: IDENTITY_PROVIDER_CACHE_SECONDS * 1000,
+  maxEntries: MAX_CACHED_CREDENTIALS,
+});
 
 /** Forgets every cached credential (the local gateway's cache flush; tests). */
 export function clearAuthorizerCache(): void {
   apiKeyCache.clear();
   sessionCache.clear();
+  providerCache.clear();
+  clearPersonTokenKeys();
 }
 
 /** `arn:...:apiId/stage/VERB/path` → `arn:...:apiId/stage/*` (the response fits every route). */
@@ -74,6 +89,14 @@ async function cachedSession(tokenHash: string): Promise<WalletSessionRecord | u
   return session;
 }
 
+async function cachedProvider(issuer: string): Promise<IdentityProviderRecord | undefined> {
+  const cached = providerCache.get(issuer);
+  if (cached) return cached;
+  const provider = await findIdentityProvider(issuer);
+  if (provider) providerCache.set(issuer, provider);
+  return provider;
+}
+
 /** A Deny of the whole API that names why (the ACCESS_DENIED gateway response's message). */
 function refusal(methodArn: string, reason: string): APIGatewayAuthorizerResult {
   return {
@@ -98,10 +121,16 @@ export const handler = async (
     principal = await principalOfApiKey(apiKey);
     if (!principal) return refusal(event.methodArn, CREDENTIAL_REFUSALS.apiKey);
   } else {
-    const sessionToken = bearerTokenOf(authorization);
-    if (!sessionToken) return refusal(event.methodArn, CREDENTIAL_REFUSALS.authorizationFormat);
-    principal = await resolveSessionToken(sessionToken, cachedSession);
-    if (!principal) return refusal(event.methodArn, CREDENTIAL_REFUSALS.walletToken);
+    const token = bearerTokenOf(authorization);
+    if (!token) return refusal(event.methodArn, CREDENTIAL_REFUSALS.authorizationFormat);
+    if (looksLikeJwt(token)) {
+      const outcome = await resolvePersonToken(token, cachedProvider);
+      if ('refusal' in outcome) return refusal(event.methodArn, outcome.refusal);
+      principal = outcome.principal;
+    } else {
+      principal = await resolveSessionToken(token, cachedSession);
+      if (!principal) return refusal(event.methodArn, CREDENTIAL_REFUSALS.walletToken);
+    }
   }
   return {
     principalId: principal.keyId,

@@ -20,6 +20,7 @@ import {
   startInvocation,
 } from '#shared/observability.js';
 import { type Principal, principalFromEvent } from '#shared/principal.js';
+import { ROLES } from '#shared/roles.js';
 import type { Infer, ObjectSchema } from '#shared/schema.js';
 import { traceInvocation } from '#shared/xray-tracing.js';
 import {
@@ -70,8 +71,13 @@ export interface RequestExtensions {
   readFormBody?: typeof readFormBody;
 }
 
+/** What lacks a permission, in a 403's message: the key, or the person's role. */
+const credentialOf = (principal: Principal): string =>
+  principal.person ? `The role ${principal.person.role}` : 'The API key';
+
 /** Refuses a caller of the wrong kind or without the operation's permission. */
 export function authorizeOperation(operation: KeyedOperation, principal: Principal): void {
+  if (principal.refusal) throw new ForbiddenError(operation.deniedCode, principal.refusal);
   if (operation.anyKey) return;
   if (principal.type !== operation.principal) {
     throw new ForbiddenError(
@@ -82,7 +88,14 @@ export function authorizeOperation(operation: KeyedOperation, principal: Princip
   if (!principal.permissions.has(operation.permission)) {
     throw new ForbiddenError(
       operation.deniedCode,
-      `The API key lacks the permission ${operation.permission}`,
+      `${credentialOf(principal)} lacks the permission ${operation.permission}`,
+    );
+  }
+  if (operation.auditTrail && principal.person && !ROLES[principal.person.role].auditTrail) {
+    throw new ForbiddenError(
+      operation.deniedCode,
+      `The role ${principal.person.role} may not read the audit trail (ledger proofs, bundles, exports, ` +
+        "imports' reports): the auditor, editor and admin roles may",
     );
   }
 }
@@ -104,7 +117,7 @@ export function requireConditionalPermissions(
   if (missing.length === 0) return;
   throw new ForbiddenError(
     operation.deniedCode,
-    `The API key lacks the permission${missing.length > 1 ? 's' : ''} ${missing.join(', ')}, ` +
+    `${credentialOf(principal)} lacks the permission${missing.length > 1 ? 's' : ''} ${missing.join(', ')}, ` +
       `which ${condition.when} needs`,
   );
 }

@@ -16,6 +16,7 @@ import { SESSION_TOKEN_PATTERN } from '#domain/wallets/wallet-sessions.js';
 import { walletDetailView, walletView } from '#domain/wallets/wallet-view.js';
 import { errorCodeEntry, errorCodes } from '#shared/error-catalogue.js';
 import { PERMISSIONS } from '#shared/principal.js';
+import { ROLE_NAMES } from '#shared/roles.js';
 import type { JsonSchema } from '#shared/schema.js';
 import { type ImportResponseSchemaName, importResponseSchemas } from './import-response-schemas.js';
 import { type WebhookResponseSchemaName, webhookResponseSchemas } from './webhook-response-schemas.js';
@@ -265,12 +266,15 @@ export const responseSchemas = {
   ChainVerification: chainVerification,
   Caller: closedObject(
     {
-      kind: described({ enum: [...CALLER_KINDS] }, "a company's key, an App's key, or a wallet's session"),
-      id: described(uuid, 'the company id, the App id, or the wallet id'),
+      kind: described(
+        { enum: [...CALLER_KINDS] },
+        "a company's key, an App's key, a wallet's session, or a person signed in through the company's identity provider",
+      ),
+      id: described(uuid, "the company id (a key's or a person's), the App id, or the wallet id"),
       appId: described({ type: ['string', 'null'], format: 'uuid' }, "a wallet's App; null for a key"),
       keyId: described(
         { type: ['string', 'null'], pattern: '^[0-9a-f]{24}$' },
-        "the key's id, as events name it (`apiKey:<keyId>`); null for a wallet",
+        "the key's id, as events name it (`apiKey:<keyId>`); null for a wallet or a person",
       ),
       label: described(
         { type: ['string', 'null'], maxLength: 100 },
@@ -289,6 +293,19 @@ export const responseSchemas = {
           }),
         },
         "the labels of the keys of the caller's company or App (revoked keys too), to name the key of an event's `apiKey:<keyId>`; empty for a wallet",
+      ),
+      person: described(
+        {
+          type: ['object', 'null'],
+          additionalProperties: false,
+          required: ['principal', 'role', 'name'],
+          properties: {
+            principal: described({ type: 'string' }, 'as events name the person: `user:<sub>@<issuer host>`'),
+            role: { enum: [...ROLE_NAMES] },
+            name: described({ type: ['string', 'null'] }, "the token's name or email claim"),
+          },
+        },
+        'who signed in, with which role (docs/people-sign-in.md); null for a key or a wallet',
       ),
     },
     { description: 'Extension: who is calling, and what it may do' },

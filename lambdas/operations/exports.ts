@@ -8,6 +8,7 @@ export const exportOperations = withIds({
     method: 'GET',
     path: '/v2/objects/export',
     handler: 'objects/export-objects',
+    auditTrail: true,
     access: {
       // UpdateItem: the company's job slots (`lambdas/domain/job-slots.ts`).
       table: ['GetItem', 'Query', 'PutItem', 'UpdateItem'],
@@ -27,6 +28,7 @@ export const exportOperations = withIds({
     method: 'GET',
     path: '/v2/exports/{exportId}',
     handler: 'exports/get-export',
+    auditTrail: true,
     access: { table: ['GetItem'], uploads: ['GetObject'] },
     summary: "An export job's status and, once done, a presigned link to its file (extension)",
     permission: 'objects:read',

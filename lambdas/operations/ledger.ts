@@ -64,6 +64,7 @@ export const ledgerOperations = withIds({
     method: 'GET',
     path: '/v2/objects/{objectId}/events/{sequence}/proof',
     handler: 'ledger/get-event-proof',
+    auditTrail: true,
     access: { table: ['GetItem'], log: ['GetObject'] },
     summary: "The inclusion proof of an object's event in the log, JSON or C2SP tlog-proof (extension)",
     permission: 'objects:read',
@@ -76,6 +77,7 @@ export const ledgerOperations = withIds({
     method: 'GET',
     path: '/v2/objects/{objectId}/bundle',
     handler: 'ledger/get-object-bundle',
+    auditTrail: true,
     access: { table: ['GetItem', 'Query'], log: ['GetObject'] },
     summary:
       "An object's offline-verifiable bundle: the object, its events, each event's tlog-proof, the checkpoint and key (extension)",

@@ -108,6 +108,7 @@ export const objectOperations = withIds({
     method: 'GET',
     path: '/v2/objects/{objectId}/verify',
     handler: 'objects/verify-object',
+    auditTrail: true,
     access: { table: ['GetItem', 'Query'] },
     summary: "Recompute and check an object's ledger chain (extension)",
     permission: 'objects:read',

@@ -84,6 +84,18 @@ export const DATA_MODEL: readonly ItemModel[] = [
       { name: 'check an API key', index: 'table', description: 'The authorizer’s GetItem by key id.' },
     ],
   }),
+  item(keys.identityProviderKeys, {
+    description:
+      'A company’s OpenID Connect provider (`add-identity-provider`): issuer, audience, roles claim and role mapping; an issuer belongs to one company.',
+    patterns: [
+      { name: 'find a token’s issuer', index: 'table', description: 'The authorizer’s GetItem by issuer.' },
+      {
+        name: 'list identity providers',
+        index: 'table',
+        description: 'One Query of the partition (`list-identity-providers`).',
+      },
+    ],
+  }),
   item(keys.keyLabelKeys, {
     description:
       'The label of a tenant’s API key (`create-key --label`), written with the key; kept when the key is revoked, since its events still name it.',

@@ -6,6 +6,7 @@
  */
 import { attribute, defineEntity, type RecordOf } from '#shared/entity.js';
 import { PERMISSIONS, type PrincipalType } from '#shared/principal.js';
+import { ROLE_NAMES } from '#shared/roles.js';
 import {
   arrayOf,
   boolean,
@@ -63,6 +64,11 @@ export const importJobEntity = defineEntity('import', {
     }),
     { hidden: true },
   ),
+  /** The person behind `principal` when one signed in created the job: the actor of its events. */
+  person: attribute(nullable(objectOf({ principal: string(), role: oneOf(ROLE_NAMES) })), {
+    hidden: true,
+    missing: null,
+  }),
   counts: attribute(
     objectOf({
       total: count('rows in the file (known once the job runs)'),

@@ -37,6 +37,15 @@ export const apiKeyKeys = /* @__PURE__ */ defineKeys({
   table: { pk: 'APIKEY#{keyId}', sk: 'APIKEY' },
 });
 
+/**
+ * A company's identity provider, by issuer: one partition holds every provider, so that the
+ * authorizer finds a token's issuer with one GetItem and the admin CLI lists them with one Query.
+ */
+export const identityProviderKeys = /* @__PURE__ */ defineKeys({
+  entity: 'identityProvider',
+  table: { pk: 'IDENTITY_PROVIDERS', sk: '{issuer}' },
+});
+
 /** A key's label, under its tenant, so that the tenant's labels are one Query (`GET /v2/me`). */
 export const keyLabelKeys = /* @__PURE__ */ defineKeys({
   entity: 'keyLabel',

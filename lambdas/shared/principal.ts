@@ -1,25 +1,15 @@
 /**
  * Who is calling: the identity the authorizer resolved from the API key (or a wallet's session
- * token), as the handlers see it.
+ * token, or a person's token from the company's identity provider), as the handlers see it.
  * API Gateway hands the authorizer's `context` to the integration with every value as a string,
  * so the permissions travel as one space-separated string.
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { UnauthorizedError } from './errors.js';
+import { PERMISSIONS, type Permission } from './permissions.js';
+import { isRole, type Role } from './roles.js';
 
-export const PERMISSIONS = [
-  'objects:read',
-  'objects:write',
-  'categories:read',
-  'categories:write',
-  'files:read',
-  'files:write',
-  'wallets:read',
-  'wallets:write',
-  'webhooks:read',
-  'webhooks:write',
-] as const;
-export type Permission = (typeof PERMISSIONS)[number];
+export { PERMISSIONS, type Permission };
 
 /** Every permission a company key gets at creation. */
 export const COMPANY_PERMISSIONS: readonly Permission[] = [
@@ -53,6 +43,13 @@ export interface Principal {
   keyLabel?: string;
   /** Set when a wallet calls with its session token (`Authorization: Bearer ...`) instead of a key. */
   wallet?: WalletIdentity;
+  /** Set when a person calls with a token of the company's identity provider (`Authorization: Bearer <JWT>`). */
+  person?: PersonIdentity;
+  /**
+   * Why every operation refuses this caller with 403 although its credential is valid (a
+   * person's token whose roles claim maps to no role); the permissions are then empty.
+   */
+  refusal?: string;
   /**
    * The API Gateway API key whose usage plan throttles this caller (AWS only; never passed on
    * to handlers). Absent: the stack's shared usage key.
@@ -65,6 +62,15 @@ interface WalletIdentity {
   id: string;
   /** `username@appId`. */
   fullUsername: string;
+}
+
+/** The person behind a person principal; its company is the principal's `tenantId`. */
+export interface PersonIdentity {
+  /** `user:<sub>@<issuer host>`, as events name the person. */
+  principal: string;
+  role: Role;
+  /** The token's `name` or `email` claim: the default `performedBy` of the person's changes. */
+  displayName?: string;
 }
 
 /** The authorizer's `context`, as API Gateway passes it on (all values are strings). */
@@ -87,6 +93,14 @@ export function toAuthorizerContext(principal: Principal): AuthorizerContext {
     ...(principal.wallet
       ? { walletId: principal.wallet.id, walletFullUsername: principal.wallet.fullUsername }
       : {}),
+    ...(principal.person
+      ? {
+          personPrincipal: principal.person.principal,
+          personRole: principal.person.role,
+          ...(principal.person.displayName ? { personName: principal.person.displayName } : {}),
+        }
+      : {}),
+    ...(principal.refusal ? { refusal: principal.refusal } : {}),
   };
 }
 
@@ -110,9 +124,24 @@ export function principalFromEvent(event: APIGatewayProxyEvent): Principal {
   if (context.keyLabel) principal.keyLabel = context.keyLabel;
   const { walletId, walletFullUsername } = context;
   if (walletId && walletFullUsername) principal.wallet = { id: walletId, fullUsername: walletFullUsername };
+  const { personPrincipal, personRole, personName, refusal } = context;
+  if (personPrincipal && personRole && isRole(personRole)) {
+    principal.person = { principal: personPrincipal, role: personRole };
+    if (personName) principal.person.displayName = personName;
+  }
+  if (refusal) principal.refusal = refusal;
   return principal;
 }
 
-/** How the ledger names the caller that caused an event: `apiKey:<keyId>` or `wallet:<fullUsername>`. */
-export const actorOf = (principal: Principal): string =>
-  principal.wallet ? `wallet:${principal.wallet.fullUsername}` : `apiKey:${principal.keyId}`;
+/**
+ * How the ledger names the caller that caused an event: `apiKey:<keyId>`,
+ * `wallet:<fullUsername>` or `user:<sub>@<issuer host>`.
+ */
+export function actorOf(principal: Principal): string {
+  if (principal.person) return principal.person.principal;
+  return principal.wallet ? `wallet:${principal.wallet.fullUsername}` : `apiKey:${principal.keyId}`;
+}
+
+/** An event's `performedBy`: the one the request gives, else a person's name or email, else null. */
+export const performedByOf = (principal: Principal, given: string | null | undefined): string | null =>
+  given ?? principal.person?.displayName ?? null;

@@ -1,4 +1,4 @@
-/** `GET /v2/me`: the caller told from its principal (a company's key, an App's, a wallet's session). */
+/** `GET /v2/me`: the caller told from its principal (a company's key, an App's, a wallet's session, a person). */
 import { callerOf } from '../../lambdas/domain/identity/caller';
 import type { Principal } from '../../lambdas/shared/principal';
 
@@ -26,6 +26,7 @@ describe('callerOf', () => {
       label: 'Auditor',
       permissions: ['objects:read', 'files:read'],
       keyLabels: [{ keyId: KEY_ID, label: 'Auditor' }],
+      person: null,
     });
   });
 
@@ -49,6 +50,32 @@ describe('callerOf', () => {
       label: null,
       permissions: ['wallets:read'],
       keyLabels: [],
+      person: null,
+    });
+  });
+
+  it("answers a person as a person of their company, with the role's permissions and no key", () => {
+    // Prepare
+    const personPrincipal = 'user:ada@idp.example.com';
+    const principal: Principal = {
+      type: 'company',
+      tenantId: COMPANY_ID,
+      keyId: personPrincipal,
+      permissions: new Set(['objects:read', 'categories:read']),
+      person: { principal: personPrincipal, role: 'viewer', displayName: 'Ada Lovelace' },
+    };
+    // Act
+    const caller = callerOf(principal, [{ keyId: KEY_ID, label: 'Auditor' }]);
+    // Assess
+    expect(caller).toEqual({
+      kind: 'person',
+      id: COMPANY_ID,
+      appId: null,
+      keyId: null,
+      label: null,
+      permissions: ['objects:read', 'categories:read'],
+      keyLabels: [{ keyId: KEY_ID, label: 'Auditor' }],
+      person: { principal: personPrincipal, role: 'viewer', name: 'Ada Lovelace' },
     });
   });
 });

@@ -7,9 +7,9 @@ import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-
 import type { APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { clearAuthorizerCache, handler } from '../../lambdas/authorizer/api-key-authorizer';
-import { MemoryCache } from '../../lambdas/authorizer/memory-cache';
 import { generateApiKey, hashApiKey } from '../../lambdas/domain/identity/api-keys';
 import { generateSessionToken, hashSessionToken } from '../../lambdas/domain/wallets/wallet-sessions';
+import { MemoryCache } from '../../lambdas/shared/memory-cache';
 import { AUTHORIZER_MEMORY_CACHE_SECONDS } from '../../lib/api-gateway-settings';
 import { refusedFor } from '../support/authorizer-refusals';
 

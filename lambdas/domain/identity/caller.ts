@@ -3,10 +3,23 @@
  * (the console) learns its company and what it may do without probing operations it may not call.
  */
 import { PERMISSIONS, type Permission, type Principal } from '#shared/principal.js';
+import type { Role } from '#shared/roles.js';
 
-/** What kind of caller: a company's key, an App's key, or a wallet's session. */
-export type CallerKind = 'company' | 'app' | 'wallet';
-export const CALLER_KINDS: readonly CallerKind[] = ['company', 'app', 'wallet'];
+/**
+ * What kind of caller: a company's key, an App's key, a wallet's session, or a person signed in
+ * through the company's identity provider.
+ */
+export type CallerKind = 'company' | 'app' | 'wallet' | 'person';
+export const CALLER_KINDS: readonly CallerKind[] = ['company', 'app', 'wallet', 'person'];
+
+/** The person behind a `person` caller. */
+export interface CallerPerson {
+  /** `user:<sub>@<issuer host>`, as events name the person. */
+  principal: string;
+  role: Role;
+  /** The token's name or email; null when it has neither. */
+  name: string | null;
+}
 
 /** The label of one of the tenant's keys. */
 export interface KeyLabel {
@@ -16,11 +29,11 @@ export interface KeyLabel {
 
 export interface Caller {
   kind: CallerKind;
-  /** The company id, the App id, or the wallet id. */
+  /** The company id (a key's or a person's), the App id, or the wallet id. */
   id: string;
   /** A wallet's App; null for a key. */
   appId: string | null;
-  /** The key's id (as events name it, `apiKey:<keyId>`); null for a wallet. */
+  /** The key's id (as events name it, `apiKey:<keyId>`); null for a wallet or a person. */
   keyId: string | null;
   /** The key's label (`create-key --label`); null when it has none, or for a wallet. */
   label: string | null;
@@ -31,6 +44,8 @@ export interface Caller {
    * client can name the key behind `apiKey:<keyId>`; empty for a wallet.
    */
   keyLabels: KeyLabel[];
+  /** Who signed in, with which role; null for a key or a wallet. */
+  person: CallerPerson | null;
 }
 
 /**
@@ -51,6 +66,20 @@ export function callerOf(principal: Principal, keyLabels: KeyLabel[]): Caller {
       label: null,
       permissions,
       keyLabels: [],
+      person: null,
+    };
+  }
+  if (principal.person) {
+    const { principal: personPrincipal, role, displayName } = principal.person;
+    return {
+      kind: 'person',
+      id: principal.tenantId,
+      appId: null,
+      keyId: null,
+      label: null,
+      permissions,
+      keyLabels,
+      person: { principal: personPrincipal, role, name: displayName ?? null },
     };
   }
   return {
@@ -61,5 +90,6 @@ export function callerOf(principal: Principal, keyLabels: KeyLabel[]): Caller {
     label: principal.keyLabel ?? null,
     permissions,
     keyLabels,
+    person: null,
   };
 }

@@ -66,6 +66,7 @@ const principalOf = (job: ImportJobRecord): Principal => ({
   tenantId: job.companyId,
   keyId: job.principal.keyId,
   permissions: new Set(job.principal.permissions),
+  ...(job.person ? { person: job.person } : {}),
 });
 
 /**

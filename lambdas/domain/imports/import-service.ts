@@ -21,7 +21,7 @@ import { nowIso } from '#shared/clock.js';
 import { BadRequestError, ConflictError, NotFoundError } from '#shared/errors.js';
 import { type CursorPage, type PageScope, pagePositionOf, toCursorPage } from '#shared/page-cursor.js';
 import type { PageRequest } from '#shared/pagination.js';
-import type { Principal } from '#shared/principal.js';
+import { type Principal, performedByOf } from '#shared/principal.js';
 import { timeOrderedId } from '#shared/time-ordered-id.js';
 import { csvText } from '../exports/export-format.js';
 import { startWithJobSlot } from '../job-slots.js';
@@ -75,8 +75,9 @@ function newJob(principal: Principal, options: ImportOptions, format: ImportForm
     defaultCategoryId: options.categoryId ?? null,
     defaultSubcategoryId: options.subcategoryId ?? null,
     createMissing: options.createMissing,
-    performedBy: options.performedBy ?? null,
+    performedBy: performedByOf(principal, options.performedBy),
     principal: { type: principal.type, keyId: principal.keyId, permissions: [...principal.permissions] },
+    person: principal.person ? { principal: principal.person.principal, role: principal.person.role } : null,
     counts: { total: 0, created: 0, updated: 0, skipped: 0, failed: 0 },
     errorCount: 0,
     nextIndex: 0,

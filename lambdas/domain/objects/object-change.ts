@@ -11,7 +11,7 @@ import type { ConditionedItem, TransactItem } from '#repositories/transactions.j
 import { nextTimestamp } from '#shared/clock.js';
 import { NotFoundError } from '#shared/errors.js';
 import { retryLostRaces } from '#shared/lost-race-retry.js';
-import { actorOf, type Principal } from '#shared/principal.js';
+import { actorOf, type Principal, performedByOf } from '#shared/principal.js';
 import { TRACKED_OBJECT_FIELDS } from '../../../verifier/object-fields.js';
 import { canonicalJson } from '../ledger/canonical-json.js';
 import { type FieldChanges, nextLink, sealEvent } from '../ledger/ledger-event.js';
@@ -96,7 +96,7 @@ export async function changeObject(
         action: change.action,
         changes: (change.changes ?? fieldChanges)(before, draft),
         eventDescription: change.eventDescription ?? null,
-        performedBy: change.performedBy ?? null,
+        performedBy: performedByOf(principal, change.performedBy),
         principal: actorOf(principal),
         timestamp,
       });

@@ -22,7 +22,7 @@ import { findSubcategory, refusedSubcategoryStatus } from '#repositories/subcate
 import { nextTimestamp, nowIso, storedInstant, storedTimeRange } from '#shared/clock.js';
 import { ConflictError, subcategoryNotFound, ValidationError } from '#shared/errors.js';
 import { type CursorPage, type PageScope, pagePositionOf, toCursorPage } from '#shared/page-cursor.js';
-import { actorOf, type Principal } from '#shared/principal.js';
+import { actorOf, type Principal, performedByOf } from '#shared/principal.js';
 import { type Infer, METADATA_MAX_BYTES, type Metadata } from '#shared/schema.js';
 import { type ChainVerification, verifyChain } from '../ledger/chain-verification.js';
 import { type LedgerEventView, toEventView } from '../ledger/event-view.js';
@@ -108,7 +108,7 @@ function objectCreation(
     action: 'create',
     changes: fieldChanges({}, draft),
     eventDescription: options.eventDescription ?? null,
-    performedBy: options.performedBy ?? null,
+    performedBy: performedByOf(principal, options.performedBy),
     principal: actorOf(principal),
     timestamp: createdAt,
   });

@@ -30,7 +30,7 @@ import { nextTimestamp, nowIso } from '#shared/clock.js';
 import { ConflictError, categoryNotFound, subcategoryNotFound, ValidationError } from '#shared/errors.js';
 import { retryLostRaces } from '#shared/lost-race-retry.js';
 import type { UploadedFile } from '#shared/multipart-stream.js';
-import { actorOf, type Principal } from '#shared/principal.js';
+import { actorOf, type Principal, performedByOf } from '#shared/principal.js';
 import type { Infer } from '#shared/schema.js';
 import { canonicalJson } from '../ledger/canonical-json.js';
 import { type FieldChanges, nextLink, sealEvent } from '../ledger/ledger-event.js';
@@ -121,7 +121,7 @@ export async function createSubcategory(
     action: 'CREATE',
     changes: changesBetween({}, draft),
     eventDescription: null,
-    performedBy: null,
+    performedBy: performedByOf(principal, null),
     principal: actorOf(principal),
     timestamp: createdAt,
   });
@@ -241,7 +241,7 @@ export async function updateSubcategory(
           action,
           changes,
           eventDescription: null,
-          performedBy: null,
+          performedBy: performedByOf(principal, null),
           principal: actorOf(principal),
           timestamp,
         });
