@@ -1229,13 +1229,13 @@ export interface components {
         /** @description Extension: who is calling, and what it may do */
         Caller: {
             /**
-             * @description a company's key, an App's key, or a wallet's session
+             * @description a company's key, an App's key, a wallet's session, or a person signed in through the company's identity provider
              * @enum {unknown}
              */
-            kind: "company" | "app" | "wallet";
+            kind: "company" | "app" | "wallet" | "person";
             /**
              * Format: uuid
-             * @description the company id, the App id, or the wallet id
+             * @description the company id (a key's or a person's), the App id, or the wallet id
              */
             id: string;
             /**
@@ -1243,7 +1243,7 @@ export interface components {
              * @description a wallet's App; null for a key
              */
             appId: string | null;
-            /** @description the key's id, as events name it (`apiKey:<keyId>`); null for a wallet */
+            /** @description the key's id, as events name it (`apiKey:<keyId>`); null for a wallet or a person */
             keyId: string | null;
             /** @description the key's label, given at its creation; null when it has none */
             label: string | null;
@@ -1254,6 +1254,15 @@ export interface components {
                 keyId: string;
                 label: string;
             }[];
+            /** @description who signed in, with which role (docs/people-sign-in.md); null for a key or a wallet */
+            person: {
+                /** @description as events name the person: `user:<sub>@<issuer host>` */
+                principal: string;
+                /** @enum {unknown} */
+                role: "viewer" | "auditor" | "editor" | "admin";
+                /** @description the token's name or email claim */
+                name: string | null;
+            } | null;
         };
         /** @description Spec 2.6 */
         FileRecord: {
