@@ -8,7 +8,7 @@
  */
 import createClient, { type Client } from 'openapi-fetch';
 import type { components, paths } from '../../client/openapi-types';
-import type { Session } from './session';
+import { type Credential, credentialHeaders, type Session } from './session';
 
 /** The API's schemas, by their name in the document (`Schemas['Object']`, `Schemas['Wallet']`). */
 export type Schemas = components['schemas'];
@@ -42,14 +42,27 @@ export interface ApiClient {
   session: Session;
 }
 
-/** A client that sends the session's key, never a cookie, and never reads a cached response. */
-export function createApiClient(baseUrl: string, session: Session): ApiClient {
-  const api = createClient<paths>({
+/** The typed API that sends the credential, never a cookie, and never reads a cached response. */
+const apiWith = (baseUrl: string, credential: Credential): Client<paths> =>
+  createClient<paths>({
     baseUrl,
-    headers: { 'X-API-Key': session.apiKey },
+    headers: credentialHeaders(credential),
     cache: 'no-store',
     credentials: 'omit',
   });
+
+/**
+ * The signed-in client. `onUnauthorized` hears every 401 the API answers a person's token: the
+ * token has expired (or its provider was removed), and the person must sign in again.
+ */
+export function createApiClient(baseUrl: string, session: Session, onUnauthorized?: () => void): ApiClient {
+  const api = apiWith(baseUrl, session.credential);
+  if (session.credential.kind === 'idToken' && onUnauthorized)
+    api.use({
+      onResponse: ({ response }) => {
+        if (response.status === 401) onUnauthorized();
+      },
+    });
   return { api, session };
 }
 
@@ -96,18 +109,13 @@ function errorOf(status: number, body: unknown): ApiError {
 }
 
 /**
- * Who the key is (`GET /v2/me`): any valid key may ask, whatever its permissions, so sign-in
- * probes no operation the key may not call. A wallet's session is not a key, and is refused here.
+ * Who the key or the person is (`GET /v2/me`): any valid credential may ask, whatever its
+ * permissions, so sign-in probes no operation it may not call. A wallet's session is not a key,
+ * and is refused here. A person browses their company.
  */
-export async function signInWith(baseUrl: string, apiKey: string): Promise<Session> {
-  const api = createClient<paths>({
-    baseUrl,
-    headers: { 'X-API-Key': apiKey },
-    cache: 'no-store',
-    credentials: 'omit',
-  });
-  const me = await dataOf(api.GET('/v2/me'));
+export async function signInWith(baseUrl: string, credential: Credential): Promise<Session> {
+  const me = await dataOf(apiWith(baseUrl, credential).GET('/v2/me'));
   if (me.kind === 'wallet')
     throw new ApiError('A wallet signs in with its password, not here', 400, 'WALLET');
-  return { apiKey, kind: me.kind, me };
+  return { credential, kind: me.kind === 'app' ? 'app' : 'company', me };
 }

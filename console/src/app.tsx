@@ -1,13 +1,18 @@
 /**
- * The app shell: sign-in, navigation by what the key may do (`GET /v2/me`'s permissions: a
- * section the key may not read is neither shown nor asked for), and the view of the route.
+ * The app shell: sign-in (a key, or a person through the company's identity provider), who is
+ * signed in, navigation by what the caller may do (`GET /v2/me`'s permissions: a section the
+ * caller may not read is neither shown nor asked for), and the view of the route. A person's
+ * sign-in ends when the ID token expires or the API answers 401 to it: the page then says so.
  */
-import { useMemo, useState } from 'preact/hooks';
+import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import { createApiClient } from './api-client';
 import { ClientContext } from './components/client-context';
 import { PinCheck } from './components/pin-check';
+import type { SignInConfig } from './config';
+import { endSessionUrl } from './person-sign-in';
 import { type Route, routeHref, useRoute } from './router';
 import { can, restoreSession, type Session, storeSession } from './session';
+import { watchExpiry } from './sign-in-expiry';
 import { ActivityView } from './views/activity';
 import { CategoriesView } from './views/categories';
 import { CategoryView } from './views/category';
@@ -41,24 +46,50 @@ const SECTIONS: Record<Session['kind'], Section[]> = {
 const sectionsOf = (session: Session): Section[] =>
   SECTIONS[session.kind].filter((section) => section.allowed(session));
 
-export function App({ apiBaseUrl }: { apiBaseUrl: string }) {
+/** Who is signed in, as the header says it: a person's name and role, or a key's label. */
+function signedInAs(session: Session): string | undefined {
+  const person = session.me.person;
+  if (person) return `${person.name ?? person.principal} (${person.role})`;
+  return session.me.label ?? undefined;
+}
+
+export function App({ apiBaseUrl, signInConfig }: { apiBaseUrl: string; signInConfig?: SignInConfig }) {
   const [session, setSession] = useState<Session | undefined>(restoreSession);
+  // A person's sign-in has expired: the sign-in page says so.
+  const [expired, setExpired] = useState(false);
   const route = useRoute();
   // Bumped when the trusted key or the pin changes, so that the pin check runs again.
   const [trustGeneration, setTrustGeneration] = useState(0);
+  const expire = useCallback(() => {
+    setSession(undefined);
+    setExpired(true);
+  }, []);
   const client = useMemo(
-    () => (session ? createApiClient(apiBaseUrl, session) : undefined),
-    [apiBaseUrl, session],
+    () => (session ? createApiClient(apiBaseUrl, session, expire) : undefined),
+    [apiBaseUrl, session, expire],
   );
+  useEffect(() => (session ? watchExpiry(session.credential, expire) : undefined), [session, expire]);
   const signIn = (next: Session, remember: boolean) => {
     storeSession(next, remember);
+    setExpired(false);
     setSession(next);
     location.hash = routeHref([sectionsOf(next)[0]?.segment ?? '']);
   };
-  const signOut = () => {
+  /** Forgets the credential; a person is also signed out at the provider when it offers that. */
+  const signOut = async () => {
+    const credential = session?.credential;
     storeSession(undefined, false);
     setSession(undefined);
+    setExpired(false);
+    if (credential?.kind !== 'idToken' || !signInConfig) return;
+    const providerSignOut = await endSessionUrl(
+      signInConfig,
+      credential.idToken,
+      new URL(location.href),
+    ).catch(() => undefined);
+    if (providerSignOut) location.assign(providerSignOut);
   };
+  const who = session && signedInAs(session);
   return (
     <>
       <a class="skip-link" href="#main">
@@ -68,7 +99,7 @@ export function App({ apiBaseUrl }: { apiBaseUrl: string }) {
         <span class="brand">Asset Registry console</span>
         {session && (
           <nav aria-label="Main">
-            {session.me.label && <span class="signed-in">Signed in as {session.me.label}</span>}
+            {who && <span class="signed-in">Signed in as {who}</span>}
             {sectionsOf(session).map((item) => (
               <a
                 key={item.segment}
@@ -78,7 +109,7 @@ export function App({ apiBaseUrl }: { apiBaseUrl: string }) {
                 {item.label}
               </a>
             ))}
-            <button type="button" onClick={signOut}>
+            <button type="button" onClick={() => void signOut()}>
               Sign out
             </button>
           </nav>
@@ -94,7 +125,7 @@ export function App({ apiBaseUrl }: { apiBaseUrl: string }) {
           />
         </ClientContext.Provider>
       ) : (
-        <SignIn apiBaseUrl={apiBaseUrl} onSignIn={signIn} />
+        <SignIn apiBaseUrl={apiBaseUrl} signInConfig={signInConfig} expired={expired} onSignIn={signIn} />
       )}
     </>
   );
@@ -118,7 +149,8 @@ function CurrentView({
       <main id="main">
         <h1>Nothing to show</h1>
         <p>
-          This key has no permission that the console can use ({session.me.permissions.join(', ') || 'none'}).
+          This key or role has no permission that the console can use (
+          {session.me.permissions.join(', ') || 'none'}).
         </p>
       </main>
     );

@@ -8,7 +8,7 @@ import './styles.css';
 installEd25519Fallback();
 const root = document.getElementById('app') as HTMLElement;
 loadConsoleConfig().then(
-  (config) => render(<App apiBaseUrl={config.apiBaseUrl} />, root),
+  (config) => render(<App apiBaseUrl={config.apiBaseUrl} signInConfig={config.signIn} />, root),
   (error: unknown) => {
     root.innerHTML = '';
     const message = document.createElement('p');

@@ -113,7 +113,7 @@ describe('browsing the registry in the console', () => {
     await page.goto(server.consoleUrl);
     await page.getByLabel('API key').fill(paging.apiKey);
     await page.getByLabel(/Stay signed in/).check(); // so that the reload below keeps the key
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByRole('link', { name: paging.subcategoryName }).click();
     await objectsPages.getByText('1–20 of 21').waitFor();
     await objectsPages.getByRole('button', { name: 'Next page' }).focus();
@@ -174,7 +174,7 @@ describe('browsing the registry in the console', () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('API key').fill(company.apiKey);
     await page.getByLabel(/Stay signed in/).check();
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByRole('heading', { name: 'Categories' }).waitFor();
     await page.reload();
     // Assess

@@ -45,7 +45,7 @@ export function consoleServer() {
 export async function signIn(page: Page, consoleUrl: string, apiKey: string): Promise<void> {
   await page.goto(consoleUrl);
   await page.getByLabel('API key').fill(apiKey);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
 /** axe-core's serious and critical findings on the page as it is now (WCAG 2.1 A/AA rules). */

@@ -1,11 +1,11 @@
 /**
  * The company's categories and their subcategories by id, so that views name what the API gives
  * as ids (an object's category, a changed `subcategoryId`) and fill the list's pickers. Read
- * once per key (`GET /v2/categories`, every status, page by page), and only when the key has
+ * once per key or person (`GET /v2/categories`, every status, page by page), and only when the key has
  * `categories:read`: without it, ids stay ids.
  */
 import { dataOf, type Schemas } from '../api-client';
-import { can } from '../session';
+import { can, credentialSecret } from '../session';
 import { useRequest } from '../use-request';
 import { useClient } from './client-context';
 
@@ -38,9 +38,10 @@ function catalogueOf(categories: Schemas['Category'][]): Catalogue {
 export function useCatalogue(): Catalogue | undefined {
   const client = useClient();
   const allowed = can(client.session, 'categories:read');
+  const caller = credentialSecret(client.session.credential);
   const request = useRequest(async () => {
     if (!allowed) return undefined;
-    const cached = loaded.get(client.session.apiKey);
+    const cached = loaded.get(caller);
     if (cached) return cached;
     const loading = (async () => {
       const categories: Schemas['Category'][] = [];
@@ -55,9 +56,9 @@ export function useCatalogue(): Catalogue | undefined {
       }
       return catalogueOf(categories);
     })();
-    loaded.set(client.session.apiKey, loading);
-    loading.catch(() => loaded.delete(client.session.apiKey));
+    loaded.set(caller, loading);
+    loading.catch(() => loaded.delete(caller));
     return loading;
-  }, [client.session.apiKey, allowed]);
+  }, [caller, allowed]);
   return request.data;
 }

@@ -1,6 +1,6 @@
 /**
  * One object: where it sits (category and subcategory, by name), its fields and metadata, its
- * files, its event timeline; Verify in place (of the state shown: now, or as of the instant); the object as it stood at a chosen instant (`?asOf=`, with the event
+ * files, its event timeline; Verify in place (not for a viewer: the audit trail) (of the state shown: now, or as of the instant); the object as it stood at a chosen instant (`?asOf=`, with the event
  * that set that state), and the differences between any two of its events (`?atSequence=`).
  * The instant and the two events live in the route, so that a link shows the same page.
  */
@@ -13,7 +13,7 @@ import { ErrorNotice } from '../components/error-notice';
 import { PagedList } from '../components/paged-list';
 import { useCursorStack } from '../components/pagination';
 import { navigate, type Route, routeHref } from '../router';
-import { can, principalName } from '../session';
+import { can, canReadAuditTrail, principalName } from '../session';
 import { useRequest } from '../use-request';
 import { stateDifferences, valueText } from './change-text';
 import { EventTimeline } from './event-timeline';
@@ -52,12 +52,14 @@ export function ObjectDetailView({ objectId, route }: { objectId: string; route:
               Print this object's history
             </button>
           </p>
-          <ObjectVerification
-            key={`${objectId}:${asOf}`}
-            objectId={objectId}
-            asOf={asOf || undefined}
-            titleLevel={2}
-          />
+          {canReadAuditTrail(client.session) && (
+            <ObjectVerification
+              key={`${objectId}:${asOf}`}
+              objectId={objectId}
+              asOf={asOf || undefined}
+              titleLevel={2}
+            />
+          )}
           <AsOf
             key={`${objectId}:${asOf}`}
             objectId={objectId}

@@ -3,16 +3,20 @@
  * subcategory and the status (names, not ids, when the key may read categories); the whole row
  * opens the object; the filters live in the route, so that back and a bookmark keep them; an
  * "as of" date (the route's `asOf`) shows the matching objects as they stood then
- * (`objects-as-of.tsx`), and the export saves them as a file.
+ * (`objects-as-of.tsx`), and the export saves them as a file; both read the as-of export, part
+ * of the audit trail, which a viewer may not read. "New object" shows with `objects:write`.
  */
 import { Breadcrumb, type Crumb } from '../components/breadcrumb';
 import { type Catalogue, useCatalogue } from '../components/catalogue';
+import { useClient } from '../components/client-context';
 import { type FilterField, FilterForm, NAME_FILTER, SORT_FILTER } from '../components/filter-form';
 import { PagedList } from '../components/paged-list';
 import type { Route } from '../router';
 import { navigate, routeHref } from '../router';
+import { can, canReadAuditTrail } from '../session';
 import { ExportAsOf } from './export-as-of';
 import { listRoute, useRoutedList } from './list-route';
+import { ObjectCreate } from './object-create';
 import { AsOfForm, ObjectsAsOfList } from './objects-as-of';
 
 /** The objects list as last shown (its filters and page), for the object page's way back. */
@@ -74,6 +78,9 @@ export function ObjectsView({ route }: { route: Route }) {
   const list = listRoute(route, OBJECT_FILTERS);
   const asOf = list.values.asOf ?? '';
   const catalogue = useCatalogue();
+  const { session } = useClient();
+  // The registry as of a date is read from the as-of export: the audit trail.
+  const shown = canReadAuditTrail(session) ? asOf : '';
   lastListHref = routeHref(route.segments, Object.fromEntries(route.params));
   const { categoryId, subcategoryId } = list.values;
   const trail: Crumb[] = [];
@@ -89,6 +96,7 @@ export function ObjectsView({ route }: { route: Route }) {
     <main id="main">
       {trail.length > 0 && <Breadcrumb trail={[...trail, { label: 'Objects' }]} />}
       <h1>Objects</h1>
+      {catalogue && can(session, 'objects:write') && <ObjectCreate catalogue={catalogue} />}
       <FilterForm
         // The pickers join the form when the catalogue arrives; what the user typed stays.
         list={list}
@@ -101,17 +109,19 @@ export function ObjectsView({ route }: { route: Route }) {
           SORT_FILTER,
         ]}
       />
-      <section aria-labelledby="as-of-title" class="no-print">
-        <h2 id="as-of-title">The registry as of a date</h2>
-        <AsOfForm
-          key={asOf}
-          asOf={asOf}
-          onChange={(next) => navigate(route.segments, { ...list.values, asOf: next || undefined })}
-        />
-        <ExportAsOf filters={list.values} asOf={asOf} />
-      </section>
-      {asOf ? (
-        <ObjectsAsOfList route={route} list={list} asOf={asOf} />
+      {canReadAuditTrail(session) && (
+        <section aria-labelledby="as-of-title" class="no-print">
+          <h2 id="as-of-title">The registry as of a date</h2>
+          <AsOfForm
+            key={asOf}
+            asOf={asOf}
+            onChange={(next) => navigate(route.segments, { ...list.values, asOf: next || undefined })}
+          />
+          <ExportAsOf filters={list.values} asOf={asOf} />
+        </section>
+      )}
+      {shown ? (
+        <ObjectsAsOfList route={route} list={list} asOf={shown} />
       ) : (
         <LiveObjects route={route} catalogue={catalogue} />
       )}
