@@ -18,6 +18,7 @@ import { errorBodySchema, responseSchemas, schemaRef } from './response-schemas.
 const OPENAPI_VERSION = '3.1.0';
 export const API_KEY_SCHEME = 'ApiKey';
 export const WALLET_SESSION_SCHEME = 'WalletSession';
+export const PERSON_TOKEN_SCHEME = 'PersonToken';
 
 /**
  * A row's path as OpenAPI writes it: API Gateway's greedy `{name+}` (the rest of the path,
@@ -150,6 +151,8 @@ const specSectionOf = (row: Row): string | undefined => /\(spec (\d+\.\d+)\)/.ex
 function securityOf(row: Row): Array<Record<string, string[]>> {
   if (row.authorization === 'none') return [];
   const schemes: Array<Record<string, string[]>> = [{ [API_KEY_SCHEME]: [] }];
+  // A person signed in through the company's identity provider acts for the company.
+  if (row.principal === 'company') schemes.push({ [PERSON_TOKEN_SCHEME]: [] });
   // A wallet session acts as its App with the wallet permissions only.
   if (row.principal === 'app' && WALLET_PERMISSIONS.includes(row.permission)) {
     schemes.push({ [WALLET_SESSION_SCHEME]: [] });
@@ -164,7 +167,7 @@ function descriptionOf(row: Row): string {
     const walletSession = securityOf(row).some((scheme) => WALLET_SESSION_SCHEME in scheme);
     const kind =
       row.principal === 'company'
-        ? 'a company key'
+        ? 'a company key (or a person whose role grants it)'
         : walletSession
           ? "an App key or one of the App's wallet sessions"
           : 'an App key';
@@ -174,6 +177,8 @@ function descriptionOf(row: Row): string {
       lines.push(`Also needs ${named} for ${condition.when}; otherwise the same 403.`);
     }
     if (row.companyInPath) lines.push("Another company's id in the path is refused with the same 403.");
+    if (row.auditTrail)
+      lines.push('It reads the audit trail: a person with the viewer role gets the same 403.');
   }
   if (row.head) lines.push("`HEAD` gets a response too: GET's status and headers, with no body.");
   if (!specSectionOf(row)) lines.push('Extension: not in the interface specification.');
@@ -441,6 +446,15 @@ export function buildOpenApiDocument(
           bearerFormat: 'arw_ session token',
           description:
             'A wallet session token from POST /v2/wallets/login; acts for its App with wallets:read',
+        },
+        [PERSON_TOKEN_SCHEME]: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description:
+            "A person's ID token from the company's OpenID Connect provider (RS256, ES256 or EdDSA), " +
+            'registered with the admin CLI; acts for the company with the permissions of the role ' +
+            'its roles claim names: viewer, auditor, editor or admin (docs/people-sign-in.md)',
         },
       },
     },

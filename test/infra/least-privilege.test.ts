@@ -19,6 +19,10 @@ import {
 } from '../../lambdas/repositories/file-repository.js';
 import { subcategoryImageKey } from '../../lambdas/repositories/file-store.js';
 import { idempotencyPartition } from '../../lambdas/repositories/idempotency-store.js';
+import {
+  findIdentityProvider,
+  IDENTITY_PROVIDER_PARTITION,
+} from '../../lambdas/repositories/identity-provider-repository.js';
 import { findApiKey } from '../../lambdas/repositories/identity-repository.js';
 import { outboxItem, readOutbox } from '../../lambdas/repositories/log-outbox.js';
 import {
@@ -407,7 +411,7 @@ describe('every function of the stack', () => {
 });
 
 describe('the authorizer', () => {
-  it('reads key and session items, and counts wallet calls, and nothing else', () => {
+  it('reads key, session and identity provider items, and counts wallet calls, and nothing else', () => {
     // Prepare
     const roleId = synthesized.logicalIdOf(synthesized.stack.api.authorizerFunction.role!);
     // Act
@@ -420,7 +424,11 @@ describe('the authorizer', () => {
         Resource: JSON.parse(tableArn),
         Condition: {
           'ForAllValues:StringLike': {
-            'dynamodb:LeadingKeys': [API_KEY_ITEM_PARTITIONS, WALLET_SESSION_ITEM_PARTITIONS],
+            'dynamodb:LeadingKeys': [
+              API_KEY_ITEM_PARTITIONS,
+              WALLET_SESSION_ITEM_PARTITIONS,
+              IDENTITY_PROVIDER_PARTITION,
+            ],
           },
         },
       },
@@ -665,15 +673,17 @@ describe('partition patterns of IAM conditions', () => {
   });
   afterAll(() => documentClient.restore());
 
-  it('match the key items and session items the authorizer reads', async () => {
+  it('match the key, session and identity provider items the authorizer reads', async () => {
     // Act
     await findApiKey('0123456789abcdef01234567');
     await findSession('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    await findIdentityProvider('https://idp.example.com');
     // Assess
-    const [apiKeyPartition, sessionPartition] = keysSent();
+    const [apiKeyPartition, sessionPartition, providerPartition] = keysSent();
     expect(apiKeyPartition).toMatch(likePattern(API_KEY_ITEM_PARTITIONS));
     expect(sessionPartition).toMatch(likePattern(WALLET_SESSION_ITEM_PARTITIONS));
     expect(sessionPartition).not.toMatch(likePattern(API_KEY_ITEM_PARTITIONS));
+    expect(providerPartition).toBe(IDENTITY_PROVIDER_PARTITION);
   });
 
   it('match the state, outbox and position items the sequencer uses', async () => {

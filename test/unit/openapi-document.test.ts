@@ -10,6 +10,7 @@ import {
   buildOpenApiDocument,
   documentedPath,
   type OpenApiDocument,
+  PERSON_TOKEN_SCHEME,
   WALLET_SESSION_SCHEME,
 } from '../../lambdas/openapi/openapi-document';
 import type { OperationResponses } from '../../lambdas/openapi/operation-responses';
@@ -237,7 +238,7 @@ describe('OpenAPI document: generated from the operation table', () => {
     expect(Object.keys(errors?.['200']?.content ?? {})).toEqual(['application/json', 'text/csv']);
   });
 
-  it('asks for the API key on every keyed row, a wallet session where it may act, nothing on public rows', () => {
+  it('asks for the API key on every keyed row, a wallet session or a person where they may act, nothing on public rows', () => {
     // Act
     const security = Object.fromEntries(operationList.map((row) => [row.id, operationOf(row)?.security]));
     // Assess
@@ -246,12 +247,15 @@ describe('OpenAPI document: generated from the operation table', () => {
     expect(security.getWallet).toEqual([{ [API_KEY_SCHEME]: [] }, { [WALLET_SESSION_SCHEME]: [] }]);
     expect(security.listWallets).toEqual([{ [API_KEY_SCHEME]: [] }, { [WALLET_SESSION_SCHEME]: [] }]);
     expect(security.updateWallet).toEqual([{ [API_KEY_SCHEME]: [] }]);
-    expect(security.createCategory).toEqual([{ [API_KEY_SCHEME]: [] }]);
+    expect(security.createCategory).toEqual([{ [API_KEY_SCHEME]: [] }, { [PERSON_TOKEN_SCHEME]: [] }]);
     expect(document.components.securitySchemes[API_KEY_SCHEME]).toEqual(
       expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-API-Key' }),
     );
     expect(document.components.securitySchemes[WALLET_SESSION_SCHEME]).toEqual(
       expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+    );
+    expect(document.components.securitySchemes[PERSON_TOKEN_SCHEME]).toEqual(
+      expect.objectContaining({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }),
     );
   });
 

@@ -1,0 +1,32 @@
+/** docs/people-sign-in.md's roles table says what `ROLES` grants, no more and no less. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROLE_NAMES, ROLES } from '../../lambdas/shared/roles';
+
+const DOC = readFileSync(join(__dirname, '../../docs/people-sign-in.md'), 'utf8');
+
+/** The rows of the table under `## Roles`: role → [permissions cell, audit trail cell]. */
+function documentedRoles(): Map<string, [string, string]> {
+  const section = DOC.slice(DOC.indexOf('## Roles'), DOC.indexOf('## Registering a provider'));
+  const rows = new Map<string, [string, string]>();
+  for (const match of section.matchAll(/^\| `(\w+)` \| ([^|]+) \| (yes|no) \|$/gm)) {
+    rows.set(match[1]!, [match[2]!.trim(), match[3]!]);
+  }
+  return rows;
+}
+
+describe('the roles table of docs/people-sign-in.md', () => {
+  it.each(ROLE_NAMES)('states what %s grants', (role) => {
+    // Act
+    const row = documentedRoles().get(role);
+    // Assess
+    expect(row).toEqual([ROLES[role].permissions.join(', '), ROLES[role].auditTrail ? 'yes' : 'no']);
+  });
+
+  it('lists no other role', () => {
+    // Act
+    const roles = [...documentedRoles().keys()];
+    // Assess
+    expect(roles).toEqual([...ROLE_NAMES]);
+  });
+});
