@@ -8,8 +8,7 @@ export function describeError(error: unknown): { message: string; code?: string 
         message: 'The API key was not accepted: check that it is complete and not revoked.',
         code: error.code,
       };
-    if (error.status === 403)
-      return { message: `This key may not do that: ${error.message}.`, code: error.code };
+    if (error.status === 403) return { message: `Not allowed: ${error.message}.`, code: error.code };
     return { message: error.message, code: error.code };
   }
   return { message: error instanceof Error ? error.message : String(error) };

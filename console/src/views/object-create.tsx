@@ -14,6 +14,7 @@ import { useAction } from '../use-action';
 
 export function ObjectCreate({ catalogue }: { catalogue: Catalogue }) {
   const client = useClient();
+  const [open, setOpen] = useState(false);
   const [place, setPlace] = useState('');
   const [externalId, setExternalId] = useState('');
   const [name, setName] = useState('');
@@ -28,52 +29,57 @@ export function ObjectCreate({ catalogue }: { catalogue: Catalogue }) {
     );
     navigate(['objects', created.id], {});
   });
+  // The form is rendered only when opened, so that Tab does not pass through hidden fields.
   return (
-    <details class="no-print">
-      <summary>New object</summary>
-      <form class="stack narrow" onSubmit={create.onSubmit} aria-label="New object">
-        <label>
-          Subcategory
-          <select
-            name="place"
-            required
-            value={place}
-            onChange={(event) => setPlace(event.currentTarget.value)}
-          >
-            <option value="">Choose a subcategory</option>
-            {catalogue.categories.map((category) => (
-              <optgroup key={category.id} label={category.name}>
-                {category.subcategories.map((subcategory) => (
-                  <option key={subcategory.id} value={`${category.id}/${subcategory.id}`}>
-                    {category.name} › {subcategory.name}
-                  </option>
-                ))}
-              </optgroup>
-            ))}
-          </select>
-        </label>
-        <label>
-          External id
-          <input
-            name="externalId"
-            required
-            value={externalId}
-            onInput={(e) => setExternalId(e.currentTarget.value)}
-          />
-        </label>
-        <label>
-          Name
-          <input name="name" required value={name} onInput={(e) => setName(e.currentTarget.value)} />
-        </label>
-        <label>
-          Owner (optional)
-          <input name="owner" value={owner} onInput={(e) => setOwner(e.currentTarget.value)} />
-        </label>
-        <button type="submit" disabled={create.busy}>
-          {create.busy ? 'Creating…' : 'Create object'}
-        </button>
-        <ErrorNotice error={create.error} />
-      </form>
-    </details>
+    <div class="no-print">
+      <button type="button" aria-expanded={open} onClick={() => setOpen(!open)}>
+        New object
+      </button>
+      {open && (
+        <form class="stack narrow" onSubmit={create.onSubmit} aria-label="New object">
+          <label>
+            Subcategory
+            <select
+              name="place"
+              required
+              value={place}
+              onChange={(event) => setPlace(event.currentTarget.value)}
+            >
+              <option value="">Choose a subcategory</option>
+              {catalogue.categories.map((category) => (
+                <optgroup key={category.id} label={category.name}>
+                  {category.subcategories.map((subcategory) => (
+                    <option key={subcategory.id} value={`${category.id}/${subcategory.id}`}>
+                      {category.name} › {subcategory.name}
+                    </option>
+                  ))}
+                </optgroup>
+              ))}
+            </select>
+          </label>
+          <label>
+            External id
+            <input
+              name="externalId"
+              required
+              value={externalId}
+              onInput={(e) => setExternalId(e.currentTarget.value)}
+            />
+          </label>
+          <label>
+            Name
+            <input name="name" required value={name} onInput={(e) => setName(e.currentTarget.value)} />
+          </label>
+          <label>
+            Owner (optional)
+            <input name="owner" value={owner} onInput={(e) => setOwner(e.currentTarget.value)} />
+          </label>
+          <button type="submit" disabled={create.busy}>
+            {create.busy ? 'Creating…' : 'Create object'}
+          </button>
+          <ErrorNotice error={create.error} />
+        </form>
+      )}
+    </div>
   );
 }
