@@ -21,7 +21,7 @@ import {
 
 /** The algorithms of the provider's keys, one key each. */
 export const TEST_PROVIDER_ALGORITHMS = ['RS256', 'ES256', 'EdDSA'] as const;
-export type TestProviderAlgorithm = (typeof TEST_PROVIDER_ALGORITHMS)[number];
+type TestProviderAlgorithm = (typeof TEST_PROVIDER_ALGORITHMS)[number];
 
 const JWKS_PATH = '/jwks';
 const TOKEN_LIFETIME_SECONDS = 300;
@@ -29,7 +29,7 @@ const TOKEN_LIFETIME_SECONDS = 300;
 /** What a minted token says; a claim given as `undefined` is left out of the token. */
 export type TestClaims = Record<string, unknown>;
 
-export interface TestMintOptions {
+interface TestMintOptions {
   /** Claims over the defaults (iss: the provider, sub, iat: now, exp: in 5 minutes). */
   claims?: TestClaims;
   /** Header parameters over the defaults (alg of the key, its kid, typ JWT). */
