@@ -236,7 +236,7 @@ describe("people's tokens that the API refuses, over HTTP", () => {
       [
         'a token of a registered issuer whose discovery document names another issuer',
         () => impostor.mintTestToken({ claims: personClaims() }),
-        PERSON_TOKEN_REFUSALS.providerUnreachable,
+        PERSON_TOKEN_REFUSALS.discoveryMismatch,
       ],
       [
         "a token of company B's provider that claims company A's issuer",

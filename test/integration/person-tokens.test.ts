@@ -185,7 +185,7 @@ describe('resolvePersonToken refuses', () => {
     // Act
     const refusal = await refusalOf(token, [recordOf(impostor.issuer)]).finally(() => impostor.close());
     // Assess
-    expect(refusal).toBe(PERSON_TOKEN_REFUSALS.providerUnreachable);
+    expect(refusal).toBe(PERSON_TOKEN_REFUSALS.discoveryMismatch);
     expect(impostor.requests.jwks).toBe(0);
   });
 
