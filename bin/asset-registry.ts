@@ -24,6 +24,7 @@ new WebConsoleFilesStack(app, `${stackName}-ConsoleFiles`, {
   description: "Asset Registry: the web console's files, copied into the console bucket",
   webConsole: stack.webConsole,
   restApi: stack.api.restApi,
+  signIn: stack.peopleSignIn?.consoleSignIn,
 });
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
 

@@ -184,7 +184,8 @@ export class AssetRegistryApi extends Construct {
       id: 'AwsSolutions-COG4',
       reason:
         'Callers authenticate with the API keys (and wallet session tokens) of the spec, verified by the ' +
-        'Lambda REQUEST authorizer against hashed keys; Cognito user pools do not issue such keys.',
+        "Lambda REQUEST authorizer against hashed keys; Cognito user pools do not issue such keys. People's " +
+        "ID tokens (a Cognito pool's among them, lib/people-sign-in.ts) are verified by the same authorizer.",
     });
     if (createsCloudWatchRole) {
       Validations.of(this.restApi).acknowledge({

@@ -12,6 +12,7 @@ import { FailedWork } from './failed-work.js';
 import { LedgerLog, witnessPolicyOf } from './ledger-log.js';
 import { LedgerProtection } from './ledger-protection.js';
 import { Monitoring } from './monitoring.js';
+import { type PeopleSignIn, peopleSignInOf } from './people-sign-in.js';
 import { applyStatefulResourcePolicy } from './stateful-resources.js';
 import { usagePlanOutputId } from './usage-plans.js';
 import { apiOriginOf, consoleUrlOf, WebConsole } from './web-console.js';
@@ -27,6 +28,8 @@ export class AssetRegistryStack extends Stack {
   readonly eventsOut: EventsOut;
   readonly webConsole: WebConsole;
   readonly failedWork: FailedWork;
+  /** The Cognito user pool people sign in with (context `identity=cognito`), else none. */
+  readonly peopleSignIn: PeopleSignIn | undefined;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
@@ -53,10 +56,16 @@ export class AssetRegistryStack extends Stack {
       // The export job reads the log's tiles for an as-of export with proofs.
       logBucket: this.ledgerLog.bucket,
     });
+    // The sign-in's only callback is the console's URL, and the console's CSP names the
+    // sign-in's origins: the console's URL is read lazily, once the console exists.
+    this.peopleSignIn = peopleSignInOf(this, {
+      consoleUrl: Lazy.string({ produce: () => consoleUrlOf(this.webConsole) }),
+    });
     // The console's CSP names the API's origin and the API's CORS names the console's: the
     // API's is read lazily, once the API exists.
     this.webConsole = new WebConsole(this, 'WebConsole', {
       apiOrigin: Lazy.string({ produce: () => apiOriginOf(this.api.restApi) }),
+      signInOrigins: this.peopleSignIn?.connectOrigins,
       accessLogsBucket: this.dataStore.accessLogsBucket,
     });
     this.api = new AssetRegistryApi(this, 'Api', {

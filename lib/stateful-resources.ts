@@ -3,7 +3,7 @@
  * resource of a type that holds data (the table, the buckets, the KMS keys, the queues, the log
  * groups) is kept (`DeletionPolicy` and `UpdateReplacePolicy` `Retain`) unless it is on the
  * short list of exceptions below, each with its reason; the table also refuses deletion
- * (deletion protection) and keeps point-in-time recovery.
+ * (deletion protection) and keeps point-in-time recovery; a Cognito user pool refuses deletion too.
  *
  * Trial mode (`cdk deploy -c trial=true`) makes everything deletable instead: `Delete` policies,
  * buckets emptied on delete, keys deleted after the shortest waiting period, the table without
@@ -11,6 +11,7 @@
  * (`lib/ledger-log.ts`). docs/deploying.md says what each mode keeps and for how long.
  */
 import { Aspects, CfnResource, type IAspect, RemovalPolicy, type Stack } from 'aws-cdk-lib';
+import { CfnUserPool } from 'aws-cdk-lib/aws-cognito';
 import { CfnTable } from 'aws-cdk-lib/aws-dynamodb';
 import { CfnKey } from 'aws-cdk-lib/aws-kms';
 import type { IConstruct } from 'constructs';
@@ -32,6 +33,7 @@ export const STATEFUL_RESOURCE_TYPES: Readonly<Record<string, string>> = {
   'AWS::SQS::Queue': 'webhook deliveries not yet made',
   'AWS::Logs::LogGroup': 'who called what: function, API access and execution logs',
   'AWS::Events::Archive': 'archived events (none today)',
+  'AWS::Cognito::UserPool': "people's accounts, passwords and MFA devices (with `-c identity=cognito`)",
 };
 
 /**
@@ -112,6 +114,7 @@ class StatefulResourcePolicy implements IAspect {
     }
     node.applyRemovalPolicy(this.trial ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN);
     if (node instanceof CfnTable) node.deletionProtectionEnabled = !this.trial;
+    if (node instanceof CfnUserPool) node.deletionProtection = this.trial ? 'INACTIVE' : 'ACTIVE';
     if (node instanceof CfnKey && this.trial) node.pendingWindowInDays = SHORTEST_KEY_PENDING_WINDOW_DAYS;
   }
 }

@@ -1,9 +1,10 @@
 /**
  * The web console in AWS: a private S3 bucket served by CloudFront through origin access
  * control (the bucket is never public), with security headers and a content security policy
- * that lets the page call only the API. The console's origin is what the API's CORS allows.
- * The files themselves are copied by `WebConsoleFilesStack` (a stack of its own, because
- * copying needs CDK's custom-resource function, which the main stack keeps out).
+ * that lets the page call only the API (and the people's sign-in, when the stack has one). The
+ * console's origin is what the API's CORS allows. The files themselves are copied by
+ * `WebConsoleFilesStack` (a stack of its own, because copying needs CDK's custom-resource
+ * function, which the main stack keeps out).
  */
 import {
   Aspects,
@@ -30,11 +31,14 @@ import { rules } from 'cdk-nag';
 import { Construct, type IConstruct } from 'constructs';
 import { buildConsole, CONSOLE_CONFIG_FILE } from '../console/build.js';
 import { retainedLogGroup } from './log-retention.js';
+import type { ConsoleSignIn } from './people-sign-in.js';
 import { applyStatefulResourcePolicy, bucketRemovalOf } from './stateful-resources.js';
 
 export interface WebConsoleProps {
-  /** `https://<api id>.execute-api.<region>.<suffix>`: the only origin the page may call. */
+  /** `https://<api id>.execute-api.<region>.<suffix>`: the API's origin, which the page calls. */
   apiOrigin: string;
+  /** The origins the page calls to sign people in (`lib/people-sign-in.ts`), when it does. */
+  signInOrigins?: readonly string[];
   accessLogsBucket: IBucket;
 }
 
@@ -63,7 +67,7 @@ export class WebConsole extends Construct {
     const headers = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
       securityHeadersBehavior: {
         contentSecurityPolicy: {
-          contentSecurityPolicy: `default-src 'self'; connect-src 'self' ${props.apiOrigin}; img-src 'self' data: blob:; frame-ancestors 'none'; base-uri 'none'; object-src 'none'; form-action 'self'`,
+          contentSecurityPolicy: `default-src 'self'; connect-src ${["'self'", props.apiOrigin, ...(props.signInOrigins ?? [])].join(' ')}; img-src 'self' data: blob:; frame-ancestors 'none'; base-uri 'none'; object-src 'none'; form-action 'self'`,
           override: true,
         },
         strictTransportSecurity: {
@@ -114,11 +118,14 @@ export class WebConsole extends Construct {
 export interface WebConsoleFilesStackProps extends StackProps {
   webConsole: WebConsole;
   restApi: RestApi;
+  /** How the console signs people in (`lib/people-sign-in.ts`), when the stack has a user pool. */
+  signIn?: ConsoleSignIn;
 }
 
 /**
- * Copies the built console and its `config.json` (the API's URL) into the console bucket, and
- * invalidates CloudFront's copies. Deployed after the main stack (`cdk deploy --all`).
+ * Copies the built console and its `config.json` (the API's URL, and the people's sign-in when
+ * the stack has a user pool) into the console bucket, and invalidates CloudFront's copies.
+ * Deployed after the main stack (`cdk deploy --all`).
  */
 export class WebConsoleFilesStack extends Stack {
   constructor(scope: Construct, id: string, props: WebConsoleFilesStackProps) {
@@ -134,7 +141,10 @@ export class WebConsoleFilesStack extends Stack {
       destinationBucket: Bucket.fromBucketArn(this, 'ConsoleBucket', bucketArn),
       sources: [
         Source.asset(buildConsole()),
-        Source.jsonData(CONSOLE_CONFIG_FILE, { apiBaseUrl: props.restApi.url }),
+        Source.jsonData(CONSOLE_CONFIG_FILE, {
+          apiBaseUrl: props.restApi.url,
+          ...(props.signIn && { signIn: props.signIn }),
+        }),
       ],
       distribution: props.webConsole.distribution,
       distributionPaths: ['/*'],

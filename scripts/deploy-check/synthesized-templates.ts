@@ -61,6 +61,7 @@ export function buildStacks(app: App): Stack[] {
     stackName: `${stackName}-ConsoleFiles`,
     webConsole: stack.webConsole,
     restApi: stack.api.restApi,
+    signIn: stack.peopleSignIn?.consoleSignIn,
   });
   return [stack, consoleFiles];
 }

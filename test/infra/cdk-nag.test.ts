@@ -73,6 +73,8 @@ const REVIEWED = [
   { id: /^AwsSolutions-S1$/, where: /\/DataStore\/AccessLogsBucket$/ },
   { id: /^AwsSolutions-CFR[1-4]$/, where: /\/WebConsole\/Distribution$/ },
   { id: /^AwsSolutions-SMG4$/, where: /\/PageCursorKey\/Secret$/ },
+  // Optional MFA and the Essentials plan of the people's user pool (`-c identity=cognito`).
+  { id: /^AwsSolutions-COG[28]$/, where: /\/PeopleSignIn\/UserPool$/ },
   { id: /^AwsSolutions-SQS3$/, where: /\/(EventsOut\/DeliveryDeadLetterQueue|FailedWork\/FailedWorkQueue)$/ },
   { id: /^AwsSolutions-APIG2$/, where: /\/Api\/RestApi$/ },
   { id: /^AwsSolutions-COG4$/, where: /\/Api\/RestApi$/ },
@@ -119,6 +121,7 @@ describe.each([
   ['by default', {}],
   ['with the API Gateway CloudWatch role created', { createApiGatewayCloudWatchRole: 'true' }],
   ['with CORS for a console origin', { corsAllowedOrigins: 'https://console.example.com' }],
+  ['with a Cognito user pool for people', { identity: 'cognito' }],
 ])('cdk-nag AwsSolutionsChecks, %s', (_label, context) => {
   let synthesized: SynthesizedStack;
 

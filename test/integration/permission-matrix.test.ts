@@ -4,6 +4,9 @@
  * permissions it needs. The expected response comes from the rows (`permission`, and the
  * `conditionalPermissions` of the conditions each request meets: `permissionsNeeded`), so that a
  * handler that forgets a check fails here. Rules: docs/api-decisions.md, "API keys and authorization".
+ * A person of each role (and one whose roles claim maps to no role) calls every operation too,
+ * with the principal the real authorizer makes of a test provider's token; what a role may do
+ * comes from `ROLES` (its permissions, and `auditTrail` against the rows marked so).
  */
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
@@ -17,6 +20,7 @@ import {
   type Principal,
   type PrincipalType,
 } from '../../lambdas/shared/principal';
+import { ROLE_NAMES, ROLES } from '../../lambdas/shared/roles';
 import { type EventOptions, lambdaContext, proxyEvent } from '../support/api-events';
 import { settleBackgroundJobs } from '../support/background-jobs';
 import { deleteFile, download, uploadSample, uploadSampleOk } from '../support/file-requests';
@@ -24,7 +28,9 @@ import { sample } from '../support/file-samples';
 import { givenObject, givenSubcategoryPath } from '../support/fixtures';
 import { getImport, postImportFile, postImportJson, startImport } from '../support/import-requests';
 import { getObject, listAllObjects } from '../support/object-requests';
+import { personPrincipalOf, registerTestProvider } from '../support/person-principals';
 import { appPrincipal, companyPrincipal } from '../support/principals';
+import { startTestIdentityProvider, type TestIdentityProvider } from '../support/test-identity-provider';
 import { createWebhookOk } from '../support/webhook-requests';
 
 jest.setTimeout(120_000);
@@ -575,25 +581,52 @@ async function givenPendingImport(createMissing: boolean): Promise<string> {
   return created.body.id;
 }
 
-/** What a key should get: the row's 403, or through the gate. */
+/**
+ * What a key or a person should get: the row's 403, or through the gate. A person's permissions
+ * and audit-trail grant are read from `ROLES`, not from the principal the authorizer made.
+ */
 function expectedOutcome(
   row: KeyedOperation,
   conditions: readonly string[],
   key: Principal,
 ): 'allowed' | 'denied' {
+  // A valid token whose roles claim maps to no role: 403 on every operation.
+  if (key.refusal) return 'denied';
   if (row.anyKey) return 'allowed';
   if (key.type !== row.principal) return 'denied';
-  return permissionsNeeded(row, conditions).every((permission) => key.permissions.has(permission))
-    ? 'allowed'
-    : 'denied';
+  const granted: readonly Permission[] = key.person
+    ? ROLES[key.person.role].permissions
+    : [...key.permissions];
+  if (!permissionsNeeded(row, conditions).every((permission) => granted.includes(permission)))
+    return 'denied';
+  return row.auditTrail && key.person && !ROLES[key.person.role].auditTrail ? 'denied' : 'allowed';
 }
 
 const labelOf = (key: { type: PrincipalType; permissions: Iterable<Permission> }) =>
   `${key.type} [${[...key.permissions].sort().join(' ')}]`;
 
+/** A person is named by role, since two roles may grant the same permissions. */
+const callerLabelOf = (key: Principal) =>
+  key.person ? `person ${key.person.role}` : key.refusal ? 'person without a role' : labelOf(key);
+
+/** The roles claim of the person without a role: no role's name. */
+const NO_ROLE_CLAIM = ['superuser'];
+
+/** A person of each role of the one company, and one without a role (set up once, below). */
+let people: Principal[] = [];
+let provider: TestIdentityProvider;
+let unregisterProvider: () => Promise<void>;
+
 let fixtures: Fixtures;
 
 beforeAll(async () => {
+  provider = await startTestIdentityProvider();
+  unregisterProvider = await registerTestProvider(provider, COMPANY_ID);
+  people = await Promise.all(
+    [...ROLE_NAMES.map((role) => [role]), NO_ROLE_CLAIM].map((roles) =>
+      personPrincipalOf(provider, { roles }),
+    ),
+  );
   const [place, spare, filled, webhook, spareWebhook, walletId, spareWalletId] = await Promise.all([
     givenSubcategoryPath(companyAdmin),
     givenSubcategoryPath(companyAdmin),
@@ -633,6 +666,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await settleBackgroundJobs();
+  await unregisterProvider?.();
+  await provider?.close();
 });
 
 describe('the permission matrix', () => {
@@ -669,6 +704,20 @@ describe('the permission matrix', () => {
     ]);
   });
 
+  it("has a person of each role, as the authorizer resolved each one's token", () => {
+    // Assess
+    expect(people.map(callerLabelOf)).toEqual([
+      ...ROLE_NAMES.map((role) => `person ${role}`),
+      'person without a role',
+    ]);
+    for (const person of people) {
+      expect(person).toMatchObject({ type: 'company', tenantId: COMPANY_ID });
+      if (person.person)
+        expect([...person.permissions].sort()).toEqual([...ROLES[person.person.role].permissions].sort());
+      else expect(person.refusal).toMatch(/^The token's "roles" claim maps to no role/);
+    }
+  });
+
   it.each(CASES.map((entry) => [entry.name, entry] as const))('%s', async (_name, entry) => {
     // Prepare
     const row = keyedOperation(operations[entry.operation]);
@@ -684,9 +733,12 @@ describe('the permission matrix', () => {
         ? needed.map((left) => ({ type: row.principal, permissions: needed.filter((p) => p !== left) }))
         : []),
     ];
-    const keys = [...new Map(keySets.map((set) => [labelOf(set), set])).values()].map((set) =>
-      keyOf(set.type, set.permissions),
-    );
+    const keys = [
+      ...[...new Map(keySets.map((set) => [labelOf(set), set])).values()].map((set) =>
+        keyOf(set.type, set.permissions),
+      ),
+      ...people,
+    ];
     const passed = entry.allowedStatuses ?? [row.successStatus];
     // Act
     // One at a time: each function keeps one warm environment (in parallel, each key would start one).
@@ -699,7 +751,7 @@ describe('the permission matrix', () => {
     const expected: Record<string, string> = {};
     const actual: Record<string, string> = {};
     keys.forEach((key, index) => {
-      const label = labelOf(key);
+      const label = callerLabelOf(key);
       const response = responses[index]!;
       expected[label] =
         expectedOutcome(row, conditions, key) === 'allowed' ? 'passed' : `403 ${row.deniedCode}`;

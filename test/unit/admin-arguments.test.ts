@@ -5,6 +5,7 @@ import { ADMIN_USAGE, parseAdminArguments, UsageError } from '../../cli/admin-ar
 const APP_ID = '11111111-1111-4111-8111-111111111111';
 const CATEGORY_ID = '22222222-2222-4222-8222-222222222222';
 const SUBCATEGORY_ID = '33333333-3333-4333-8333-333333333333';
+const ISSUER = 'https://idp.example.com/realms/acme';
 
 /** The usage error's message for a line, or a failure if the line parses. */
 function usageErrorOf(argv: string[]): string {
@@ -130,6 +131,55 @@ describe('parseAdminArguments', () => {
           sort: 'name:desc',
         },
       },
+    ],
+    [
+      ['add-identity-provider', '--company', APP_ID, '--issuer', ISSUER, '--audience', 'console'],
+      {
+        command: 'add-identity-provider',
+        companyId: APP_ID,
+        issuer: ISSUER,
+        audience: 'console',
+        roleMappings: {},
+      },
+    ],
+    [
+      [
+        'add-identity-provider',
+        '--company',
+        APP_ID,
+        '--issuer',
+        ISSUER,
+        '--audience',
+        'console',
+        '--roles-claim',
+        'groups',
+        '--role',
+        'asset-viewers=viewer',
+        '--role=cn=auditors,ou=groups=auditor',
+        '--role',
+        'asset-admins=admin',
+      ],
+      {
+        command: 'add-identity-provider',
+        companyId: APP_ID,
+        issuer: ISSUER,
+        audience: 'console',
+        rolesClaim: 'groups',
+        roleMappings: {
+          'asset-viewers': 'viewer',
+          'cn=auditors,ou=groups': 'auditor',
+          'asset-admins': 'admin',
+        },
+      },
+    ],
+    [['list-identity-providers'], { command: 'list-identity-providers' }],
+    [
+      ['list-identity-providers', '--company', APP_ID],
+      { command: 'list-identity-providers', companyId: APP_ID },
+    ],
+    [
+      ['remove-identity-provider', '--company', APP_ID, '--issuer', ISSUER],
+      { command: 'remove-identity-provider', companyId: APP_ID, issuer: ISSUER },
     ],
   ])('reads %j', (argv, expected) => {
     // Act
@@ -302,6 +352,113 @@ describe('parseAdminArguments', () => {
       'export with an empty --external-id',
       ['export', '--company', APP_ID, '--external-id', ''],
       '--external-id must be 1 to 100 characters long',
+    ],
+    [
+      'add-identity-provider with a --role naming no role',
+      [
+        'add-identity-provider',
+        '--company',
+        APP_ID,
+        '--issuer',
+        ISSUER,
+        '--audience',
+        'a',
+        '--role',
+        'staff=owner',
+      ],
+      '--role must read <claim value>=<viewer|auditor|editor|admin>, not "staff=owner"',
+    ],
+    [
+      'add-identity-provider with a --role without its claim value',
+      [
+        'add-identity-provider',
+        '--company',
+        APP_ID,
+        '--issuer',
+        ISSUER,
+        '--audience',
+        'a',
+        '--role',
+        '=admin',
+      ],
+      '--role must read <claim value>=<viewer|auditor|editor|admin>, not "=admin"',
+    ],
+    [
+      'add-identity-provider with a --role without "="',
+      [
+        'add-identity-provider',
+        '--company',
+        APP_ID,
+        '--issuer',
+        ISSUER,
+        '--audience',
+        'a',
+        '--role',
+        'admin',
+      ],
+      '--role must read <claim value>=<viewer|auditor|editor|admin>, not "admin"',
+    ],
+    [
+      'add-identity-provider mapping one claim value twice',
+      [
+        'add-identity-provider',
+        '--company',
+        APP_ID,
+        '--issuer',
+        ISSUER,
+        '--audience',
+        'a',
+        '--role',
+        'staff=viewer',
+        '--role',
+        'staff=admin',
+      ],
+      '--role maps "staff" twice',
+    ],
+    [
+      'add-identity-provider with an empty --roles-claim',
+      [
+        'add-identity-provider',
+        '--company',
+        APP_ID,
+        '--issuer',
+        ISSUER,
+        '--audience',
+        'a',
+        '--roles-claim',
+        ' ',
+      ],
+      '--roles-claim needs a claim name',
+    ],
+    [
+      'add-identity-provider without --audience',
+      ['add-identity-provider', '--company', APP_ID, '--issuer', ISSUER],
+      '--audience is required',
+    ],
+    [
+      'add-identity-provider with --issuer twice',
+      [
+        'add-identity-provider',
+        '--company',
+        APP_ID,
+        '--issuer',
+        ISSUER,
+        '--issuer',
+        ISSUER,
+        '--audience',
+        'a',
+      ],
+      '--issuer is given more than once',
+    ],
+    [
+      'remove-identity-provider without --issuer',
+      ['remove-identity-provider', '--company', APP_ID],
+      '--issuer is required',
+    ],
+    [
+      'list-identity-providers with an empty --company',
+      ['list-identity-providers', '--company', ''],
+      '--company is required',
     ],
   ])('refuses %s', (_label, argv, message) => {
     // Act

@@ -1,4 +1,4 @@
-/** docs/people-sign-in.md's roles table says what `ROLES` grants, no more and no less. */
+/** The roles tables of docs/people-sign-in.md and the README say what `ROLES` grants, no more and no less. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROLE_NAMES, ROLES } from '../../lambdas/shared/roles';
@@ -28,5 +28,16 @@ describe('the roles table of docs/people-sign-in.md', () => {
     const roles = [...documentedRoles().keys()];
     // Assess
     expect(roles).toEqual([...ROLE_NAMES]);
+  });
+});
+
+describe("the README's roles table", () => {
+  it.each(ROLE_NAMES)('says what %s may, as ROLES describes it', (role) => {
+    // Prepare
+    const readme = readFileSync(join(__dirname, '../../README.md'), 'utf8');
+    // Act
+    const row = new RegExp(`^\\| \`${role}\` \\| (.+) \\|$`, 'm').exec(readme)?.[1];
+    // Assess
+    expect(row).toBe(ROLES[role].description);
   });
 });

@@ -50,6 +50,8 @@ export const PERSON_TOKEN_REFUSALS = {
   unknownKey: "The token's key (kid) is not among its identity provider's keys",
   signature: "The token's signature does not verify",
   providerUnreachable: "The identity provider's discovery document or keys could not be read",
+  discoveryMismatch:
+    "The identity provider's discovery document names another issuer, no jwks_uri, or an untrusted one",
 } as const;
 
 type PersonTokenOutcome = { principal: Principal } | { refusal: string };
@@ -70,6 +72,8 @@ export function clearPersonTokenKeys(): void {
 }
 
 class ProviderUnreachableError extends Error {}
+/** The discovery document was read, but does not describe the registered issuer's keys. */
+class DiscoveryMismatchError extends Error {}
 
 /** The issuer's key set, from its discovery document's `jwks_uri` (cached). */
 async function keySetOf(issuer: string): Promise<KeySet> {
@@ -90,10 +94,10 @@ async function keySetOf(issuer: string): Promise<KeySet> {
   }
   // OpenID Connect Discovery 1.0 section 4.3: the document must name the very issuer asked for.
   if (document.issuer !== issuer || typeof document.jwks_uri !== 'string') {
-    throw new ProviderUnreachableError('the discovery document names another issuer or no jwks_uri');
+    throw new DiscoveryMismatchError('the discovery document names another issuer or no jwks_uri');
   }
   if (untrustedAddress(document.jwks_uri, loopbackHttpAllowed())) {
-    throw new ProviderUnreachableError('the jwks_uri is not trusted');
+    throw new DiscoveryMismatchError('the jwks_uri is not trusted');
   }
   const keySet = createRemoteJWKSet(new URL(document.jwks_uri), {
     timeoutDuration: FETCH_TIMEOUT_MS,
@@ -107,6 +111,7 @@ async function keySetOf(issuer: string): Promise<KeySet> {
 /** The refusal a failed verification means. */
 function refusalOf(error: unknown): string {
   if (error instanceof ProviderUnreachableError) return PERSON_TOKEN_REFUSALS.providerUnreachable;
+  if (error instanceof DiscoveryMismatchError) return PERSON_TOKEN_REFUSALS.discoveryMismatch;
   if (error instanceof errors.JWTExpired) return PERSON_TOKEN_REFUSALS.expired;
   if (error instanceof errors.JWTClaimValidationFailed) {
     if (error.claim === 'nbf') return PERSON_TOKEN_REFUSALS.notYetValid;
