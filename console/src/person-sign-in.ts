@@ -12,8 +12,17 @@ import * as oauth from 'oauth4webapi';
 import type { SignInConfig } from './config';
 import type { Credential } from './session';
 
-/** What the console asks the provider for: the ID token's `name`, `email` and `roles`. */
-const SCOPE = 'openid profile email roles';
+/**
+ * What the console asks the provider for: the ID token's `name`, `email` and `roles`. A scope
+ * other than `openid` is asked only when the provider lists it (or lists none): Cognito has no
+ * `roles` scope and refuses a request that names one (its groups come in the ID token anyway).
+ */
+const SCOPES = ['openid', 'profile', 'email', 'roles'];
+
+const scopeFor = (server: oauth.AuthorizationServer): string =>
+  SCOPES.filter(
+    (scope) => scope === 'openid' || !server.scopes_supported || server.scopes_supported.includes(scope),
+  ).join(' ');
 const ROUND_TRIP_KEY = 'asset-registry-console.sign-in-round-trip';
 
 interface RoundTrip {
@@ -71,7 +80,7 @@ export async function authorizationUrl(config: SignInConfig, page: URL): Promise
     client_id: config.clientId,
     redirect_uri: redirectUriOf(page),
     response_type: 'code',
-    scope: SCOPE,
+    scope: scopeFor(server),
     state: roundTrip.state,
     nonce: roundTrip.nonce,
     code_challenge: await oauth.calculatePKCECodeChallenge(roundTrip.codeVerifier),

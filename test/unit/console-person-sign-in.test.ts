@@ -32,7 +32,13 @@ interface StandInProvider {
 
 let issuerCount = 0;
 
-async function standInProvider({ endSession = true } = {}): Promise<StandInProvider> {
+async function standInProvider({
+  endSession = true,
+  scopesSupported,
+}: {
+  endSession?: boolean;
+  scopesSupported?: string[];
+} = {}): Promise<StandInProvider> {
   const issuer = `http://127.0.0.1:${4100 + ++issuerCount}`;
   const { privateKey, publicKey } = await generateKeyPair('RS256');
   const provider: StandInProvider = {
@@ -52,6 +58,7 @@ async function standInProvider({ endSession = true } = {}): Promise<StandInProvi
         token_endpoint: `${issuer}/token`,
         jwks_uri: `${issuer}/jwks`,
         ...(endSession ? { end_session_endpoint: `${issuer}/session/end` } : {}),
+        ...(scopesSupported ? { scopes_supported: scopesSupported } : {}),
       });
     if (url.pathname === '/jwks') return json({ keys: [{ ...(await exportJWK(publicKey)), alg: 'RS256' }] });
     if (url.pathname === '/token') {
@@ -109,6 +116,15 @@ describe('the authorization request', () => {
     });
     // Only the round trip is stored: no token exists yet.
     expect(sessionStorage.length).toBe(1);
+  });
+
+  it("leaves out a scope the provider does not list (Cognito's: no roles)", async () => {
+    // Prepare
+    const provider = await standInProvider({ scopesSupported: ['openid', 'email', 'phone', 'profile'] });
+    // Act
+    const url = await authorizationUrl(provider.config, consolePage);
+    // Assess
+    expect(url.searchParams.get('scope')).toBe('openid profile email');
   });
 });
 
