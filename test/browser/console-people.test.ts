@@ -125,9 +125,16 @@ describe("people's sign-in to the console", () => {
     const editorSees = {
       verify: await page.getByRole('button', { name: 'Verify', exact: true }).isVisible(),
     };
-    // Act: sign out (the provider may ask to confirm that its own session ends too)
+    // Act: sign out (the provider's end-session page asks to confirm that its own session ends too)
+    const endSession: URL[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.origin === new URL(provider.issuer).origin && url.searchParams.has('id_token_hint'))
+        endSession.push(url);
+    });
     await page.getByRole('button', { name: 'Sign out' }).click();
-    const confirm = page.getByRole('button', { name: /sign me out/i });
+    // oidc-provider's confirmation form: its own button, whatever the page calls it
+    const confirm = page.locator('button[name="logout"][value="yes"]');
     const personButton = page.getByRole('button', { name: PERSON_BUTTON });
     await confirm.or(personButton).waitFor();
     if (await confirm.isVisible()) await confirm.click();
@@ -142,6 +149,9 @@ describe("people's sign-in to the console", () => {
     expect(firstEvent).toMatch(/Performed by\s+Eddie Editor/);
     expect(editorSees).toEqual({ verify: true });
     expect(new URL(page.url()).pathname).toBe('/console/');
+    expect(endSession.map((url) => url.searchParams.get('post_logout_redirect_uri'))).toEqual([
+      server.consoleUrl,
+    ]);
   });
 
   it('lets the viewer browse, without the actions a viewer may not take', async () => {
