@@ -69,6 +69,29 @@ const GUARDED_BEYOND_SCHEMA: Readonly<Record<string, readonly GuardedBeyondSchem
     },
     { property: 'KeyUsage', reason: "CloudFormation refuses to change a key's usage (the update fails)" },
   ],
+  // Cognito's developer guide, "Updating user pool configuration": settings fixed at creation.
+  'AWS::Cognito::UserPool': [
+    {
+      property: 'UsernameAttributes',
+      reason:
+        "Cognito fixes a pool's sign-in options at its creation: other sign-in attributes need a new pool, without the people's accounts",
+    },
+    {
+      property: 'AliasAttributes',
+      reason:
+        "Cognito fixes a pool's sign-in options at its creation: other sign-in aliases need a new pool, without the people's accounts",
+    },
+    {
+      property: 'UsernameConfiguration',
+      reason:
+        "Cognito fixes a pool's user name case sensitivity at its creation: changing it needs a new pool, without the people's accounts",
+    },
+    {
+      property: 'Schema',
+      reason:
+        "Cognito fixes a pool's required attributes at its creation and never deletes a custom attribute: such a change needs a new pool, without the people's accounts",
+    },
+  ],
   'AWS::S3::Bucket': [
     {
       property: 'ObjectLockConfiguration',
@@ -90,6 +113,8 @@ const WITHOUT_LOSING_DATA: Readonly<Record<string, string>> = {
     'add the new queue beside the old one, send to the new one, let the old one drain (its consumer still reads it), then remove it',
   'AWS::Logs::LogGroup':
     'add the new log group beside the old one; the old one keeps its events until their retention ends',
+  'AWS::Cognito::UserPool':
+    "a pool's passwords and MFA devices cannot be exported: add the new pool beside the old one, move people with a user migration Lambda trigger on the new pool (it checks a person's password against the old pool at their first sign-in) or invite them again, register the new pool's issuer for the companies (add-identity-provider) and remove the old one's, then remove the old construct in a later deploy",
   'AWS::CloudFormation::Stack':
     "keep the nested stack's construct id (CloudFormation deletes a nested stack whose logical id changes, with everything in it not retained)",
 };

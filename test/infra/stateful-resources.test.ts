@@ -340,6 +340,22 @@ describe('a resource only a context adds: the user pool of -c identity=cognito',
     );
   });
 
+  it("its sign-in attributes changed (fixed at the pool's creation): reported, with how to move people", () => {
+    // Prepare
+    const changed = copyOf(cognitoSynthesis().templates);
+    const pool = poolOf(changed);
+    const poolResource = changed.find((each) => each.stackName === pool.stackName)!.template.Resources[
+      pool.logicalId
+    ]!;
+    poolResource.Properties!.UsernameAttributes = ['phone_number'];
+    // Act
+    const findings = compareWithSnapshot(statefulResourcesOf(changed), snapshot, COGNITO);
+    // Assess
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({ kind: 'guarded-change', property: 'UsernameAttributes' });
+    expect(findings[0]!.message).toMatch(/sign-in options at its creation.*user migration Lambda trigger/);
+  });
+
   it('absent without the context: by design, nothing reported', () => {
     // Prepare: the snapshot does record the pool.
     expect(snapshot.resources.filter((entry) => entry.type === 'AWS::Cognito::UserPool')).toHaveLength(1);
