@@ -7,6 +7,7 @@
  * {@link LOCAL_STAND_INS}.
  */
 import { join } from 'node:path';
+import { LOOPBACK_HTTP_ISSUERS_ENVIRONMENT } from '../../lambdas/domain/identity/issuer-urls.js';
 import { LOCAL_WEBHOOKS_ALLOW_LOOPBACK_ENVIRONMENT } from '../../lambdas/domain/webhooks/webhook-address.js';
 import { LOCAL_CURSOR_KEY_ENV } from '../../lambdas/shared/cursor-key.js';
 import { LOCAL_EVENT_BUS_FILE_ENVIRONMENT } from '../../lambdas/shared/event-bus.js';
@@ -37,6 +38,7 @@ import { type AsyncInvocationHandling, LocalFunctions } from './local-functions.
  */
 const LOCAL_STAND_INS: ReadonlyArray<readonly [name: string, standsInFor: string]> = [
   [LOCAL_WEBHOOKS_ALLOW_LOOPBACK_ENVIRONMENT, 'a choice, not a service: webhooks to loopback'],
+  [LOOPBACK_HTTP_ISSUERS_ENVIRONMENT, 'a choice, not a service: identity providers on loopback over http'],
 ];
 
 /**
