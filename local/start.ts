@@ -173,15 +173,20 @@ async function main(): Promise<void> {
     environment: stack.environment,
     identityProvider: { issuer, clientId, companyId: demoCompanyId, passwordFile },
   });
-  console.log(`Asset Registry API listening on ${gatewayUrl} (data in ${dataDirectory})`);
-  console.log(`Console: ${gatewayUrl}${CONSOLE_PATH}`);
-  for (const line of signInLines(issuer, demoCompanyId, signInInstructions(gatewayUrl, passwordFile))) {
-    console.log(line);
-  }
-  if (witness) {
-    console.log(`Witness: ${witness.server.url}, cosigner key ${witness.server.verifierKey}`);
-    console.log(`Witness policy: ${witness.policyFile}`);
-  }
+  // One write: whoever waits for the listening line reads the lines after it with it.
+  console.log(
+    [
+      `Asset Registry API listening on ${gatewayUrl} (data in ${dataDirectory})`,
+      `Console: ${gatewayUrl}${CONSOLE_PATH}`,
+      ...signInLines(issuer, demoCompanyId, signInInstructions(gatewayUrl, passwordFile)),
+      ...(witness
+        ? [
+            `Witness: ${witness.server.url}, cosigner key ${witness.server.verifierKey}`,
+            `Witness policy: ${witness.policyFile}`,
+          ]
+        : []),
+    ].join('\n'),
+  );
 }
 
 main().catch((error: unknown) => {

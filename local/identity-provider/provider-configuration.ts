@@ -7,7 +7,7 @@ import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import { claimsOf, demoPersonBySubject } from './demo-people.js';
 import { memoryAdapter } from './memory-adapter.js';
 import type { ProviderKeys } from './provider-files.js';
-import { errorPage, pageSecurityHeaders } from './sign-in-page.js';
+import { errorPage, pageSecurityHeaders, signedOutPage, signOutPage } from './sign-in-page.js';
 
 /** The web console's client id, and so the audience of its people's ID tokens. */
 export const CONSOLE_CLIENT_ID = 'asset-registry-console';
@@ -32,6 +32,11 @@ export interface ProviderSettings {
 
 export function providerConfiguration(settings: ProviderSettings): Configuration {
   const consoleUris = settings.consoleOrigins.map((origin) => `${origin}${settings.consolePath}`);
+  /** Our pages instead of the library's (which load a web font and ask to be replaced). */
+  const render = (ctx: KoaContextWithOIDC, html: string) => {
+    ctx.set(pageSecurityHeaders(settings.consoleOrigins));
+    ctx.body = html;
+  };
   return {
     adapter: memoryAdapter(),
     clients: [
@@ -55,7 +60,15 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
     cookies: { keys: settings.keys.cookieKeys },
     jwks: { keys: settings.keys.signingKeys },
     pkce: { required: () => true },
-    features: { devInteractions: { enabled: false } },
+    features: {
+      devInteractions: { enabled: false },
+      // The console's sign-out ends the provider's session too, so that the next sign-in asks again.
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: (ctx: KoaContextWithOIDC, form: string) => render(ctx, signOutPage(form)),
+        postLogoutSuccessSource: (ctx: KoaContextWithOIDC) => render(ctx, signedOutPage()),
+      },
+    },
     interactions: { url: (_ctx, interaction) => interactionPath(interaction.uid) },
     // The console is the provider's own first-party client: its scopes are granted at sign-in,
     // without a consent page.
@@ -73,11 +86,7 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
       const person = demoPersonBySubject(subject);
       return person && { accountId: person.subject, claims: () => claimsOf(person) };
     },
-    // The library's own page loads a web font; ours is the sign-in page's, with its policy.
-    renderError(ctx, out) {
-      ctx.set(pageSecurityHeaders(settings.consoleOrigins));
-      ctx.body = errorPage('Sign-in failed', out.error_description ?? out.error);
-    },
+    renderError: (ctx, out) => render(ctx, errorPage('Sign-in failed', out.error_description ?? out.error)),
     // The library's own lifetimes, said here so that it does not ask, at each token, to set them.
     ttl: {
       AccessToken: HOUR_SECONDS,

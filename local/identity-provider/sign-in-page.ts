@@ -66,6 +66,20 @@ export function signInPage(form: SignInForm): string {
   );
 }
 
+/**
+ * The page that asks a signed-in person to confirm signing out (OpenID Connect RP-initiated
+ * logout): `form` is the library's own hidden form (its action and anti-forgery value).
+ */
+export const signOutPage = (form: string): string =>
+  page(
+    'Sign out of Asset Registry (local)',
+    `${form}<p>Sign out of the local identity provider?</p>` +
+      '<button type="submit" form="op.logoutForm" name="logout" value="yes">Sign out</button>',
+  );
+
+export const signedOutPage = (): string =>
+  page('Signed out', '<p>You are signed out of the local identity provider.</p>');
+
 export const errorPage = (title: string, message: string): string =>
   page(title, `<p class="error">${escapeHtml(message)}</p>`);
 

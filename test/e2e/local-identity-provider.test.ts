@@ -22,7 +22,14 @@ import {
   settledWithin,
   startLocalServer,
 } from '../support/local-server';
-import { beginSignIn, type LocalProvider, signInAs, submitSignIn } from '../support/person-sign-in';
+import {
+  beginSignIn,
+  CookieJar,
+  type LocalProvider,
+  signInAs,
+  signOut,
+  submitSignIn,
+} from '../support/person-sign-in';
 
 jest.setTimeout(180_000);
 
@@ -253,6 +260,29 @@ describe("npm start's identity provider signs people in to the API", () => {
     expect(refused.html).toContain('<button type="submit">Sign in</button>');
     expect(`${accepted.location?.origin}${accepted.location?.pathname}`).toBe(consoleUrl);
     expect(accepted.location?.searchParams.get('code')).toEqual(expect.any(String));
+  });
+
+  it('signs a person in again without the form while her session lasts, and asks again once she signed out', async () => {
+    // Prepare
+    const browser = new CookieJar();
+    const idToken = await signInAs(provider, consoleUrl, 'aude@demo.example', password, browser);
+    // Act
+    const again = await beginSignIn(provider, consoleUrl, browser);
+    const signedOut = await signOut(provider, browser, idToken, consoleUrl);
+    const afterSignOut = await beginSignIn(provider, consoleUrl, browser);
+    // Assess
+    expect(again.page.location?.searchParams.get('code')).toEqual(expect.any(String));
+    expect(signedOut.location?.href).toBe(consoleUrl);
+    expect(afterSignOut.page.location).toBeUndefined();
+    expect(afterSignOut.page.html).toContain('name="password" type="password"');
+  });
+
+  it("leaves no warning or notice of the library in npm start's output after all of the above", () => {
+    // Act
+    const output = server.output();
+    // Assess
+    expect(output).toContain('Identity provider:');
+    expect(output).not.toContain('oidc-provider');
   });
 
   it("list-identity-providers tells how to sign in through the local stack's own provider", async () => {

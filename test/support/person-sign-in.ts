@@ -14,7 +14,7 @@ export interface LocalProvider {
 }
 
 /** One browser's cookies for one host: name → value (paths are ignored: every path is sent). */
-class CookieJar {
+export class CookieJar {
   private readonly cookies = new Map<string, string>();
 
   keep(response: Response): void {
@@ -84,6 +84,7 @@ const insecure = { [oauth.allowInsecureRequests]: true };
 export async function beginSignIn(
   provider: LocalProvider,
   redirectUri: string,
+  jar = new CookieJar(),
 ): Promise<AuthorizationRequest> {
   const issuer = new URL(provider.issuer);
   const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, insecure));
@@ -102,7 +103,7 @@ export async function beginSignIn(
     state,
     nonce,
   }).toString();
-  const page = await follow(authorizationUrl, new CookieJar());
+  const page = await follow(authorizationUrl, jar);
   return { as, client, redirectUri, codeVerifier, state, nonce, page };
 }
 
@@ -139,18 +140,47 @@ async function exchangeCode(request: AuthorizationRequest, callback: URL) {
   });
 }
 
-/** A whole sign-in: the person's ID token. */
+/** A whole sign-in: the person's ID token (the provider's session cookies go to `jar`). */
 export async function signInAs(
   provider: LocalProvider,
   redirectUri: string,
   login: string,
   password: string,
+  jar = new CookieJar(),
 ): Promise<string> {
-  const request = await beginSignIn(provider, redirectUri);
+  const request = await beginSignIn(provider, redirectUri, jar);
   const signedIn = await submitSignIn(request.page, login, password);
   if (!signedIn.location)
     throw new Error(`The sign-in of ${login} did not return to the console:\n${signedIn.html}`);
   const tokens = await exchangeCode(request, signedIn.location);
   if (!tokens.id_token) throw new Error('No ID token');
   return tokens.id_token;
+}
+
+/**
+ * Signs out of the provider as the console would (RP-initiated logout): the end-session request,
+ * then its confirmation form; resolves with where the provider sent the browser back to.
+ */
+export async function signOut(
+  provider: LocalProvider,
+  jar: CookieJar,
+  idToken: string,
+  postLogoutRedirectUri: string,
+): Promise<SignInPage> {
+  const issuer = new URL(provider.issuer);
+  const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, insecure));
+  const endSession = new URL(as.end_session_endpoint ?? '');
+  endSession.search = new URLSearchParams({
+    id_token_hint: idToken,
+    post_logout_redirect_uri: postLogoutRedirectUri,
+  }).toString();
+  const confirmation = await follow(endSession, jar);
+  const action = /<form id="op.logoutForm" method="post" action="([^"]+)">/.exec(confirmation.html)?.[1];
+  const xsrf = /name="xsrf" value="([^"]+)"/.exec(confirmation.html)?.[1];
+  if (!action || !xsrf) throw new Error(`No sign-out form (${confirmation.status}):\n${confirmation.html}`);
+  return follow(new URL(action, confirmation.url), jar, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ xsrf, logout: 'yes' }).toString(),
+  });
 }
