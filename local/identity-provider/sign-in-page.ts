@@ -36,6 +36,9 @@ export const pageSecurityHeaders = (consoleOrigins: readonly string[]): Record<s
   'Cache-Control': 'no-store',
 });
 
+/** The sign-in and sign-out pages' title: their buttons are the only "Sign in" or "Sign out" on them. */
+const PROVIDER_TITLE = 'Asset Registry: local identity provider';
+
 const page = (title: string, body: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">` +
   `<title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>`;
@@ -55,7 +58,7 @@ export function signInPage(form: SignInForm): string {
       `<tr><td>${escapeHtml(each.login)}</td><td>${escapeHtml(each.name)}</td><td>${each.role}</td></tr>`,
   ).join('');
   return page(
-    'Sign in to Asset Registry (local)',
+    PROVIDER_TITLE,
     `${form.error ? `<p class="error" role="alert">${escapeHtml(form.error)}</p>` : ''}` +
       `<form method="post" action="${escapeHtml(form.action)}">` +
       `<label>Email <input name="login" type="email" autocomplete="username" required autofocus value="${escapeHtml(form.login ?? '')}"></label>` +
@@ -72,7 +75,7 @@ export function signInPage(form: SignInForm): string {
  */
 export const signOutPage = (form: string): string =>
   page(
-    'Sign out of Asset Registry (local)',
+    PROVIDER_TITLE,
     `${form}<p>Sign out of the local identity provider?</p>` +
       '<button type="submit" form="op.logoutForm" name="logout" value="yes">Sign out</button>',
   );

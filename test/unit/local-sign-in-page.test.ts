@@ -29,6 +29,8 @@ describe('signInPage', () => {
     expect(html).toContain('name="login"');
     expect(html).toContain('name="password" type="password"');
     expect(html).toContain('<button type="submit">Sign in</button>');
+    // The button is the only "Sign in" on the page, so that a browser test finds it by its text.
+    expect(html.match(/Sign in/g)).toHaveLength(1);
     for (const person of DEMO_PEOPLE) expect(html).toContain(escapeHtml(person.login));
     expect(html).not.toContain('class="error"');
   });
