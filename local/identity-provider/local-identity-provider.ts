@@ -97,6 +97,7 @@ export async function startLocalIdentityProvider(
   options: LocalIdentityProviderOptions,
 ): Promise<LocalIdentityProvider> {
   const password = demoPassword(options.dataDirectory);
+  /** Made once the port, and so the issuer, is known. */
   let provider: Provider | undefined;
   let providerCallback: ReturnType<Provider['callback']> | undefined;
   const headers = pageSecurityHeaders(options.consoleOrigins);
@@ -106,8 +107,12 @@ export async function startLocalIdentityProvider(
   };
 
   /** The sign-in page (GET) and its form (POST) of one authorization request. */
-  async function interact(request: IncomingMessage, response: ServerResponse, uid: string): Promise<void> {
-    if (!provider) throw new Error('the provider is not started');
+  async function interact(
+    provider: Provider,
+    request: IncomingMessage,
+    response: ServerResponse,
+    uid: string,
+  ): Promise<void> {
     if (request.method !== 'GET' && request.method !== 'POST') {
       response.writeHead(405, { Allow: 'GET, POST' }).end();
       return;
@@ -135,12 +140,12 @@ export async function startLocalIdentityProvider(
   }
 
   const server = createServer((request, response) => {
-    const uid = INTERACTION_ROUTE.exec(new URL(request.url ?? '/', 'http://provider').pathname)?.[1];
-    if (uid === undefined) {
-      if (providerCallback) return providerCallback(request, response);
+    if (!provider || !providerCallback) {
       return send(response, 503, errorPage('Starting', 'The identity provider is starting: try again.'));
     }
-    interact(request, response, uid).catch((error: unknown) => {
+    const uid = INTERACTION_ROUTE.exec(new URL(request.url ?? '/', 'http://provider').pathname)?.[1];
+    if (uid === undefined) return providerCallback(request, response);
+    interact(provider, request, response, uid).catch((error: unknown) => {
       if (response.headersSent) return response.destroy();
       if ((error as { name?: string }).name === 'SessionNotFound') {
         // No interaction cookie (another browser, or an expired or finished sign-in).
