@@ -102,7 +102,16 @@ async function run(
     }
     case 'list-identity-providers': {
       const { listIdentityProviders } = await import('../lambdas/domain/identity/identity-providers.js');
-      return { identityProviders: await listIdentityProviders(request.companyId) };
+      const { localSignIn } = connection;
+      const providers = await listIdentityProviders(request.companyId);
+      return {
+        // The local stack's own provider says how its demo people sign in.
+        identityProviders: providers.map((provider) =>
+          provider.issuer === localSignIn?.issuer
+            ? { ...provider, signIn: localSignIn.instructions }
+            : provider,
+        ),
+      };
     }
     case 'remove-identity-provider': {
       const { removeIdentityProvider } = await import('../lambdas/domain/identity/identity-providers.js');

@@ -3,6 +3,10 @@
  * `DATA_DIR`, whose addresses it wrote into the data folder. Deployed stack: `TABLE_NAME` (and
  * `DIGEST_BUCKET_NAME` for the ledger tools) with the usual AWS credentials and region.
  */
+import {
+  type SignInInstructions,
+  signInInstructions,
+} from '../local/identity-provider/sign-in-instructions.js';
 import { AUTHORIZER_CACHE_PATH } from '../local/local-gateway.js';
 import { dataDirectoryFromEnvironment, readStackState } from '../local/stack-state.js';
 import { UsagePlans } from './usage-plans.js';
@@ -13,6 +17,8 @@ export interface StackConnection {
   usagePlans?: UsagePlans;
   /** Makes a revoked key stop working at once instead of when the authorizer cache expires. */
   flushAuthorizerCache(): Promise<void>;
+  /** Local mode: the stack's own identity provider, and how its demo people sign in. */
+  localSignIn?: { issuer: string; instructions: SignInInstructions };
 }
 
 /** Sets the environment the handler modules read; call before importing them. */
@@ -43,6 +49,10 @@ export function connectToStack(): StackConnection {
   Object.assign(process.env, state.environment);
   return {
     target: 'local',
+    localSignIn: {
+      issuer: state.identityProvider.issuer,
+      instructions: signInInstructions(state.gatewayUrl, state.identityProvider.passwordFile),
+    },
     async flushAuthorizerCache() {
       const response = await fetch(`${state.gatewayUrl}${AUTHORIZER_CACHE_PATH}`, { method: 'DELETE' });
       await response.arrayBuffer();

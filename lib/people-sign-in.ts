@@ -24,6 +24,8 @@ import { ROLE_NAMES } from '../lambdas/shared/roles.js';
 export const IDENTITY_CONTEXT = 'identity';
 /** The values `identity` takes. */
 const IDENTITY_OPTIONS = ['cognito'] as const;
+/** One value of `identity`. */
+export type IdentityOption = (typeof IDENTITY_OPTIONS)[number];
 /** The context key of the hosted sign-in domain's prefix (else the stack's name and account). */
 export const DOMAIN_PREFIX_CONTEXT = 'cognitoDomainPrefix';
 /**

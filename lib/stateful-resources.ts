@@ -15,9 +15,21 @@ import { CfnUserPool } from 'aws-cdk-lib/aws-cognito';
 import { CfnTable } from 'aws-cdk-lib/aws-dynamodb';
 import { CfnKey } from 'aws-cdk-lib/aws-kms';
 import type { IConstruct } from 'constructs';
+import { IDENTITY_CONTEXT, type IdentityOption } from './people-sign-in.js';
 
 /** The context value of trial mode: `cdk deploy -c trial=true`. */
 const TRIAL_CONTEXT = 'trial';
+
+/**
+ * The optional contexts whose synthesis adds stateful resources, each as `-c key=value` gives it.
+ * The snapshot of `test/infra/stateful-resources.test.ts` records what each one adds, marked with
+ * it, beside the default synthesis, so that a deploy with the context is checked for
+ * replacements too (`npm run deploy:check -- -c key=value`). A new such context belongs here.
+ */
+export const CONTEXTS_ADDING_STATEFUL_RESOURCES: ReadonlyArray<Readonly<Record<string, string>>> = [
+  // A Cognito user pool: people's accounts (lib/people-sign-in.ts).
+  { [IDENTITY_CONTEXT]: 'cognito' satisfies IdentityOption },
+];
 
 /** Days the ledger log's objects stay locked (GOVERNANCE mode) in trial mode. */
 export const TRIAL_OBJECT_LOCK_DAYS = 1;

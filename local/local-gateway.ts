@@ -27,7 +27,7 @@ import {
   type GatewayResponseType,
   WALLET_TOKEN_HEADER,
 } from '../lib/api-gateway-settings.js';
-import { serveConsoleFile } from './console-files.js';
+import { type ConsoleSignIn, serveConsoleFile } from './console-files.js';
 import { handlersDirectory, projectRoot } from './project-paths.js';
 import type { RouteMatch } from './route-matcher.js';
 import { matchRoute } from './route-matcher.js';
@@ -51,6 +51,8 @@ export interface LocalGatewayOptions {
   apiFunctions?: ApiFunctions;
   /** Seconds an authorizer response is reused per key; API Gateway's TTL by default. */
   authorizerCacheTtlSeconds?: number;
+  /** The identity provider the console signs people in with (npm start's). */
+  consoleSignIn?: ConsoleSignIn;
 }
 
 export interface LocalGateway {
@@ -273,7 +275,11 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<L
       response.writeHead(204).end();
       return;
     }
-    if ((method === 'GET' || method === 'HEAD') && (await serveConsoleFile(url.pathname, response))) return;
+    if (
+      (method === 'GET' || method === 'HEAD') &&
+      (await serveConsoleFile(url.pathname, response, options.consoleSignIn))
+    )
+      return;
     // A CORS preflight, on any path of the API, gets its response here as API Gateway's mock gives it
     // (the stack adds those only when some origin is allowed).
     if (method === 'OPTIONS' && allowedOrigins().length > 0 && matchRoute('*', url.pathname)) {

@@ -2,7 +2,7 @@
  * Local mode's data folder is its owner's alone: the folder and the folders local mode keeps in it
  * mode 700, their files 600 (the cursor key, the ledger's signing key, the KMS emulator's keys,
  * the webhook secrets' key, the state file that names the cursor key, the table's database, the
- * logs).
+ * logs, the identity provider's keys and password).
  * `npm start` also sets its umask to 077, so that what it and its children (DynamoDB Local,
  * s3rver, the function workers) write later is made that way; this module tightens what an
  * earlier run, or another tool, left wider.
@@ -28,6 +28,8 @@ const DATA_ENTRIES: Readonly<Record<string, boolean | 'file'>> = {
   dynamodb: true,
   events: true,
   'failed-work': true,
+  // The local identity provider's keys and the demo people's password.
+  'identity-provider': true,
   kms: true,
   logs: true,
   s3: false,

@@ -11,6 +11,14 @@ export interface StackState {
   pid: number;
   gatewayUrl: string;
   environment: StackEnvironment;
+  /** The local identity provider and the company it is registered for (the demo people's). */
+  identityProvider: {
+    issuer: string;
+    clientId: string;
+    companyId: string;
+    /** The file that holds the demo people's password. */
+    passwordFile: string;
+  };
 }
 
 export const dataDirectoryFromEnvironment = (): string => resolve(process.env.DATA_DIR || '.data');

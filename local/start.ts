@@ -4,12 +4,15 @@
  * `http://127.0.0.1:$PORT` (default 3000) through the local gateway. Ctrl-C stops everything.
  * `npm start -- -c key=value` synthesizes the stack with that context value, as `cdk deploy` would;
  * `npm start -- --witness` starts a witness beside the log and publishes only what it cosigned.
+ * An OpenID Connect provider on loopback signs the demo company's people in to the console
+ * (docs/people-sign-in.md#signing-in-locally).
  */
 import { join, resolve } from 'node:path';
 import { buildConsole } from '../console/build.js';
 import { DEFAULT_LOG_ORIGIN } from '../lambdas/domain/ledger/log-signer.js';
 import { WITNESS_POLICY_FILE_ENVIRONMENT } from '../lambdas/domain/ledger/witness-config.js';
 import { CORS_ALLOWED_ORIGINS_ENVIRONMENT, parseOrigins } from '../lambdas/http/cors.js';
+import { CONSOLE_PATH } from './console-files.js';
 import { contextFromArguments } from './context-arguments.js';
 import { JavaMissingError } from './dynamodb-local.js';
 import { type EmbeddedStack, startEmbeddedStack } from './embedded-stack.js';
@@ -17,6 +20,13 @@ import { type LocalEventsOut, startLocalEventsOut } from './events-out.js';
 import type { LocalFunctions } from './functions/local-functions.js';
 import type { StackFunctions } from './functions/stack-functions.js';
 import { coverageFileFromEnvironment } from './iam/iam-coverage.js';
+import {
+  type LocalIdentityProvider,
+  startLocalIdentityProvider,
+} from './identity-provider/local-identity-provider.js';
+import { identityProviderEnvironment } from './identity-provider/provider-environment.js';
+import { readDemoRegistration } from './identity-provider/provider-files.js';
+import { signInInstructions, signInLines } from './identity-provider/sign-in-instructions.js';
 import { type LocalGateway, startLocalGateway } from './local-gateway.js';
 import type { LocalSequencer } from './local-sequencer.js';
 import { type LocalWitness, startLocalWitness, WITNESS_ARGUMENT } from './local-witness.js';
@@ -50,6 +60,7 @@ async function main(): Promise<void> {
   const port = Number(process.env.PORT || 3000);
   if (!Number.isInteger(port) || port < 1 || port > 65535)
     throw new Error(`PORT must be a port number, not "${process.env.PORT}"`);
+  const identityProviderSettings = identityProviderEnvironment();
   const dataDirectory = dataDirectoryFromEnvironment();
   // What this process and its children write (keys, state, the database, s3rver's files) is the
   // owner's only; and what an earlier run left wider is tightened (`private-files.ts`).
@@ -65,6 +76,7 @@ async function main(): Promise<void> {
   let eventsOut: LocalEventsOut | undefined;
   let sequencer: LocalSequencer | undefined;
   let witness: LocalWitness | undefined;
+  let identityProvider: LocalIdentityProvider | undefined;
   let stopping = false;
   const stop = async (exitCode: number) => {
     if (stopping) return;
@@ -76,6 +88,7 @@ async function main(): Promise<void> {
     await stackFunctions?.stop();
     await stack?.stop();
     await witness?.server.close();
+    await identityProvider?.close();
     process.exit(exitCode);
   };
   process.on('SIGINT', () => void stop(0));
@@ -99,7 +112,20 @@ async function main(): Promise<void> {
     context.witnessPolicyFile = witness.policyFile;
   }
   let functions: LocalFunctions;
+  let demoCompanyId: string;
   try {
+    const lastIssuer = readDemoRegistration(dataDirectory)?.issuer;
+    identityProvider = await startLocalIdentityProvider({
+      dataDirectory,
+      consoleOrigins: localConsoleOrigins(port),
+      consolePath: CONSOLE_PATH,
+      port: identityProviderSettings.port,
+      preferredPort: lastIssuer ? Number(new URL(lastIssuer).port) : undefined,
+      idTokenTtlSeconds: identityProviderSettings.idTokenTtlSeconds,
+    });
+    // Loaded once the environment names the embedded stack (the domain's clients read it at load).
+    const { registerDemoCompany } = await import('./identity-provider/demo-company.js');
+    demoCompanyId = await registerDemoCompany(dataDirectory, identityProvider);
     // Loaded once the environment names the embedded stack: the synthesis imports runtime modules
     // whose SDK clients read it when they load.
     const { startStackFunctions } = await import('./functions/stack-functions.js');
@@ -118,7 +144,11 @@ async function main(): Promise<void> {
       handler: (event) => functions.invoke(workers.sequenceLedger, event) as never,
       failureHandling: stackFunctions.streamFailureHandlingOf(workers.sequenceLedger),
     });
-    gateway = await startLocalGateway({ port, apiFunctions: stackFunctions.apiFunctions });
+    gateway = await startLocalGateway({
+      port,
+      apiFunctions: stackFunctions.apiFunctions,
+      consoleSignIn: { issuer: identityProvider.issuer, clientId: identityProvider.clientId },
+    });
     eventsOut = await startLocalEventsOut(stack.environment, {
       publisher: (event) => functions.invoke(workers.publishLedgerEvents, event) as never,
       publisherFailureHandling: stackFunctions.streamFailureHandlingOf(workers.publishLedgerEvents),
@@ -129,19 +159,34 @@ async function main(): Promise<void> {
     await stackFunctions?.stop();
     await stack.stop();
     await witness?.server.close();
+    await identityProvider?.close();
     throw error;
   }
   const { importObjects } = stackFunctions.stack.workers;
   const resumedImports = await resumeImportJobs((job) => functions.invokeAsync(importObjects, job));
   if (resumedImports > 0) console.log(`Resumed ${resumedImports} import job(s) left running`);
   const gatewayUrl = `http://127.0.0.1:${port}`;
-  writeStackState(dataDirectory, { pid: process.pid, gatewayUrl, environment: stack.environment });
-  console.log(`Asset Registry API listening on ${gatewayUrl} (data in ${dataDirectory})`);
-  console.log(`Console: ${gatewayUrl}/console/`);
-  if (witness) {
-    console.log(`Witness: ${witness.server.url}, cosigner key ${witness.server.verifierKey}`);
-    console.log(`Witness policy: ${witness.policyFile}`);
-  }
+  const { issuer, clientId, passwordFile } = identityProvider;
+  writeStackState(dataDirectory, {
+    pid: process.pid,
+    gatewayUrl,
+    environment: stack.environment,
+    identityProvider: { issuer, clientId, companyId: demoCompanyId, passwordFile },
+  });
+  // One write: whoever waits for the listening line reads the lines after it with it.
+  console.log(
+    [
+      `Asset Registry API listening on ${gatewayUrl} (data in ${dataDirectory})`,
+      `Console: ${gatewayUrl}${CONSOLE_PATH}`,
+      ...signInLines(issuer, demoCompanyId, signInInstructions(gatewayUrl, passwordFile)),
+      ...(witness
+        ? [
+            `Witness: ${witness.server.url}, cosigner key ${witness.server.verifierKey}`,
+            `Witness policy: ${witness.policyFile}`,
+          ]
+        : []),
+    ].join('\n'),
+  );
 }
 
 main().catch((error: unknown) => {

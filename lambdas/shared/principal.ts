@@ -65,7 +65,7 @@ interface WalletIdentity {
 }
 
 /** The person behind a person principal; its company is the principal's `tenantId`. */
-export interface PersonIdentity {
+interface PersonIdentity {
   /** `user:<sub>@<issuer host>`, as events name the person. */
   principal: string;
   role: Role;

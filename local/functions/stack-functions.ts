@@ -38,7 +38,7 @@ import { type AsyncInvocationHandling, LocalFunctions } from './local-functions.
  */
 const LOCAL_STAND_INS: ReadonlyArray<readonly [name: string, standsInFor: string]> = [
   [LOCAL_WEBHOOKS_ALLOW_LOOPBACK_ENVIRONMENT, 'a choice, not a service: webhooks to loopback'],
-  [LOOPBACK_HTTP_ISSUERS_ENVIRONMENT, 'a choice, not a service: identity providers on loopback http'],
+  [LOOPBACK_HTTP_ISSUERS_ENVIRONMENT, 'a choice, not a service: identity providers on loopback over http'],
 ];
 
 /**

@@ -14,7 +14,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { projectRoot } from '../../lib/project-paths.js';
-import { synthesizeStack } from '../../lib/synthesized-stack.js';
+import { cdkJsonContext, synthesizeStack } from '../../lib/synthesized-stack.js';
 import { contextFromArguments } from '../../local/context-arguments.js';
 import type { CoverageReport } from '../../local/iam/iam-coverage.js';
 import { benchFigures } from './bench-figures.js';
@@ -70,9 +70,13 @@ async function main(): Promise<number> {
   } else {
     const stateful = statefulResourcesOf(templates);
     const snapshot = JSON.parse(readFileSync(SNAPSHOT_FILE, 'utf8')) as StatefulSnapshot;
+    // The context the templates were synthesized with: what the snapshot recorded for it is expected.
+    const synthesisContext = { ...cdkJsonContext(), ...context };
     check(
       'no stateful resource is replaced, and each is retained (or says why not)',
-      [...unretained(stateful), ...compareWithSnapshot(stateful, snapshot)].map((finding) => finding.message),
+      [...unretained(stateful), ...compareWithSnapshot(stateful, snapshot, synthesisContext)].map(
+        (finding) => finding.message,
+      ),
     );
   }
 

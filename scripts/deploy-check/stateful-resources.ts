@@ -8,7 +8,9 @@
  * weaken a guarantee (listed below with their reasons). A committed snapshot of these
  * (`test/infra/stateful-resources.snapshot.json`) is compared with the templates by
  * `compareWithSnapshot`: a resource gone (its logical id changed) or a guarded value changed
- * is a finding that says what happens and how to make the change without losing data.
+ * is a finding that says what happens and how to make the change without losing data. The
+ * snapshot records the default synthesis and, marked with their context, the resources that
+ * only an optional context adds (`CONTEXTS_ADDING_STATEFUL_RESOURCES`, `lib/stateful-resources.ts`).
  *
  * Also here, as data for `npm run deploy:check`: what a first deploy creates per stack
  * (`deployInventory`) and what a `cdk destroy` leaves behind (`retainedOnDestroy`).
@@ -67,6 +69,29 @@ const GUARDED_BEYOND_SCHEMA: Readonly<Record<string, readonly GuardedBeyondSchem
     },
     { property: 'KeyUsage', reason: "CloudFormation refuses to change a key's usage (the update fails)" },
   ],
+  // Cognito's developer guide, "Updating user pool configuration": settings fixed at creation.
+  'AWS::Cognito::UserPool': [
+    {
+      property: 'UsernameAttributes',
+      reason:
+        "Cognito fixes a pool's sign-in options at its creation: other sign-in attributes need a new pool, without the people's accounts",
+    },
+    {
+      property: 'AliasAttributes',
+      reason:
+        "Cognito fixes a pool's sign-in options at its creation: other sign-in aliases need a new pool, without the people's accounts",
+    },
+    {
+      property: 'UsernameConfiguration',
+      reason:
+        "Cognito fixes a pool's user name case sensitivity at its creation: changing it needs a new pool, without the people's accounts",
+    },
+    {
+      property: 'Schema',
+      reason:
+        "Cognito fixes a pool's required attributes at its creation and never deletes a custom attribute: such a change needs a new pool, without the people's accounts",
+    },
+  ],
   'AWS::S3::Bucket': [
     {
       property: 'ObjectLockConfiguration',
@@ -88,6 +113,8 @@ const WITHOUT_LOSING_DATA: Readonly<Record<string, string>> = {
     'add the new queue beside the old one, send to the new one, let the old one drain (its consumer still reads it), then remove it',
   'AWS::Logs::LogGroup':
     'add the new log group beside the old one; the old one keeps its events until their retention ends',
+  'AWS::Cognito::UserPool':
+    "a pool's passwords and MFA devices cannot be exported: add the new pool beside the old one, move people with a user migration Lambda trigger on the new pool (it checks a person's password against the old pool at their first sign-in) or invite them again, register the new pool's issuer for the companies (add-identity-provider) and remove the old one's, then remove the old construct in a later deploy",
   'AWS::CloudFormation::Stack':
     "keep the nested stack's construct id (CloudFormation deletes a nested stack whose logical id changes, with everything in it not retained)",
 };
@@ -111,12 +138,25 @@ export interface StatefulResource {
   guarded: Record<string, unknown>;
 }
 
+/** One resource of the committed snapshot. */
+export type SnapshotEntry = Omit<
+  StatefulResource,
+  'path' | 'notRetainedReason' | 'deletionPolicy' | 'updateReplacePolicy'
+> & {
+  /** For a resource that only an optional context adds: that context (`{"identity": "cognito"}`). */
+  withContext?: Record<string, string>;
+};
+
 /** The committed snapshot's shape. */
 export interface StatefulSnapshot {
   about: string;
-  resources: Array<
-    Omit<StatefulResource, 'path' | 'notRetainedReason' | 'deletionPolicy' | 'updateReplacePolicy'>
-  >;
+  resources: SnapshotEntry[];
+}
+
+/** The stateful resources of a synthesis with an optional context. */
+export interface SynthesisWithContext {
+  context: Readonly<Record<string, string>>;
+  resources: readonly StatefulResource[];
 }
 
 /** A change that would replace, orphan or fail to update a stateful resource. */
@@ -198,19 +238,44 @@ export function statefulResourcesOf(templates: readonly StackTemplate[]): Statef
   return resources;
 }
 
-/** The snapshot to commit for the given resources. */
-export function snapshotOf(resources: readonly StatefulResource[]): StatefulSnapshot {
+const keyOf = (resource: { stackName: string; logicalId: string }) =>
+  `${resource.stackName} ${resource.logicalId}`;
+const describe = (resource: { stackName: string; logicalId: string; type: string; path?: string }) =>
+  `${resource.type} ${resource.logicalId} in ${resource.stackName}${resource.path ? ` (${resource.path})` : ''}`;
+
+const entryOf = ({
+  path: _path,
+  notRetainedReason: _reason,
+  deletionPolicy: _deletion,
+  updateReplacePolicy: _replace,
+  ...kept
+}: StatefulResource): SnapshotEntry => kept;
+
+/**
+ * The snapshot to commit: the resources of the default synthesis, then, for each synthesis with
+ * an optional context, the resources only it adds, each marked with that context (a resource of
+ * the default synthesis never is).
+ *
+ * @example
+ * snapshotOf(statefulResourcesOf(synthesizedTemplates()), [
+ *   { context: { identity: 'cognito' }, resources: statefulResourcesOf(synthesizedTemplates({ identity: 'cognito' })) },
+ * ]);
+ */
+export function snapshotOf(
+  resources: readonly StatefulResource[],
+  withContexts: readonly SynthesisWithContext[] = [],
+): StatefulSnapshot {
+  const inDefaultSynthesis = new Set(resources.map(keyOf));
   return {
-    about: `The stateful resources and the property values whose change would replace one (docs/deploying.md). After an intentional change: ${UPDATE_SNAPSHOT_COMMAND}`,
-    resources: resources.map(
-      ({
-        path: _path,
-        notRetainedReason: _reason,
-        deletionPolicy: _deletion,
-        updateReplacePolicy: _replace,
-        ...kept
-      }) => kept,
-    ),
+    about: `The stateful resources and the property values whose change would replace one (docs/deploying.md); those marked withContext exist only with that context (-c key=value). After an intentional change: ${UPDATE_SNAPSHOT_COMMAND}`,
+    resources: [
+      ...resources.map(entryOf),
+      ...withContexts.flatMap(({ context, resources: withContext }) =>
+        withContext
+          .filter((resource) => !inDefaultSynthesis.has(keyOf(resource)))
+          .map((resource) => ({ withContext: { ...context }, ...entryOf(resource) })),
+      ),
+    ],
   };
 }
 
@@ -231,29 +296,39 @@ export function unretained(resources: readonly StatefulResource[]): StatefulFind
     }));
 }
 
-const keyOf = (resource: { stackName: string; logicalId: string }) =>
-  `${resource.stackName} ${resource.logicalId}`;
-const describe = (resource: { stackName: string; logicalId: string; type: string; path?: string }) =>
-  `${resource.type} ${resource.logicalId} in ${resource.stackName}${resource.path ? ` (${resource.path})` : ''}`;
+/** Whether the context of a synthesis gives every value an entry's `withContext` names. */
+const isInEffect = (entry: SnapshotEntry, context: Readonly<Record<string, unknown>>) =>
+  Object.entries(entry.withContext ?? {}).every(
+    ([key, value]) => context[key] !== undefined && String(context[key]) === value,
+  );
+const contextNote = (entry: SnapshotEntry) =>
+  entry.withContext
+    ? ` (recorded for ${Object.entries(entry.withContext)
+        .map(([key, value]) => `-c ${key}=${value}`)
+        .join(' ')})`
+    : '';
 
 /**
  * Compares the templates' stateful resources with the committed snapshot: every resource of the
  * snapshot must still be there under the same logical id (and nested stack), with the same
  * guarded values; a stateful resource the snapshot does not know is reported too, so that the
- * snapshot stays complete.
+ * snapshot stays complete. `context` is the synthesis's (`cdk.json`'s and the `-c` values): a
+ * resource recorded for a context not in effect is absent by design, neither compared nor known.
  *
  * @example
- * const findings = compareWithSnapshot(statefulResourcesOf(templates), committedSnapshot);
+ * const findings = compareWithSnapshot(statefulResourcesOf(templates), committedSnapshot, context);
  * if (findings.length > 0) throw new Error(findings.map((finding) => finding.message).join('\n\n'));
  */
 export function compareWithSnapshot(
   resources: readonly StatefulResource[],
   snapshot: StatefulSnapshot,
+  context: Readonly<Record<string, unknown>>,
 ): StatefulFinding[] {
   const findings: StatefulFinding[] = [];
   const current = new Map(resources.map((resource) => [keyOf(resource), resource]));
-  const recorded = new Set(snapshot.resources.map(keyOf));
-  for (const before of snapshot.resources) {
+  const expected = snapshot.resources.filter((entry) => isInEffect(entry, context));
+  const recorded = new Set(expected.map(keyOf));
+  for (const before of expected) {
     const after = current.get(keyOf(before));
     const remedy =
       WITHOUT_LOSING_DATA[before.type] ??
@@ -264,7 +339,7 @@ export function compareWithSnapshot(
         stackName: before.stackName,
         logicalId: before.logicalId,
         type: before.type,
-        message: `${describe(before)} is no longer in the template: its construct was renamed or moved (its logical id changed) or removed. CloudFormation would create an empty resource under the new id and delete the old one (or, retained, leave it out of the stack with its data). ${KEEP_THE_LOGICAL_ID}. To replace it on purpose: ${remedy}; then record the change: ${UPDATE_SNAPSHOT_COMMAND}`,
+        message: `${describe(before)}${contextNote(before)} is no longer in the template: its construct was renamed or moved (its logical id changed) or removed. CloudFormation would create an empty resource under the new id and delete the old one (or, retained, leave it out of the stack with its data). ${KEEP_THE_LOGICAL_ID}. To replace it on purpose: ${remedy}; then record the change: ${UPDATE_SNAPSHOT_COMMAND}`,
       });
       continue;
     }
@@ -307,7 +382,7 @@ export function compareWithSnapshot(
       stackName: resource.stackName,
       logicalId: resource.logicalId,
       type: resource.type,
-      message: `${describe(resource)} is a stateful resource the snapshot does not know (new, or a renamed one: see the resources reported gone). Once it is meant to stay under this id, record it: ${UPDATE_SNAPSHOT_COMMAND}`,
+      message: `${describe(resource)} is a stateful resource the snapshot does not know (new, or a renamed one: see the resources reported gone). Once it is meant to stay under this id, record it: ${UPDATE_SNAPSHOT_COMMAND} (which records what an optional context adds when lib/stateful-resources.ts lists the context in CONTEXTS_ADDING_STATEFUL_RESOURCES)`,
     });
   }
   return findings;

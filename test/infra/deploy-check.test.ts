@@ -1,10 +1,12 @@
 /**
  * `npm run deploy:check` says whether a deploy will work: its checks pass on the stack as it is,
  * and it prints what a first deploy creates, what a destroy keeps and the monthly cost, for a
- * normal deploy and for a trial one (`-c trial=true`, which keeps nothing).
+ * normal deploy, one with people's sign-in (`-c identity=cognito`, whose user pool the snapshot
+ * records under that context) and a trial one (`-c trial=true`, which keeps nothing).
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { IDENTITY_CONTEXT } from '../../lib/people-sign-in.js';
 
 const projectRoot = join(__dirname, '..', '..');
 const deployCheck = (...context: string[]) =>
@@ -27,6 +29,15 @@ describe('npm run deploy:check', () => {
     expect(run.stdout).toMatch(/== What cdk destroy keeps\n[\s\S]*AWS::DynamoDB::Table/);
     expect(run.stdout).toMatch(/== Monthly cost/);
     expect(run.stdout).toMatch(/Deploy check: ok\s*$/);
+  }, 300_000);
+
+  it('passes with -c identity=cognito: the user pool is in the snapshot, marked with the context', () => {
+    // Act
+    const run = deployCheck('-c', `${IDENTITY_CONTEXT}=cognito`);
+    // Assess
+    expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
+    expect(run.stdout).toContain('ok: no stateful resource is replaced');
+    expect(run.stdout).toMatch(/== What cdk destroy keeps\n[\s\S]*AWS::Cognito::UserPool/);
   }, 300_000);
 
   it('keeps nothing on destroy in a trial deploy', () => {

@@ -4,12 +4,16 @@
  * recovery and deletion protection; and a change that would replace one (a new logical id, a
  * create-only property, a key's spec, the ledger's Object Lock) fails here, against the
  * committed snapshot, with a message that says what would happen and how to do it without
- * losing data. After an intentional change:
+ * losing data. The snapshot also records, marked with their context, the resources that only an
+ * optional context adds (`CONTEXTS_ADDING_STATEFUL_RESOURCES`: the Cognito user pool of
+ * `-c identity=cognito`), so each such context is synthesized too. After an intentional change:
  * `UPDATE_STATEFUL_SNAPSHOT=1 npx jest test/infra/stateful-resources.test.ts`.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { IDENTITY_CONTEXT } from '../../lib/people-sign-in.js';
 import {
+  CONTEXTS_ADDING_STATEFUL_RESOURCES,
   NOT_RETAINED,
   STATEFUL_RESOURCE_TYPES,
   STATEFUL_TYPES_NOT_RETAINED,
@@ -21,6 +25,7 @@ import {
   retainedOnDestroy,
   type StatefulResource,
   type StatefulSnapshot,
+  type SynthesisWithContext,
   snapshotOf,
   statefulResourcesOf,
   unretained,
@@ -36,17 +41,31 @@ const readSnapshot = (): StatefulSnapshot =>
   JSON.parse(readFileSync(SNAPSHOT_FILE, 'utf8')) as StatefulSnapshot;
 const copyOf = <T>(value: T): T => structuredClone(value);
 
+/** The default synthesis's templates and stateful resources. */
 let templates: StackTemplate[];
 let resources: StatefulResource[];
+/** One synthesis per optional context that adds stateful resources, in the list's order. */
+let withContexts: Array<SynthesisWithContext & { templates: StackTemplate[] }>;
+/** The snapshot these syntheses give (the committed one, when it is up to date). */
+let snapshot: StatefulSnapshot;
 
 beforeAll(() => {
-  // Act
+  // Act: each synthesis once (seconds each).
   templates = synthesizedTemplates();
   resources = statefulResourcesOf(templates);
+  withContexts = CONTEXTS_ADDING_STATEFUL_RESOURCES.map((context) => {
+    const synthesized = synthesizedTemplates(context);
+    return { context, templates: synthesized, resources: statefulResourcesOf(synthesized) };
+  });
+  snapshot = snapshotOf(resources, withContexts);
   if (process.env.UPDATE_STATEFUL_SNAPSHOT === '1') {
-    writeFileSync(SNAPSHOT_FILE, `${JSON.stringify(snapshotOf(resources), null, 2)}\n`);
+    writeFileSync(SNAPSHOT_FILE, `${JSON.stringify(snapshot, null, 2)}\n`);
   }
-});
+}, 120_000);
+
+const COGNITO = { [IDENTITY_CONTEXT]: 'cognito' };
+const cognitoSynthesis = () =>
+  withContexts.find((each) => JSON.stringify(each.context) === JSON.stringify(COGNITO))!;
 
 describe('retention', () => {
   it('finds the stateful resources of every stack, nested stacks and the console-files stack included', () => {
@@ -125,10 +144,42 @@ describe('retention', () => {
 describe('the committed snapshot', () => {
   it('matches the templates: no stateful resource would be replaced, renamed or left unrecorded', () => {
     // Act
-    const findings = compareWithSnapshot(resources, readSnapshot());
+    const findings = compareWithSnapshot(resources, readSnapshot(), {});
     // Assess: each message says which resource, why, and how to change it without losing data.
     expect(findings.map((finding) => finding.message)).toEqual([]);
   });
+
+  it.each(CONTEXTS_ADDING_STATEFUL_RESOURCES)('matches the templates synthesized with %o', (context) => {
+    // Prepare
+    const synthesis = withContexts.find((each) => each.context === context)!;
+    // Act
+    const findings = compareWithSnapshot(synthesis.resources, readSnapshot(), context);
+    // Assess
+    expect(findings.map((finding) => finding.message)).toEqual([]);
+  });
+
+  it.each([
+    ['committed', readSnapshot],
+    ['written', () => snapshot],
+  ])(
+    '%s: marks what only a context adds (the user pool), never a resource of the default synthesis',
+    (_, snapshotToRead) => {
+      // Prepare
+      const recorded = snapshotToRead().resources;
+      const inDefaultSynthesis = new Set(resources.map((each) => `${each.stackName} ${each.logicalId}`));
+      // Assess
+      const marked = recorded.filter((entry) => entry.withContext !== undefined);
+      expect(
+        marked.filter((entry) => inDefaultSynthesis.has(`${entry.stackName} ${entry.logicalId}`)),
+      ).toEqual([]);
+      expect(marked).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ type: 'AWS::Cognito::UserPool', withContext: COGNITO }),
+        ]),
+      );
+      expect(recorded.filter((entry) => entry.withContext === undefined)).toHaveLength(resources.length);
+    },
+  );
 
   it('records the properties that replace a resource, read from the CloudFormation schemas', () => {
     // Prepare
@@ -152,7 +203,7 @@ describe('what the comparison catches', () => {
   const findingsAfter = (change: (changed: StackTemplate[]) => void) => {
     const changed = copyOf(templates);
     change(changed);
-    return compareWithSnapshot(statefulResourcesOf(changed), snapshotOf(resources));
+    return compareWithSnapshot(statefulResourcesOf(changed), snapshot, {});
   };
   /** A logical id starts with its construct's path (`LedgerDigestsDigestBucket…`). */
   const logicalIdOfType = (template: StackTemplate, type: string, pathPrefix = '') =>
@@ -263,6 +314,64 @@ describe('what the comparison catches', () => {
       expect(finding.stackName).toBe('AssetRegistryStack/CategoriesFunctions');
       expect(finding.message).toMatch(/nested stack whose logical id changed/);
     }
+  });
+});
+
+describe('a resource only a context adds: the user pool of -c identity=cognito', () => {
+  const poolOf = (templates: StackTemplate[]) =>
+    statefulResourcesOf(templates).find((resource) => resource.type === 'AWS::Cognito::UserPool')!;
+
+  it('renamed (a new logical id): reported gone under the context, with the context named', () => {
+    // Prepare
+    const changed = copyOf(cognitoSynthesis().templates);
+    const pool = poolOf(changed);
+    const poolStackResources = changed.find((each) => each.stackName === pool.stackName)!.template.Resources;
+    poolStackResources[`${pool.logicalId}Renamed`] = poolStackResources[pool.logicalId]!;
+    delete poolStackResources[pool.logicalId];
+    // Act
+    const findings = compareWithSnapshot(statefulResourcesOf(changed), snapshot, COGNITO);
+    // Assess
+    expect(findings.map((finding) => `${finding.kind} ${finding.logicalId}`).sort()).toEqual([
+      `gone ${pool.logicalId}`,
+      `new ${pool.logicalId}Renamed`,
+    ]);
+    expect(findings.find((finding) => finding.kind === 'gone')!.message).toMatch(
+      /AWS::Cognito::UserPool PeopleSignInUserPool\w+ in AssetRegistryStack \(recorded for -c identity=cognito\) is no longer in the template/,
+    );
+  });
+
+  it("its sign-in attributes changed (fixed at the pool's creation): reported, with how to move people", () => {
+    // Prepare
+    const changed = copyOf(cognitoSynthesis().templates);
+    const pool = poolOf(changed);
+    const poolResource = changed.find((each) => each.stackName === pool.stackName)!.template.Resources[
+      pool.logicalId
+    ]!;
+    poolResource.Properties!.UsernameAttributes = ['phone_number'];
+    // Act
+    const findings = compareWithSnapshot(statefulResourcesOf(changed), snapshot, COGNITO);
+    // Assess
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({ kind: 'guarded-change', property: 'UsernameAttributes' });
+    expect(findings[0]!.message).toMatch(/sign-in options at its creation.*user migration Lambda trigger/);
+  });
+
+  it('absent without the context: by design, nothing reported', () => {
+    // Prepare: the snapshot does record the pool.
+    expect(snapshot.resources.filter((entry) => entry.type === 'AWS::Cognito::UserPool')).toHaveLength(1);
+    // Act
+    const findings = compareWithSnapshot(resources, snapshot, {});
+    // Assess
+    expect(findings).toEqual([]);
+  });
+
+  it('present without its context (not the synthesis the snapshot recorded it for): unknown, reported', () => {
+    // Act
+    const findings = compareWithSnapshot(cognitoSynthesis().resources, snapshot, {});
+    // Assess
+    expect(findings.map((finding) => `${finding.kind} ${finding.type}`)).toEqual([
+      'new AWS::Cognito::UserPool',
+    ]);
   });
 });
 

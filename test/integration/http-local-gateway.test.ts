@@ -131,7 +131,7 @@ describe('local gateway with the shared API Gateway settings', () => {
     [
       'another Authorization scheme',
       'Basic dXNlcjpwYXNz',
-      'The Authorization header must read Bearer <wallet session token>',
+      "The Authorization header must read Bearer <wallet session token or identity provider's token>",
     ],
   ])(
     'responds 401 naming the wallet session token for %s, never the API key',

@@ -13,7 +13,7 @@ export type CallerKind = 'company' | 'app' | 'wallet' | 'person';
 export const CALLER_KINDS: readonly CallerKind[] = ['company', 'app', 'wallet', 'person'];
 
 /** The person behind a `person` caller. */
-export interface CallerPerson {
+interface CallerPerson {
   /** `user:<sub>@<issuer host>`, as events name the person. */
   principal: string;
   role: Role;

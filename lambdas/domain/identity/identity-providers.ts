@@ -15,7 +15,7 @@ import { loopbackHttpAllowed, untrustedAddress } from './issuer-urls.js';
 import { tenantExists } from './tenants.js';
 
 /** The claim read for roles when `--roles-claim` is not given. */
-export const DEFAULT_ROLES_CLAIM = 'roles';
+const DEFAULT_ROLES_CLAIM = 'roles';
 
 export interface NewIdentityProvider {
   companyId: string;

@@ -21,7 +21,7 @@ import { highestRole, isRole, ROLE_NAMES, ROLES, type Role } from '#shared/roles
 import { loopbackHttpAllowed, untrustedAddress } from './issuer-urls.js';
 
 /** Asymmetric algorithms only: never `none`, never an HMAC (whose key a verifier would share). */
-export const PERSON_TOKEN_ALGORITHMS = ['RS256', 'ES256', 'EdDSA'];
+const PERSON_TOKEN_ALGORITHMS = ['RS256', 'ES256', 'EdDSA'];
 export const CLOCK_SKEW_SECONDS = 60;
 /** Longer than any provider's ID token; refused before any decoding. */
 const MAX_TOKEN_CHARACTERS = 16_384;
@@ -57,7 +57,7 @@ export const PERSON_TOKEN_REFUSALS = {
 type PersonTokenOutcome = { principal: Principal } | { refusal: string };
 
 /** `user:<sub>@<issuer host>`: how the ledger names the person. */
-export const personPrincipalOf = (subject: string, issuer: string): string =>
+const personPrincipalOf = (subject: string, issuer: string): string =>
   `user:${subject}@${new URL(issuer).host}`;
 
 /** A bearer token that is a JWT (three base64url parts), not a wallet's session token. */
