@@ -71,7 +71,7 @@ function PersonSignIn({
     if (isSignInCallback(new URL(location.href))) void complete.run();
   }, []);
   return (
-    <section aria-labelledby="person-sign-in-title" class="stack narrow">
+    <section aria-labelledby="person-sign-in-title">
       <h2 id="person-sign-in-title">People: your company's account</h2>
       {expired && (
         <div class="notice warning" role="alert">
@@ -85,9 +85,11 @@ function PersonSignIn({
         lasts as long as the provider's token and is kept in this page's memory only, so a reload or a new tab
         asks you to sign in again.
       </p>
-      <button type="button" onClick={() => void start.run()} disabled={start.busy || complete.busy}>
-        {complete.busy ? 'Signing in…' : expired ? 'Sign in again' : "Sign in with your company's account"}
-      </button>
+      <p>
+        <button type="button" onClick={() => void start.run()} disabled={start.busy || complete.busy}>
+          {complete.busy ? 'Signing in…' : expired ? 'Sign in again' : "Sign in with your company's account"}
+        </button>
+      </p>
       <ErrorNotice error={start.error ?? complete.error} />
     </section>
   );
@@ -110,7 +112,7 @@ function KeySignIn({
   });
   return (
     <section aria-labelledby={withPeople ? 'key-sign-in-title' : undefined}>
-      {withPeople && <h2 id="key-sign-in-title">Machines' operators: an API key</h2>}
+      {withPeople && <h2 id="key-sign-in-title">Machines' operators: sign in with a key</h2>}
       <p>
         Use a company's API key to browse and verify its objects (a read-only key is enough), or an App's key
         to manage its wallets. The console shows what the key may do, and nothing more. The key stays in this
