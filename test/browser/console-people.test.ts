@@ -8,6 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Browser, Page, Response } from 'playwright-core';
+import type { StackState } from '../../local/stack-state';
 import {
   closePage,
   consoleServer,
@@ -21,12 +22,7 @@ import { readStackStateFile } from '../support/local-server';
 jest.setTimeout(180_000);
 
 /** The local identity provider of the tier's `npm start`, as its stack state names it. */
-interface LocalIdentityProvider {
-  issuer: string;
-  clientId: string;
-  companyId: string;
-  passwordFile: string;
-}
+type LocalIdentityProvider = StackState['identityProvider'];
 
 const PERSON_BUTTON = "Sign in with your company's account";
 
