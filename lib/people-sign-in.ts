@@ -48,6 +48,11 @@ const STACK_PART_MAX_LENGTH = 63 - 13;
 export interface ConsoleSignIn {
   issuer: string;
   clientId: string;
+  /**
+   * Cognito's `/logout` endpoint: its discovery document names no `end_session_endpoint`, so the
+   * console is told where signing out ends the hosted pages' session.
+   */
+  signOutUrl: string;
 }
 
 export interface PeopleSignInProps {
@@ -140,14 +145,18 @@ export class PeopleSignIn extends Construct {
       ],
       idTokenValidity: Duration.hours(1),
       accessTokenValidity: Duration.hours(1),
-      // The console keeps tokens in memory only, so a refresh token dies with the tab anyway.
+      // Cognito always answers one; the console drops it and keeps only the ID token, in memory.
       refreshTokenValidity: Duration.hours(12),
       enableTokenRevocation: true,
       preventUserExistenceErrors: true,
     });
 
     this.issuer = `https://cognito-idp.${stack.region}.${stack.urlSuffix}/${this.userPool.userPoolId}`;
-    this.consoleSignIn = { issuer: this.issuer, clientId: this.consoleClient.userPoolClientId };
+    this.consoleSignIn = {
+      issuer: this.issuer,
+      clientId: this.consoleClient.userPoolClientId,
+      signOutUrl: `${this.domain.baseUrl()}/logout`,
+    };
     this.connectOrigins = [`https://cognito-idp.${stack.region}.${stack.urlSuffix}`, this.domain.baseUrl()];
 
     // Stack-level outputs, so that their names in `--outputs-file` carry no construct path.

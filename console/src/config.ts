@@ -11,6 +11,11 @@ export interface SignInConfig {
   issuer: string;
   /** The console's public client id (the ID token's audience). */
   clientId: string;
+  /**
+   * Where signing out ends the provider's session when its discovery document names no
+   * `end_session_endpoint` (Cognito's `/logout`, told `client_id` and `logout_uri`).
+   */
+  signOutUrl?: string;
 }
 
 export interface ConsoleConfig {
@@ -34,10 +39,13 @@ export function parseConsoleConfig(config: Partial<Record<keyof ConsoleConfig, u
   if (typeof config.apiBaseUrl !== 'string') throw new Error("The console's config.json has no apiBaseUrl");
   const apiBaseUrl = config.apiBaseUrl.endsWith('/') ? config.apiBaseUrl : `${config.apiBaseUrl}/`;
   if (config.signIn === undefined || config.signIn === null) return { apiBaseUrl };
-  const { issuer, clientId } = config.signIn as Partial<Record<keyof SignInConfig, unknown>>;
+  const { issuer, clientId, signOutUrl } = config.signIn as Partial<Record<keyof SignInConfig, unknown>>;
   if (typeof issuer !== 'string' || !isUrl(issuer) || typeof clientId !== 'string' || clientId === '')
     throw new Error("The console's config.json has a signIn without a valid issuer URL and clientId");
-  return { apiBaseUrl, signIn: { issuer, clientId } };
+  if (signOutUrl === undefined) return { apiBaseUrl, signIn: { issuer, clientId } };
+  if (typeof signOutUrl !== 'string' || !isUrl(signOutUrl))
+    throw new Error("The console's config.json has a signIn.signOutUrl that is not a URL");
+  return { apiBaseUrl, signIn: { issuer, clientId, signOutUrl } };
 }
 
 /** Loads `config.json`; throws with a readable message when it is missing or malformed. */

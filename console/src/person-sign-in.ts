@@ -139,7 +139,9 @@ export async function completePersonSignIn(config: SignInConfig, callbackUrl: UR
 
 /**
  * Where signing out leads: the provider's `end_session_endpoint`, told the ID token and to come
- * back to the console; undefined when the provider has none (the console just forgets the token).
+ * back to the console; else the config's `signOutUrl` (Cognito's `/logout`, which takes the
+ * client id and `logout_uri`); undefined when there is neither (the console just forgets the
+ * token).
  */
 export async function endSessionUrl(
   config: SignInConfig,
@@ -147,7 +149,13 @@ export async function endSessionUrl(
   page: URL,
 ): Promise<URL | undefined> {
   const server = await discover(config);
-  if (!server.end_session_endpoint) return undefined;
+  if (!server.end_session_endpoint) {
+    if (!config.signOutUrl) return undefined;
+    const url = new URL(config.signOutUrl);
+    url.searchParams.set('client_id', config.clientId);
+    url.searchParams.set('logout_uri', redirectUriOf(page));
+    return url;
+  }
   const url = new URL(server.end_session_endpoint);
   url.searchParams.set('id_token_hint', idToken);
   url.searchParams.set('post_logout_redirect_uri', redirectUriOf(page));

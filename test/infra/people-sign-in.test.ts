@@ -252,6 +252,16 @@ describe('the pool on its own', () => {
         ],
       },
       clientId: { Ref: expect.stringMatching(/ConsoleClient/) },
+      signOutUrl: {
+        'Fn::Join': [
+          '',
+          [
+            'https://',
+            { Ref: expect.stringMatching(/HostedSignIn/) },
+            '.auth.eu-west-1.amazoncognito.com/logout',
+          ],
+        ],
+      },
     });
     expect(stack.resolve(signIn.connectOrigins)).toEqual([
       { 'Fn::Join': ['', ['https://cognito-idp.eu-west-1.', { Ref: 'AWS::URLSuffix' }]] },

@@ -28,4 +28,17 @@ describe('parseConsoleConfig', () => {
     // Assess
     expect(parse).toThrow("The console's config.json has a signIn without a valid issuer URL and clientId");
   });
+
+  it("reads Cognito's signOutUrl, and refuses one that is not a URL", () => {
+    // Prepare
+    const signIn = { issuer: 'https://cognito-idp.eu-west-1.amazonaws.com/pool', clientId: 'client' };
+    const signOutUrl = 'https://acme.auth.eu-west-1.amazoncognito.com/logout';
+    // Act
+    const parsed = parseConsoleConfig({ apiBaseUrl: '/', signIn: { ...signIn, signOutUrl } });
+    const parseWrong = () =>
+      parseConsoleConfig({ apiBaseUrl: '/', signIn: { ...signIn, signOutUrl: 'logout' } });
+    // Assess
+    expect(parsed.signIn).toEqual({ ...signIn, signOutUrl });
+    expect(parseWrong).toThrow("The console's config.json has a signIn.signOutUrl that is not a URL");
+  });
 });

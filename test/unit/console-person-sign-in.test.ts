@@ -232,4 +232,22 @@ describe('sign-out', () => {
     // Assess
     expect(url).toBeUndefined();
   });
+
+  it("goes to the config's signOutUrl with the client id and the console as logout_uri when the provider has no end_session_endpoint (Cognito)", async () => {
+    // Prepare
+    const provider = await standInProvider({ endSession: false });
+    const signOutUrl = 'https://acme-123456789012.auth.eu-west-1.amazoncognito.com/logout';
+    // Act
+    const url = await endSessionUrl(
+      { ...provider.config, signOutUrl },
+      'header.payload.signature',
+      consolePage,
+    );
+    // Assess
+    expect(`${url?.origin}${url?.pathname}`).toBe(signOutUrl);
+    expect(Object.fromEntries(url?.searchParams ?? [])).toEqual({
+      client_id: CLIENT_ID,
+      logout_uri: CONSOLE_PAGE,
+    });
+  });
 });
