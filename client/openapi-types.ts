@@ -13,13 +13,13 @@ export interface paths {
         };
         /**
          * List categories (spec 4.5)
-         * @description Needs a company key with `categories:read`; otherwise 403 `COMPANY_ACCESS_DENIED`.
+         * @description Needs a company key (or a person whose role grants it) with `categories:read`; otherwise 403 `COMPANY_ACCESS_DENIED`.
          */
         get: operations["listCategories"];
         put?: never;
         /**
          * Create a category (spec 4.6)
-         * @description Needs a company key with `categories:write`; otherwise 403 `COMPANY_ACCESS_DENIED`.
+         * @description Needs a company key (or a person whose role grants it) with `categories:write`; otherwise 403 `COMPANY_ACCESS_DENIED`.
          */
         post: operations["createCategory"];
         delete?: never;
@@ -37,12 +37,12 @@ export interface paths {
         };
         /**
          * Get one category (extension: not shown in the spec)
-         * @description Needs a company key with `categories:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
+         * @description Needs a company key (or a person whose role grants it) with `categories:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
          */
         get: operations["getCategory"];
         /**
          * Update a category (spec 4.7)
-         * @description Needs a company key with `categories:write`; otherwise 403 `COMPANY_ACCESS_DENIED`.
+         * @description Needs a company key (or a person whose role grants it) with `categories:write`; otherwise 403 `COMPANY_ACCESS_DENIED`.
          */
         put: operations["updateCategory"];
         post?: never;
@@ -63,7 +63,7 @@ export interface paths {
         put?: never;
         /**
          * Create a subcategory (spec 4.8)
-         * @description Needs a company key with `categories:write`; otherwise 403 `COMPANY_ACCESS_DENIED`.
+         * @description Needs a company key (or a person whose role grants it) with `categories:write`; otherwise 403 `COMPANY_ACCESS_DENIED`.
          */
         post: operations["createSubcategory"];
         delete?: never;
@@ -81,12 +81,12 @@ export interface paths {
         };
         /**
          * Get a subcategory in detail (spec 4.9)
-         * @description Needs a company key with `categories:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. Another company's id in the path is refused with the same 403.
+         * @description Needs a company key (or a person whose role grants it) with `categories:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. Another company's id in the path is refused with the same 403.
          */
         get: operations["getSubcategory"];
         /**
          * Update a subcategory with an action, multipart/form-data (spec 4.10)
-         * @description Needs a company key with `categories:write`; otherwise 403 `COMPANY_ACCESS_DENIED`. Also needs `objects:write` and `files:write` for action REMOVE (it deletes the subcategory's objects and their files); otherwise the same 403. Another company's id in the path is refused with the same 403.
+         * @description Needs a company key (or a person whose role grants it) with `categories:write`; otherwise 403 `COMPANY_ACCESS_DENIED`. Also needs `objects:write` and `files:write` for action REMOVE (it deletes the subcategory's objects and their files); otherwise the same 403. Another company's id in the path is refused with the same 403.
          */
         put: operations["updateSubcategory"];
         post?: never;
@@ -105,7 +105,7 @@ export interface paths {
         };
         /**
          * List objects (spec 4.1)
-         * @description Needs a company key with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`.
+         * @description Needs a company key (or a person whose role grants it) with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`.
          */
         get: operations["listObjects"];
         put?: never;
@@ -125,13 +125,13 @@ export interface paths {
         };
         /**
          * List the objects of a subcategory (spec 4.2)
-         * @description Needs a company key with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`.
+         * @description Needs a company key (or a person whose role grants it) with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`.
          */
         get: operations["listSubcategoryObjects"];
         put?: never;
         /**
          * Create an object (spec 4.3)
-         * @description Needs a company key with `objects:write`; otherwise 403 `COMPANY_ACCESS_DENIED`.
+         * @description Needs a company key (or a person whose role grants it) with `objects:write`; otherwise 403 `COMPANY_ACCESS_DENIED`.
          */
         post: operations["createObject"];
         delete?: never;
@@ -149,12 +149,12 @@ export interface paths {
         };
         /**
          * Get one object (extension)
-         * @description Needs a company key with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
+         * @description Needs a company key (or a person whose role grants it) with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
          */
         get: operations["getObject"];
         /**
          * Update an object with an action (spec 4.4)
-         * @description Needs a company key with `objects:write`; otherwise 403 `COMPANY_ACCESS_DENIED`.
+         * @description Needs a company key (or a person whose role grants it) with `objects:write`; otherwise 403 `COMPANY_ACCESS_DENIED`.
          */
         put: operations["updateObject"];
         post?: never;
@@ -173,7 +173,7 @@ export interface paths {
         };
         /**
          * Get one object at its address under the company (the create operation's Location; extension)
-         * @description Needs a company key with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. Another company's id in the path is refused with the same 403. Extension: not in the interface specification.
+         * @description Needs a company key (or a person whose role grants it) with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. Another company's id in the path is refused with the same 403. Extension: not in the interface specification.
          */
         get: operations["getCompanyObject"];
         put?: never;
@@ -193,7 +193,7 @@ export interface paths {
         };
         /**
          * List an object's ledger events, oldest first (extension)
-         * @description Needs a company key with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
+         * @description Needs a company key (or a person whose role grants it) with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
          */
         get: operations["listObjectEvents"];
         put?: never;
@@ -213,7 +213,7 @@ export interface paths {
         };
         /**
          * Recompute and check an object's ledger chain (extension)
-         * @description Needs a company key with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
+         * @description Needs a company key (or a person whose role grants it) with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. It reads the audit trail: a person with the viewer role gets the same 403. Extension: not in the interface specification.
          */
         get: operations["verifyObject"];
         put?: never;
@@ -305,13 +305,13 @@ export interface paths {
         };
         /**
          * List an object's files, newest first (extension)
-         * @description Needs a company key with `files:read`; otherwise 403 `FILE_ACCESS_DENIED`. Another company's id in the path is refused with the same 403. Extension: not in the interface specification.
+         * @description Needs a company key (or a person whose role grants it) with `files:read`; otherwise 403 `FILE_ACCESS_DENIED`. Another company's id in the path is refused with the same 403. Extension: not in the interface specification.
          */
         get: operations["listFiles"];
         put?: never;
         /**
          * Upload a file to an object, multipart/form-data; objectId may be the externalId (spec 4.16)
-         * @description Needs a company key with `files:write`; otherwise 403 `COMPANY_ACCESS_DENIED`. Another company's id in the path is refused with the same 403.
+         * @description Needs a company key (or a person whose role grants it) with `files:write`; otherwise 403 `COMPANY_ACCESS_DENIED`. Another company's id in the path is refused with the same 403.
          */
         post: operations["uploadFile"];
         delete?: never;
@@ -329,14 +329,14 @@ export interface paths {
         };
         /**
          * Download a file: its bytes, 304 for a matching ETag, or a redirect to S3 above 4 MB (spec 4.17)
-         * @description Needs a company key with `files:read`; otherwise 403 `FILE_ACCESS_DENIED`. Another company's id in the path is refused with the same 403. `HEAD` gets a response too: GET's status and headers, with no body.
+         * @description Needs a company key (or a person whose role grants it) with `files:read`; otherwise 403 `FILE_ACCESS_DENIED`. Another company's id in the path is refused with the same 403. `HEAD` gets a response too: GET's status and headers, with no body.
          */
         get: operations["downloadFile"];
         put?: never;
         post?: never;
         /**
          * Delete a file, record and bytes (spec 4.18)
-         * @description Needs a company key with `files:write`; otherwise 403 `FILE_DELETE_DENIED`. Another company's id in the path is refused with the same 403.
+         * @description Needs a company key (or a person whose role grants it) with `files:write`; otherwise 403 `FILE_DELETE_DENIED`. Another company's id in the path is refused with the same 403.
          */
         delete: operations["deleteFile"];
         options?: never;
@@ -355,7 +355,7 @@ export interface paths {
         put?: never;
         /**
          * Start a large upload (up to 50 MB) straight to S3 with a presigned POST (extension)
-         * @description Needs a company key with `files:write`; otherwise 403 `COMPANY_ACCESS_DENIED`. Another company's id in the path is refused with the same 403. Extension: not in the interface specification.
+         * @description Needs a company key (or a person whose role grants it) with `files:write`; otherwise 403 `COMPANY_ACCESS_DENIED`. Another company's id in the path is refused with the same 403. Extension: not in the interface specification.
          */
         post: operations["createUploadSession"];
         delete?: never;
@@ -375,7 +375,7 @@ export interface paths {
         put?: never;
         /**
          * Finish a presigned upload: the server checks size, type and checksum and records the file (extension)
-         * @description Needs a company key with `files:write`; otherwise 403 `COMPANY_ACCESS_DENIED`. Another company's id in the path is refused with the same 403. Extension: not in the interface specification.
+         * @description Needs a company key (or a person whose role grants it) with `files:write`; otherwise 403 `COMPANY_ACCESS_DENIED`. Another company's id in the path is refused with the same 403. Extension: not in the interface specification.
          */
         post: operations["completeUploadSession"];
         delete?: never;
@@ -393,13 +393,13 @@ export interface paths {
         };
         /**
          * List the company's webhook subscriptions, newest first (extension)
-         * @description Needs a company key with `webhooks:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
+         * @description Needs a company key (or a person whose role grants it) with `webhooks:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
          */
         get: operations["listWebhooks"];
         put?: never;
         /**
          * Subscribe a URL to ledger events; the response shows the signing secret, once (extension)
-         * @description Needs a company key with `webhooks:write`; otherwise 403 `COMPANY_ACCESS_DENIED`. Also needs `objects:read` for a subscription to object events (object.*, or "*"); otherwise the same 403. Also needs `files:read` for a subscription to file events (file.*, or "*"); otherwise the same 403. Also needs `categories:read` for a subscription to subcategory events (subcategory.*, or "*"); otherwise the same 403. Extension: not in the interface specification.
+         * @description Needs a company key (or a person whose role grants it) with `webhooks:write`; otherwise 403 `COMPANY_ACCESS_DENIED`. Also needs `objects:read` for a subscription to object events (object.*, or "*"); otherwise the same 403. Also needs `files:read` for a subscription to file events (file.*, or "*"); otherwise the same 403. Also needs `categories:read` for a subscription to subcategory events (subcategory.*, or "*"); otherwise the same 403. Extension: not in the interface specification.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -417,18 +417,18 @@ export interface paths {
         };
         /**
          * Get one webhook subscription (extension)
-         * @description Needs a company key with `webhooks:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
+         * @description Needs a company key (or a person whose role grants it) with `webhooks:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
          */
         get: operations["getWebhook"];
         /**
          * Change a webhook subscription: url, events, description, status (extension)
-         * @description Needs a company key with `webhooks:write`; otherwise 403 `COMPANY_ACCESS_DENIED`. Also needs `objects:read` for a subscription to object events (object.*, or "*"); otherwise the same 403. Also needs `files:read` for a subscription to file events (file.*, or "*"); otherwise the same 403. Also needs `categories:read` for a subscription to subcategory events (subcategory.*, or "*"); otherwise the same 403. Extension: not in the interface specification.
+         * @description Needs a company key (or a person whose role grants it) with `webhooks:write`; otherwise 403 `COMPANY_ACCESS_DENIED`. Also needs `objects:read` for a subscription to object events (object.*, or "*"); otherwise the same 403. Also needs `files:read` for a subscription to file events (file.*, or "*"); otherwise the same 403. Also needs `categories:read` for a subscription to subcategory events (subcategory.*, or "*"); otherwise the same 403. Extension: not in the interface specification.
          */
         put: operations["updateWebhook"];
         post?: never;
         /**
          * Delete a webhook subscription (extension)
-         * @description Needs a company key with `webhooks:write`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
+         * @description Needs a company key (or a person whose role grants it) with `webhooks:write`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
          */
         delete: operations["deleteWebhook"];
         options?: never;
@@ -447,7 +447,7 @@ export interface paths {
         put?: never;
         /**
          * A new signing secret, shown once; the previous one keeps signing for 24 h (extension)
-         * @description Needs a company key with `webhooks:write`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
+         * @description Needs a company key (or a person whose role grants it) with `webhooks:write`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -465,7 +465,7 @@ export interface paths {
         };
         /**
          * A webhook's deliveries, newest first, with every attempt (extension)
-         * @description Needs a company key with `webhooks:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
+         * @description Needs a company key (or a person whose role grants it) with `webhooks:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -487,7 +487,7 @@ export interface paths {
         put?: never;
         /**
          * Send a delivery once more, queued behind its lane (extension)
-         * @description Needs a company key with `webhooks:write`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
+         * @description Needs a company key (or a person whose role grants it) with `webhooks:write`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
          */
         post: operations["retryWebhookDelivery"];
         delete?: never;
@@ -505,7 +505,7 @@ export interface paths {
         };
         /**
          * A webhook's dead-letter store: deliveries that failed for 24 h, newest first (extension)
-         * @description Needs a company key with `webhooks:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
+         * @description Needs a company key (or a person whose role grants it) with `webhooks:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
          */
         get: operations["listWebhookDeadLetters"];
         put?: never;
@@ -527,7 +527,7 @@ export interface paths {
         put?: never;
         /**
          * Queue the dead letters again, oldest first, and make a failing webhook active (extension)
-         * @description Needs a company key with `webhooks:write`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
+         * @description Needs a company key (or a person whose role grants it) with `webhooks:write`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
          */
         post: operations["replayWebhookDeadLetters"];
         delete?: never;
@@ -545,7 +545,7 @@ export interface paths {
         };
         /**
          * The log's latest signed checkpoint, C2SP tlog-checkpoint text (extension)
-         * @description Needs a company key with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. `HEAD` gets a response too: GET's status and headers, with no body. Extension: not in the interface specification.
+         * @description Needs a company key (or a person whose role grants it) with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. `HEAD` gets a response too: GET's status and headers, with no body. Extension: not in the interface specification.
          */
         get: operations["getLedgerCheckpoint"];
         put?: never;
@@ -565,7 +565,7 @@ export interface paths {
         };
         /**
          * The log's signed-note verifier key, one line (extension)
-         * @description Needs a company key with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. `HEAD` gets a response too: GET's status and headers, with no body. Extension: not in the interface specification.
+         * @description Needs a company key (or a person whose role grants it) with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. `HEAD` gets a response too: GET's status and headers, with no body. Extension: not in the interface specification.
          */
         get: operations["getLedgerKey"];
         put?: never;
@@ -585,7 +585,7 @@ export interface paths {
         };
         /**
          * A C2SP tlog-tiles hash tile or entry bundle of the log (extension)
-         * @description Needs a company key with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. `HEAD` gets a response too: GET's status and headers, with no body. Extension: not in the interface specification.
+         * @description Needs a company key (or a person whose role grants it) with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. `HEAD` gets a response too: GET's status and headers, with no body. Extension: not in the interface specification.
          */
         get: operations["getLedgerTile"];
         put?: never;
@@ -605,7 +605,7 @@ export interface paths {
         };
         /**
          * The RFC 6962 consistency proof between two published tree sizes (extension)
-         * @description Needs a company key with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
+         * @description Needs a company key (or a person whose role grants it) with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
          */
         get: operations["getLedgerConsistency"];
         put?: never;
@@ -625,7 +625,7 @@ export interface paths {
         };
         /**
          * The inclusion proof of an object's event in the log, JSON or C2SP tlog-proof (extension)
-         * @description Needs a company key with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
+         * @description Needs a company key (or a person whose role grants it) with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. It reads the audit trail: a person with the viewer role gets the same 403. Extension: not in the interface specification.
          */
         get: operations["getEventProof"];
         put?: never;
@@ -645,7 +645,7 @@ export interface paths {
         };
         /**
          * An object's offline-verifiable bundle: the object, its events, each event's tlog-proof, the checkpoint and key (extension)
-         * @description Needs a company key with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
+         * @description Needs a company key (or a person whose role grants it) with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. It reads the audit trail: a person with the viewer role gets the same 403. Extension: not in the interface specification.
          */
         get: operations["getObjectBundle"];
         put?: never;
@@ -665,7 +665,7 @@ export interface paths {
         };
         /**
          * List the company's ledger events in a time range, newest first (extension)
-         * @description Needs a company key with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
+         * @description Needs a company key (or a person whose role grants it) with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
          */
         get: operations["listCompanyEvents"];
         put?: never;
@@ -685,13 +685,13 @@ export interface paths {
         };
         /**
          * The company's import jobs, newest first (extension)
-         * @description Needs a company key with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
+         * @description Needs a company key (or a person whose role grants it) with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. It reads the audit trail: a person with the viewer role gets the same 403. Extension: not in the interface specification.
          */
         get: operations["listImports"];
         put?: never;
         /**
          * Import objects from a CSV or JSON Lines file: in the request, or by presigned upload up to 50 MB (extension)
-         * @description Needs a company key with `objects:write`; otherwise 403 `COMPANY_ACCESS_DENIED`. Also needs `categories:write` for an import with createMissing=true (it creates categories and subcategories); otherwise the same 403. Extension: not in the interface specification.
+         * @description Needs a company key (or a person whose role grants it) with `objects:write`; otherwise 403 `COMPANY_ACCESS_DENIED`. Also needs `categories:write` for an import with createMissing=true (it creates categories and subcategories); otherwise the same 403. Extension: not in the interface specification.
          */
         post: operations["createImport"];
         delete?: never;
@@ -711,7 +711,7 @@ export interface paths {
         put?: never;
         /**
          * Start an import whose file was sent to its presigned upload (extension)
-         * @description Needs a company key with `objects:write`; otherwise 403 `COMPANY_ACCESS_DENIED`. Also needs `categories:write` for an import with createMissing=true (it creates categories and subcategories); otherwise the same 403. Extension: not in the interface specification.
+         * @description Needs a company key (or a person whose role grants it) with `objects:write`; otherwise 403 `COMPANY_ACCESS_DENIED`. Also needs `categories:write` for an import with createMissing=true (it creates categories and subcategories); otherwise the same 403. Extension: not in the interface specification.
          */
         post: operations["startImport"];
         delete?: never;
@@ -729,7 +729,7 @@ export interface paths {
         };
         /**
          * An import job's status and counts (extension)
-         * @description Needs a company key with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
+         * @description Needs a company key (or a person whose role grants it) with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. It reads the audit trail: a person with the viewer role gets the same 403. Extension: not in the interface specification.
          */
         get: operations["getImport"];
         put?: never;
@@ -749,7 +749,7 @@ export interface paths {
         };
         /**
          * An import's reported rows (row, field, code, message), as JSON pages or one CSV (extension)
-         * @description Needs a company key with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
+         * @description Needs a company key (or a person whose role grants it) with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. It reads the audit trail: a person with the viewer role gets the same 403. Extension: not in the interface specification.
          */
         get: operations["listImportErrors"];
         put?: never;
@@ -769,7 +769,7 @@ export interface paths {
         };
         /**
          * Every matching object as CSV or JSON Lines, with the filters and sort of 4.1, now or as of an instant (with proofs); a large export becomes a job (extension)
-         * @description Needs a company key with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
+         * @description Needs a company key (or a person whose role grants it) with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. It reads the audit trail: a person with the viewer role gets the same 403. Extension: not in the interface specification.
          */
         get: operations["exportObjects"];
         put?: never;
@@ -789,7 +789,7 @@ export interface paths {
         };
         /**
          * An export job's status and, once done, a presigned link to its file (extension)
-         * @description Needs a company key with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
+         * @description Needs a company key (or a person whose role grants it) with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. It reads the audit trail: a person with the viewer role gets the same 403. Extension: not in the interface specification.
          */
         get: operations["getExport"];
         put?: never;
@@ -809,7 +809,7 @@ export interface paths {
         };
         /**
          * The caller: its kind (company, App or wallet), id, permissions and key's label (extension)
-         * @description Needs a company key with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
+         * @description Needs a company key (or a person whose role grants it) with `objects:read`; otherwise 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
          */
         get: operations["getMe"];
         put?: never;
