@@ -2,7 +2,7 @@
  * The tables of a bench run, as Markdown: each section printed once it is measured, and all of
  * them written to `bench/RESULTS.md` at the end.
  */
-import type { AuthorizerCallsRow } from '../scenarios/authorizer-calls';
+import type { AuthorizerResults } from '../scenarios/authorizer-calls';
 import { type ColdStartResult, type ColdStartRow, isOwnRequests } from '../scenarios/cold-start';
 import type { ThroughputRow } from '../scenarios/gateway-throughput';
 import type { ContentionRow } from '../scenarios/ledger-contention';
@@ -147,25 +147,50 @@ export function minimumsSection(rows: OperationCallsRow[]): Section {
   };
 }
 
-export function authorizerSection(rows: AuthorizerCallsRow[]): Section {
+export function authorizerSection({ calls: rows }: AuthorizerResults): Section {
   return {
     title: '2b. Authorizer calls',
     intro:
-      'The authorizer invoked alone, and one request through the local gateway, with its memory cache cleared just before (cold) and right after such a request (warm). The gateway row adds the handler’s own calls.',
+      'The authorizer invoked alone, and one request through the local gateway, with its memory cache cleared just before (cold) and right after such a request (warm). The gateway row adds the handler’s own calls. A person’s token is an RS256 ID token of a test OpenID provider on loopback (`test/support/test-identity-provider.ts`) registered for the company; its discovery document and key set are fetched over HTTP, counted in their own column.',
     table: markdownTable(rows, [
       column('credential', (row) => row.credential),
       column('authorizer calls', (row) => row.authorizerCalls, true),
       column('minimum', (row) => row.minimum, true),
       column('authorizer commands', (row) => row.authorizerCommands),
+      column('provider fetches', (row) => row.authorizerFetches),
       column('gateway request', (row) => row.gatewayRequest),
       column('status', (row) => row.gatewayStatus, true),
       column('calls (whole request)', (row) => row.gatewayCalls, true),
+      column('provider fetches (whole request)', (row) => row.gatewayFetches),
       column(
         'authorizer runs / gateway cache hits',
         (row) => `${row.gatewayAuthorizerRuns} / ${row.gatewayCacheHits}`,
       ),
     ]),
     notes: rows.map((row) => `${row.credential}: ${row.minimumReason}.`),
+  };
+}
+
+export function authorizerTimeSection({
+  times,
+  timingRounds,
+  fetchesWhileTimed,
+}: AuthorizerResults): Section {
+  return {
+    title: '2c. Authorizer time per call',
+    intro: `The authorizer handler invoked in process with warm caches, ${times[0]?.calls ?? 0} calls per credential, the credentials taking turns in ${timingRounds} rounds (each opened by one untimed call per credential, which keeps the caches warm). A person’s token is verified against its provider’s public key on every call; an API key is a memory cache hit. The ratios to the API key are the figures to compare; nothing asserts a time.`,
+    table: markdownTable(times, [
+      column('credential', (row) => row.credential),
+      column('calls', (row) => row.calls, true),
+      column('median µs', (row) => row.medianMicroseconds, true),
+      column('p99 µs', (row) => row.p99Microseconds, true),
+      column('median ÷ API key', (row) => row.medianRatio, true),
+      column('p99 ÷ API key', (row) => row.p99Ratio, true),
+      column('DynamoDB calls', (row) => row.dynamoDbCalls, true),
+    ]),
+    notes: [
+      `The provider’s discovery document and key set were fetched ${fetchesWhileTimed} times during the timed calls. \`jose\` verifies with Node’s WebCrypto (OpenSSL). RSA verifies fastest of the three: its public exponent is small (signing, the provider’s part, is the slow half). Times are this machine’s under its load; the ratios are what carries over.`,
+    ],
   };
 }
 
