@@ -1,10 +1,11 @@
 /**
  * What `resolvePersonToken` refuses from a token's claims alone, with the provider stood in for
  * by `fetch` (no network): an `iss` no registration could hold is refused before the lookup
- * (an empty or overlong one would make DynamoDB's GetItem fail, a 500 instead of a 401). The
- * refusals against a real provider are in test/integration/person-tokens.test.ts.
+ * (an empty or overlong one would make DynamoDB's GetItem fail, a 500 instead of a 401), and a
+ * `sub` that is not a string is refused although the signature verifies (jose does not check
+ * its type). The refusals against a real provider are in test/integration/person-tokens.test.ts.
  */
-import type { JWTPayload } from 'jose';
+import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
 import {
   clearPersonTokenKeys,
   PERSON_TOKEN_REFUSALS,
@@ -54,5 +55,36 @@ describe('resolvePersonToken refuses without looking the issuer up', () => {
     // Assess
     expect(outcome).toEqual({ refusal: PERSON_TOKEN_REFUSALS.unknownIssuer });
     expect(findProvider).not.toHaveBeenCalled();
+  });
+});
+
+describe('resolvePersonToken refuses a correctly signed token', () => {
+  it.each([
+    ['a number', 42],
+    ['an object', { id: 'demo-vera' }],
+  ])('whose sub is %s', async (_case, subject) => {
+    // Prepare
+    const { privateKey, publicKey } = await generateKeyPair('RS256');
+    const json = (body: unknown) =>
+      new Response(JSON.stringify(body), { headers: { 'Content-Type': 'application/json' } });
+    jest.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      if (url.pathname === '/.well-known/openid-configuration')
+        return json({ issuer: ISSUER, jwks_uri: `${ISSUER}/jwks` });
+      if (url.pathname === '/jwks')
+        return json({ keys: [{ ...(await exportJWK(publicKey)), alg: 'RS256' }] });
+      throw new Error(`unexpected request to ${url}`);
+    });
+    const token = await new SignJWT({ sub: subject, roles: ['viewer'] } as unknown as JWTPayload)
+      .setProtectedHeader({ alg: 'RS256' })
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setIssuedAt()
+      .setExpirationTime('5m')
+      .sign(privateKey);
+    // Act
+    const outcome = await resolvePersonToken(token, async () => record);
+    // Assess
+    expect(outcome).toEqual({ refusal: PERSON_TOKEN_REFUSALS.claims });
   });
 });

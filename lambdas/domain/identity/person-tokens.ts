@@ -185,8 +185,9 @@ export async function resolvePersonToken(
   } catch (error) {
     return { refusal: refusalOf(error) };
   }
-  const subject = payload.sub ?? '';
-  if (subject === '' || subject.length > MAX_SUBJECT_CHARACTERS)
+  // jose checks that `sub` is present, not that it is a string (OpenID Connect Core 1.0, 2).
+  const subject: unknown = payload.sub;
+  if (typeof subject !== 'string' || subject === '' || subject.length > MAX_SUBJECT_CHARACTERS)
     return { refusal: PERSON_TOKEN_REFUSALS.claims };
   const personPrincipal = personPrincipalOf(subject, provider.issuer);
   const displayName = (stringClaim(payload, 'name') ?? stringClaim(payload, 'email'))?.slice(
