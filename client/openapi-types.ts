@@ -1134,7 +1134,7 @@ export interface components {
             };
             eventDescription: string | null;
             performedBy: string | null;
-            /** @description `apiKey:<keyId>` or `wallet:<username@appId>` */
+            /** @description `apiKey:<keyId>`, `wallet:<username@appId>` or `user:<sub>@<issuer host>` */
             principal: string;
             /**
              * Format: date-time
@@ -1168,7 +1168,7 @@ export interface components {
             };
             eventDescription: string | null;
             performedBy: string | null;
-            /** @description `apiKey:<keyId>` or `wallet:<username@appId>` */
+            /** @description `apiKey:<keyId>`, `wallet:<username@appId>` or `user:<sub>@<issuer host>` */
             principal: string;
             /**
              * Format: date-time
@@ -1283,7 +1283,7 @@ export interface components {
              * @description ISO 8601 UTC, milliseconds
              */
             uploadedAt: string;
-            /** @description `apiKey:<keyId>` */
+            /** @description `apiKey:<keyId>`, `wallet:<username@appId>` or `user:<sub>@<issuer host>` */
             uploadedBy: string;
             checksum: string;
             /** @description path of the download operation (with the stage prefix in AWS) */

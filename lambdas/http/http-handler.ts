@@ -78,6 +78,14 @@ const credentialOf = (principal: Principal): string =>
 /** Refuses a caller of the wrong kind or without the operation's permission. */
 export function authorizeOperation(operation: KeyedOperation, principal: Principal): void {
   if (principal.refusal) throw new ForbiddenError(operation.deniedCode, principal.refusal);
+  // Before `anyKey`: a row that any key may call still keeps the audit trail from a viewer.
+  if (operation.auditTrail && principal.person && !ROLES[principal.person.role].auditTrail) {
+    throw new ForbiddenError(
+      operation.deniedCode,
+      `The role ${principal.person.role} may not read the audit trail (ledger proofs, bundles, exports, ` +
+        "imports' reports): the auditor, editor and admin roles may",
+    );
+  }
   if (operation.anyKey) return;
   if (principal.type !== operation.principal) {
     throw new ForbiddenError(
@@ -89,13 +97,6 @@ export function authorizeOperation(operation: KeyedOperation, principal: Princip
     throw new ForbiddenError(
       operation.deniedCode,
       `${credentialOf(principal)} lacks the permission ${operation.permission}`,
-    );
-  }
-  if (operation.auditTrail && principal.person && !ROLES[principal.person.role].auditTrail) {
-    throw new ForbiddenError(
-      operation.deniedCode,
-      `The role ${principal.person.role} may not read the audit trail (ledger proofs, bundles, exports, ` +
-        "imports' reports): the auditor, editor and admin roles may",
     );
   }
 }

@@ -4,6 +4,7 @@
  */
 import { attribute, defineEntity, type RecordOf } from '#shared/entity.js';
 import { SUPPORTED_TYPES } from '#shared/file-types.js';
+import { ACTOR_FORMATS } from '#shared/principal.js';
 import { arrayOf, dateTime, documented, integer, string } from '#shared/schema.js';
 
 const uuid = () => string({ format: 'uuid' });
@@ -23,7 +24,7 @@ export const fileEntity = defineEntity('file', {
   description: attribute(fileDescription),
   tags: attribute(arrayOf(string()), { missing: [] }),
   uploadedAt: attribute(dateTime()),
-  uploadedBy: attribute(string(), { description: '`apiKey:<keyId>`' }),
+  uploadedBy: attribute(string(), { description: ACTOR_FORMATS }),
   /** `sha256:<hex>` of the stored bytes. */
   checksum: attribute(string({ pattern: /^sha256:[0-9a-f]{64}$/ })),
   storageKey: attribute(string(), { hidden: true }),

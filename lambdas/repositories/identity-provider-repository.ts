@@ -24,6 +24,8 @@ export interface IdentityProviderRecord {
 
 /** The partition of every provider item (the authorizer's IAM grant names it). */
 export const IDENTITY_PROVIDER_PARTITION = identityProviderKeys.partition({});
+/** DynamoDB's limit on a sort key, which holds the issuer: a longer one cannot be looked up. */
+export const MAX_ISSUER_BYTES = 1024;
 const providerKey = (issuer: string) => identityProviderKeys.key({ issuer });
 
 const recordOf = (item: Record<string, unknown>): IdentityProviderRecord => ({

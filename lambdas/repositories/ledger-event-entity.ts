@@ -5,6 +5,7 @@
  * `ledgerEventKeys` in `table-keys.ts`.
  */
 import { attribute, defineEntity, type RecordOf } from '#shared/entity.js';
+import { ACTOR_FORMATS } from '#shared/principal.js';
 import { dateTime, integer, nullable, string, writtenByService } from '#shared/schema.js';
 
 /** A field's value before and after the change. */
@@ -40,8 +41,8 @@ export const ledgerEventEntity = defineEntity(LEDGER_EVENT_ENTITY, {
   changes: attribute(fieldChanges, { storedAs: 'json' }),
   eventDescription: attribute(nullable(string()), { missing: null }),
   performedBy: attribute(nullable(string()), { missing: null }),
-  /** The authenticated caller that caused it (`apiKey:<keyId>`, `wallet:<fullUsername>`). */
-  principal: attribute(string(), { description: '`apiKey:<keyId>` or `wallet:<username@appId>`' }),
+  /** The authenticated caller that caused it (`actorOf`). */
+  principal: attribute(string(), { description: ACTOR_FORMATS }),
   timestamp: attribute(dateTime()),
   prevHash: attribute(sha256Hex(), { description: '64 zeros for the first event' }),
   hash: attribute(sha256Hex(), {

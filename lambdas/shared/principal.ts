@@ -133,10 +133,10 @@ export function principalFromEvent(event: APIGatewayProxyEvent): Principal {
   return principal;
 }
 
-/**
- * How the ledger names the caller that caused an event: `apiKey:<keyId>`,
- * `wallet:<fullUsername>` or `user:<sub>@<issuer host>`.
- */
+/** The forms {@link actorOf} gives, as the API's schemas describe an event's `principal`. */
+export const ACTOR_FORMATS = '`apiKey:<keyId>`, `wallet:<username@appId>` or `user:<sub>@<issuer host>`';
+
+/** How the ledger names the caller that caused an event: one of {@link ACTOR_FORMATS}. */
 export function actorOf(principal: Principal): string {
   if (principal.person) return principal.person.principal;
   return principal.wallet ? `wallet:${principal.wallet.fullUsername}` : `apiKey:${principal.keyId}`;

@@ -7,6 +7,8 @@ import { authorizeOperation, httpHandler, resourceLocation } from '../../lambdas
 import { operations } from '../../lambdas/operations';
 import type { CodeWithStatus } from '../../lambdas/shared/error-catalogue';
 import { ForbiddenError } from '../../lambdas/shared/errors';
+import type { Principal } from '../../lambdas/shared/principal';
+import { ROLES } from '../../lambdas/shared/roles';
 import { object, optional, required, string } from '../../lambdas/shared/schema';
 import { invoke, proxyEvent } from '../support/api-events';
 import { appPrincipal, companyPrincipal } from '../support/principals';
@@ -22,6 +24,22 @@ function thrownBy(call: () => unknown): unknown {
 }
 
 describe('authorizeOperation', () => {
+  it("refuses a viewer on an audit-trail row even when any key may call it (the role's rule comes first)", () => {
+    // Prepare: a public read of the log, were it ever marked as the audit trail
+    const row = { ...operations.getLedgerCheckpoint, auditTrail: true as const };
+    const viewer: Principal = {
+      ...companyPrincipal([...ROLES.viewer.permissions]),
+      person: { principal: 'user:demo-vera@idp.example.com', role: 'viewer' },
+    };
+    // Act
+    const error = thrownBy(() => authorizeOperation(row, viewer));
+    // Assess
+    expect(error).toMatchObject({
+      statusCode: 403,
+      message: expect.stringMatching(/^The role viewer may not read the audit trail/),
+    });
+  });
+
   it('lets a company key with the permission through', () => {
     // Prepare
     const principal = companyPrincipal(['categories:write']);

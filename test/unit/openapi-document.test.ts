@@ -17,6 +17,7 @@ import type { OperationResponses } from '../../lambdas/openapi/operation-respons
 import { operationList, operations } from '../../lambdas/operations';
 import { type ErrorCode, errorCodeEntry, errorCodes } from '../../lambdas/shared/error-catalogue';
 import { NotFoundError } from '../../lambdas/shared/errors';
+import { actorOf, type Principal } from '../../lambdas/shared/principal';
 import type { JsonSchema } from '../../lambdas/shared/schema';
 import { GATEWAY_RESPONSES, USAGE_PLAN_GATEWAY_RESPONSES } from '../../lib/api-gateway-settings';
 import { invoke } from '../support/api-events';
@@ -402,6 +403,30 @@ describe('OpenAPI document: generated from the operation table', () => {
     expect(getObject?.description).toMatch(/Extension/);
     expect(listObjects?.['x-spec-section']).toBe('4.1');
     expect(listObjects?.['x-extension']).toBeUndefined();
+  });
+
+  it("names each caller's form in an event's principal and a file's uploadedBy", () => {
+    // Prepare
+    const base: Principal = {
+      type: 'company',
+      tenantId: 'c',
+      keyId: '0123456789abcdef01234567',
+      permissions: new Set(),
+    };
+    const actors = [
+      actorOf(base),
+      actorOf({ ...base, type: 'app', wallet: { id: 'w', fullUsername: 'vera@app' } }),
+      actorOf({ ...base, person: { principal: 'user:demo-vera@idp.example.com', role: 'viewer' } }),
+    ];
+    const descriptionOf = (schema: string, property: string) =>
+      (document.components.schemas[schema] as { properties: Record<string, { description?: string }> })
+        .properties[property]?.description ?? '';
+    // Act
+    const described = [descriptionOf('LedgerEvent', 'principal'), descriptionOf('FileRecord', 'uploadedBy')];
+    // Assess
+    for (const description of described) {
+      for (const actor of actors) expect(description).toContain(`\`${actor.split(':')[0]}:`);
+    }
   });
 });
 

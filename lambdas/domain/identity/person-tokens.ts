@@ -14,7 +14,7 @@ import {
   type JWTPayload,
   jwtVerify,
 } from 'jose';
-import type { IdentityProviderRecord } from '#repositories/identity-provider-repository.js';
+import { type IdentityProviderRecord, MAX_ISSUER_BYTES } from '#repositories/identity-provider-repository.js';
 import { MemoryCache } from '#shared/memory-cache.js';
 import type { Principal } from '#shared/principal.js';
 import { highestRole, isRole, ROLE_NAMES, ROLES, type Role } from '#shared/roles.js';
@@ -162,11 +162,17 @@ export async function resolvePersonToken(
   } catch {
     return { refusal: PERSON_TOKEN_REFUSALS.malformed };
   }
-  if (typeof issuer !== 'string') return { refusal: PERSON_TOKEN_REFUSALS.unknownIssuer };
-  const provider = await findProvider(issuer);
-  if (!provider || untrustedAddress(provider.issuer, loopbackHttpAllowed())) {
+  // An issuer no registration could hold is not looked up: an empty or overlong one would make
+  // the lookup itself fail (a 500 for anyone who sends such a token, instead of this 401).
+  if (
+    typeof issuer !== 'string' ||
+    Buffer.byteLength(issuer) > MAX_ISSUER_BYTES ||
+    untrustedAddress(issuer, loopbackHttpAllowed())
+  ) {
     return { refusal: PERSON_TOKEN_REFUSALS.unknownIssuer };
   }
+  const provider = await findProvider(issuer);
+  if (!provider) return { refusal: PERSON_TOKEN_REFUSALS.unknownIssuer };
   let payload: JWTPayload;
   try {
     ({ payload } = await jwtVerify(token, await keySetOf(provider.issuer), {
@@ -179,8 +185,9 @@ export async function resolvePersonToken(
   } catch (error) {
     return { refusal: refusalOf(error) };
   }
-  const subject = payload.sub ?? '';
-  if (subject === '' || subject.length > MAX_SUBJECT_CHARACTERS)
+  // jose checks that `sub` is present, not that it is a string (OpenID Connect Core 1.0, 2).
+  const subject: unknown = payload.sub;
+  if (typeof subject !== 'string' || subject === '' || subject.length > MAX_SUBJECT_CHARACTERS)
     return { refusal: PERSON_TOKEN_REFUSALS.claims };
   const personPrincipal = personPrincipalOf(subject, provider.issuer);
   const displayName = (stringClaim(payload, 'name') ?? stringClaim(payload, 'email'))?.slice(
