@@ -131,7 +131,8 @@ export class PeopleSignIn extends Construct {
       userPoolClientName: 'asset-registry-console',
       // A page cannot keep a secret: a public client, whose code exchange PKCE protects.
       generateSecret: false,
-      // Password checks happen on the hosted pages (SRP); the console itself only renews.
+      // The console signs in only through the hosted pages. Naming one flow keeps Cognito from its
+      // default set (which adds custom auth); SRP stays, as the hosted pages' own password check.
       authFlows: { userSrp: true },
       oAuth: {
         flows: { authorizationCodeGrant: true },

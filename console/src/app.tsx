@@ -82,11 +82,7 @@ export function App({ apiBaseUrl, signInConfig }: { apiBaseUrl: string; signInCo
     setSession(undefined);
     setExpired(false);
     if (credential?.kind !== 'idToken' || !signInConfig) return;
-    const providerSignOut = await endSessionUrl(
-      signInConfig,
-      credential.idToken,
-      new URL(location.href),
-    ).catch(() => undefined);
+    const providerSignOut = await endSessionUrl(signInConfig, new URL(location.href)).catch(() => undefined);
     if (providerSignOut) location.assign(providerSignOut);
   };
   const who = session && signedInAs(session);

@@ -138,16 +138,14 @@ export async function completePersonSignIn(config: SignInConfig, callbackUrl: UR
 }
 
 /**
- * Where signing out leads: the provider's `end_session_endpoint`, told the ID token and to come
- * back to the console; else the config's `signOutUrl` (Cognito's `/logout`, which takes the
- * client id and `logout_uri`); undefined when there is neither (the console just forgets the
- * token).
+ * Where signing out leads: the provider's `end_session_endpoint`, told the console's client id
+ * and to come back to the console; else the config's `signOutUrl` (Cognito's `/logout`, which
+ * takes the client id and `logout_uri`); undefined when there is neither (the console just
+ * forgets the token). The ID token is not sent as `id_token_hint`: it is the API credential, and
+ * a URL would leave it in the browser's history and the provider's logs (RP-Initiated Logout 1.0
+ * lets `client_id` stand in for it; the provider then asks the person to confirm).
  */
-export async function endSessionUrl(
-  config: SignInConfig,
-  idToken: string,
-  page: URL,
-): Promise<URL | undefined> {
+export async function endSessionUrl(config: SignInConfig, page: URL): Promise<URL | undefined> {
   const server = await discover(config);
   if (!server.end_session_endpoint) {
     if (!config.signOutUrl) return undefined;
@@ -157,7 +155,6 @@ export async function endSessionUrl(
     return url;
   }
   const url = new URL(server.end_session_endpoint);
-  url.searchParams.set('id_token_hint', idToken);
   url.searchParams.set('post_logout_redirect_uri', redirectUriOf(page));
   url.searchParams.set('client_id', config.clientId);
   return url;

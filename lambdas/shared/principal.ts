@@ -142,6 +142,9 @@ export function actorOf(principal: Principal): string {
   return principal.wallet ? `wallet:${principal.wallet.fullUsername}` : `apiKey:${principal.keyId}`;
 }
 
+/** Our bound for an event's `performedBy` (the spec leaves it open): a request's, or a person's name. */
+export const PERFORMED_BY_MAX = 200;
+
 /** An event's `performedBy`: the one the request gives, else a person's name or email, else null. */
 export const performedByOf = (principal: Principal, given: string | null | undefined): string | null =>
   given ?? principal.person?.displayName ?? null;

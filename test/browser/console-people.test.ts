@@ -125,7 +125,7 @@ describe("people's sign-in to the console", () => {
     const endSession: URL[] = [];
     page.on('request', (request) => {
       const url = new URL(request.url());
-      if (url.origin === new URL(provider.issuer).origin && url.searchParams.has('id_token_hint'))
+      if (url.origin === new URL(provider.issuer).origin && url.searchParams.has('post_logout_redirect_uri'))
         endSession.push(url);
     });
     await page.getByRole('button', { name: 'Sign out' }).click();

@@ -265,10 +265,10 @@ describe("npm start's identity provider signs people in to the API", () => {
   it('signs a person in again without the form while her session lasts, and asks again once she signed out', async () => {
     // Prepare
     const browser = new CookieJar();
-    const idToken = await signInAs(provider, consoleUrl, 'aude@demo.example', password, browser);
+    await signInAs(provider, consoleUrl, 'aude@demo.example', password, browser);
     // Act
     const again = await beginSignIn(provider, consoleUrl, browser);
-    const signedOut = await signOut(provider, browser, idToken, consoleUrl);
+    const signedOut = await signOut(provider, browser, consoleUrl);
     const afterSignOut = await beginSignIn(provider, consoleUrl, browser);
     // Assess
     expect(again.page.location?.searchParams.get('code')).toEqual(expect.any(String));

@@ -8,6 +8,7 @@ import { LOOPBACK_HTTP_ISSUERS_ENVIRONMENT } from '../../lambdas/domain/identity
 import {
   CLOCK_SKEW_SECONDS,
   clearPersonTokenKeys,
+  JWKS_COOLDOWN_MS,
   PERSON_TOKEN_REFUSALS,
   resolvePersonToken,
 } from '../../lambdas/domain/identity/person-tokens';
@@ -164,6 +165,21 @@ describe('resolvePersonToken refuses', () => {
     expect(await refusalOf(token)).toBe(PERSON_TOKEN_REFUSALS.audience);
   });
 
+  it('a token for several audiences, ours among them, issued to another party (azp)', async () => {
+    // Prepare
+    const toAnother = await provider.mintTestToken({
+      claims: personClaims({ aud: ['another-client', AUDIENCE], azp: 'another-client' }),
+    });
+    const toUs = await provider.mintTestToken({
+      claims: personClaims({ aud: ['another-client', AUDIENCE], azp: AUDIENCE }),
+    });
+    // Act
+    const [refusalToAnother, refusalToUs] = [await refusalOf(toAnother), await refusalOf(toUs)];
+    // Assess
+    expect(refusalToAnother).toBe(PERSON_TOKEN_REFUSALS.audience);
+    expect(refusalToUs).toBeUndefined();
+  });
+
   it('a token of an issuer that no company registered', async () => {
     // Prepare
     const token = await otherProvider.mintTestToken({ claims: personClaims() });
@@ -296,4 +312,33 @@ describe('resolvePersonToken, for a valid token whose roles claim maps to no rol
       );
     },
   );
+});
+
+describe("resolvePersonToken follows its provider's key rotation", () => {
+  it(`fetches the key set again for an unknown kid, at most once every ${JWKS_COOLDOWN_MS / 1000} s`, async () => {
+    // Prepare
+    const rotating = await startTestIdentityProvider();
+    const records = [recordOf(rotating.issuer)];
+    const now = Date.now();
+    const clock = jest.spyOn(Date, 'now').mockReturnValue(now);
+    try {
+      const before = await refusalOf(await rotating.mintTestToken({ claims: personClaims() }), records);
+      await rotating.rotateKey('RS256');
+      const rotatedToken = await rotating.mintTestToken({ claims: personClaims() });
+      // Act
+      const duringCooldown = await refusalOf(rotatedToken, records);
+      const fetchesDuringCooldown = rotating.requests.jwks;
+      clock.mockReturnValue(now + JWKS_COOLDOWN_MS + 1000);
+      const afterCooldown = await refusalOf(rotatedToken, records);
+      // Assess
+      expect(before).toBeUndefined();
+      expect(duringCooldown).toBe(PERSON_TOKEN_REFUSALS.unknownKey);
+      expect(fetchesDuringCooldown).toBe(1);
+      expect(afterCooldown).toBeUndefined();
+      expect(rotating.requests).toEqual({ discovery: 1, jwks: 2 });
+    } finally {
+      clock.mockRestore();
+      await rotating.close();
+    }
+  });
 });

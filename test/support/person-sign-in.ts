@@ -164,14 +164,13 @@ export async function signInAs(
 export async function signOut(
   provider: LocalProvider,
   jar: CookieJar,
-  idToken: string,
   postLogoutRedirectUri: string,
 ): Promise<SignInPage> {
   const issuer = new URL(provider.issuer);
   const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, insecure));
   const endSession = new URL(as.end_session_endpoint ?? '');
   endSession.search = new URLSearchParams({
-    id_token_hint: idToken,
+    client_id: provider.clientId,
     post_logout_redirect_uri: postLogoutRedirectUri,
   }).toString();
   const confirmation = await follow(endSession, jar);

@@ -52,6 +52,8 @@ export interface TestIdentityProvider {
    * the algorithm confusion attack on a verifier that lets the token choose the algorithm.
    */
   mintPublicKeyHmacTestToken(publicKeyForm: 'pem' | 'jwk', claims?: TestClaims): Promise<string>;
+  /** Replaces one of its keys by a new one with a new kid, as a provider rotating its keys does. */
+  rotateKey(algorithm: TestProviderAlgorithm): Promise<void>;
   /** How many times its discovery document and its JWKS were fetched. */
   requests: { discovery: number; jwks: number };
   close(): Promise<void>;
@@ -96,16 +98,17 @@ export async function startTestIdentityProvider(
     const pair = await generateKeyPair(algorithm, { extractable: true });
     keys[algorithm] = { kid: `test-key-${index + 1}-${algorithm.toLowerCase()}`, ...pair };
   }
-  const jwks = {
-    keys: await Promise.all(
+  const publicKeys = () =>
+    Promise.all(
       TEST_PROVIDER_ALGORITHMS.map(async (algorithm) => ({
         ...(await exportJWK(keys[algorithm].publicKey)),
         kid: keys[algorithm].kid,
         alg: algorithm,
         use: 'sig',
       })),
-    ),
-  };
+    );
+  const jwks = { keys: await publicKeys() };
+  let rotations = 0;
   const requests = { discovery: 0, jwks: 0 };
   let issuer = '';
   const server: Server = createServer((request, response) => {
@@ -125,7 +128,6 @@ export async function startTestIdentityProvider(
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const rsaKey = keys.RS256;
   return {
     issuer,
     keyIds: Object.fromEntries(
@@ -138,15 +140,21 @@ export async function startTestIdentityProvider(
         .setProtectedHeader({ alg: algorithm, kid: key.kid, typ: 'JWT', ...header })
         .sign(key.privateKey);
     },
+    async rotateKey(algorithm) {
+      rotations += 1;
+      const pair = await generateKeyPair(algorithm, { extractable: true });
+      keys[algorithm] = { kid: `test-key-rotated-${rotations}-${algorithm.toLowerCase()}`, ...pair };
+      jwks.keys = await publicKeys();
+    },
     mintUnsignedTestToken(claims) {
       return `${base64url({ alg: 'none', typ: 'JWT' })}.${base64url(payloadOf(issuer, claims))}.`;
     },
     async mintPublicKeyHmacTestToken(publicKeyForm, claims) {
       const secret =
         publicKeyForm === 'pem'
-          ? await exportSPKI(rsaKey.publicKey)
-          : JSON.stringify(jwks.keys.find((jwk) => jwk.kid === rsaKey.kid));
-      const signingInput = `${base64url({ alg: 'HS256', kid: rsaKey.kid, typ: 'JWT' })}.${base64url(payloadOf(issuer, claims))}`;
+          ? await exportSPKI(keys.RS256.publicKey)
+          : JSON.stringify(jwks.keys.find((jwk) => jwk.kid === keys.RS256.kid));
+      const signingInput = `${base64url({ alg: 'HS256', kid: keys.RS256.kid, typ: 'JWT' })}.${base64url(payloadOf(issuer, claims))}`;
       const signature = createHmac('sha256', secret).update(signingInput).digest('base64url');
       return `${signingInput}.${signature}`;
     },

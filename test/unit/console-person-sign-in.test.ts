@@ -211,14 +211,13 @@ describe('addressWithoutCallback', () => {
 });
 
 describe('sign-out', () => {
-  it("leads to the provider's end_session_endpoint with the token hint and the way back", async () => {
+  it("leads to the provider's end_session_endpoint with the client id and the way back, never the token", async () => {
     // Prepare
     const provider = await standInProvider();
     // Act
-    const url = await endSessionUrl(provider.config, 'header.payload.signature', consolePage);
+    const url = await endSessionUrl(provider.config, consolePage);
     // Assess
     expect(Object.fromEntries(url?.searchParams ?? [])).toEqual({
-      id_token_hint: 'header.payload.signature',
       post_logout_redirect_uri: CONSOLE_PAGE,
       client_id: CLIENT_ID,
     });
@@ -228,7 +227,7 @@ describe('sign-out', () => {
     // Prepare
     const provider = await standInProvider({ endSession: false });
     // Act
-    const url = await endSessionUrl(provider.config, 'header.payload.signature', consolePage);
+    const url = await endSessionUrl(provider.config, consolePage);
     // Assess
     expect(url).toBeUndefined();
   });
@@ -238,11 +237,7 @@ describe('sign-out', () => {
     const provider = await standInProvider({ endSession: false });
     const signOutUrl = 'https://acme-123456789012.auth.eu-west-1.amazoncognito.com/logout';
     // Act
-    const url = await endSessionUrl(
-      { ...provider.config, signOutUrl },
-      'header.payload.signature',
-      consolePage,
-    );
+    const url = await endSessionUrl({ ...provider.config, signOutUrl }, consolePage);
     // Assess
     expect(`${url?.origin}${url?.pathname}`).toBe(signOutUrl);
     expect(Object.fromEntries(url?.searchParams ?? [])).toEqual({

@@ -16,7 +16,7 @@ import {
 } from 'jose';
 import { type IdentityProviderRecord, MAX_ISSUER_BYTES } from '#repositories/identity-provider-repository.js';
 import { MemoryCache } from '#shared/memory-cache.js';
-import type { Principal } from '#shared/principal.js';
+import { PERFORMED_BY_MAX, type Principal } from '#shared/principal.js';
 import { highestRole, isRole, ROLE_NAMES, ROLES, type Role } from '#shared/roles.js';
 import { loopbackHttpAllowed, untrustedAddress } from './issuer-urls.js';
 
@@ -26,15 +26,13 @@ export const CLOCK_SKEW_SECONDS = 60;
 /** Longer than any provider's ID token; refused before any decoding. */
 const MAX_TOKEN_CHARACTERS = 16_384;
 const MAX_SUBJECT_CHARACTERS = 255;
-/** As `performedBy`'s own limit (`PERFORMED_BY_MAX`). */
-const MAX_DISPLAY_NAME_CHARACTERS = 200;
 const FETCH_TIMEOUT_MS = 3000;
 /** How long an issuer's discovery document (and so its key set's address) is trusted. */
 const DISCOVERY_CACHE_MS = 60 * 60 * 1000;
 /** At most this many issuers' key sets are held; the oldest goes first. */
 const MAX_CACHED_ISSUERS = 100;
 /** A key set is fetched again at most this often, even for tokens with unknown `kid`s. */
-const JWKS_COOLDOWN_MS = 30_000;
+export const JWKS_COOLDOWN_MS = 30_000;
 const JWKS_MAX_AGE_MS = 10 * 60 * 1000;
 
 /** Why a person's token is refused (401), in words the caller can act on. */
@@ -44,9 +42,10 @@ export const PERSON_TOKEN_REFUSALS = {
   algorithm: `The token's algorithm is not accepted (only ${PERSON_TOKEN_ALGORITHMS.join(', ')})`,
   expired: 'The token has expired: sign in again',
   notYetValid: 'The token is not valid yet (nbf)',
-  audience: "The token's audience (aud) is not the one registered for its issuer",
+  audience:
+    "The token's audience (aud) is not the one registered for its issuer (or, with several, its azp is not)",
   issuer: "The token's issuer (iss) does not match its provider",
-  claims: 'The token lacks a required claim (sub, exp)',
+  claims: `The token lacks a required claim (sub, exp), or its sub is not a string of at most ${MAX_SUBJECT_CHARACTERS} characters`,
   unknownKey: "The token's key (kid) is not among its identity provider's keys",
   signature: "The token's signature does not verify",
   providerUnreachable: "The identity provider's discovery document or keys could not be read",
@@ -185,6 +184,12 @@ export async function resolvePersonToken(
   } catch (error) {
     return { refusal: refusalOf(error) };
   }
+  // An ID token for several audiences names the party it was issued to (OpenID Connect Core
+  // 1.0, 3.1.3.7): it must be the registered client, or a token issued to another app of the
+  // same provider that happens to list ours would act here.
+  if (Array.isArray(payload.aud) && payload.aud.length > 1 && payload.azp !== provider.audience) {
+    return { refusal: PERSON_TOKEN_REFUSALS.audience };
+  }
   // jose checks that `sub` is present, not that it is a string (OpenID Connect Core 1.0, 2).
   const subject: unknown = payload.sub;
   if (typeof subject !== 'string' || subject === '' || subject.length > MAX_SUBJECT_CHARACTERS)
@@ -192,7 +197,7 @@ export async function resolvePersonToken(
   const personPrincipal = personPrincipalOf(subject, provider.issuer);
   const displayName = (stringClaim(payload, 'name') ?? stringClaim(payload, 'email'))?.slice(
     0,
-    MAX_DISPLAY_NAME_CHARACTERS,
+    PERFORMED_BY_MAX,
   );
   const role = highestRole(rolesOf(payload, provider));
   const base = { type: 'company', tenantId: provider.companyId, keyId: personPrincipal } as const;

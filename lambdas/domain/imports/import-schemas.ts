@@ -1,6 +1,7 @@
 /** Request shapes of the import operations (extension: bulk import of objects). */
 import { fileNameText } from '#shared/name-text.js';
 import { pageQueryFields } from '#shared/pagination.js';
+import { PERFORMED_BY_MAX } from '#shared/principal.js';
 import {
   boolean,
   defaulted,
@@ -12,7 +13,6 @@ import {
   required,
   string,
 } from '#shared/schema.js';
-import { PERFORMED_BY_MAX } from '../objects/object-schemas.js';
 import { IMPORT_FORMATS, IMPORT_MODES, type ImportMode } from './import-job.js';
 
 /** Files sent in the request itself: Lambda takes 6 MB of request, base64 makes it larger. */

@@ -1,6 +1,7 @@
 /** Request shapes of the object operations (spec 4.1-4.4, limits in section 2.2 and 8). */
 import { objectEntity } from '#repositories/object-entity.js';
 import { pageQueryFields } from '#shared/pagination.js';
+import { PERFORMED_BY_MAX } from '#shared/principal.js';
 import { dateTime, defaulted, integer, object, oneOf, optional, required, string } from '#shared/schema.js';
 
 const OBJECT_ACTIONS = ['update', 'transfer', 'repair', 'report_stolen'] as const;
@@ -10,7 +11,6 @@ const OBJECT_SORTS = ['createdAt:desc', 'createdAt:asc', 'name:asc', 'name:desc'
 
 /** Our bounds for the event fields the spec leaves open. */
 const EVENT_DESCRIPTION_MAX = 1000;
-export const PERFORMED_BY_MAX = 200;
 
 const uuid = () => string({ format: 'uuid' });
 const { attributes } = objectEntity;
