@@ -8,6 +8,7 @@ import { LOOPBACK_HTTP_ISSUERS_ENVIRONMENT } from '../../lambdas/domain/identity
 import {
   CLOCK_SKEW_SECONDS,
   clearPersonTokenKeys,
+  FAILED_DISCOVERY_RETRY_MS,
   JWKS_COOLDOWN_MS,
   PERSON_TOKEN_REFUSALS,
   resolvePersonToken,
@@ -339,6 +340,48 @@ describe("resolvePersonToken follows its provider's key rotation", () => {
     } finally {
       clock.mockRestore();
       await rotating.close();
+    }
+  });
+});
+
+describe("resolvePersonToken reads an issuer's discovery document", () => {
+  it('once for tokens that arrive together, the first time', async () => {
+    // Prepare
+    const fresh = await startTestIdentityProvider();
+    const records = [recordOf(fresh.issuer)];
+    const tokens = await Promise.all([1, 2, 3].map(() => fresh.mintTestToken({ claims: personClaims() })));
+    try {
+      // Act
+      const refusals = await Promise.all(tokens.map((token) => refusalOf(token, records)));
+      // Assess
+      expect(refusals).toEqual([undefined, undefined, undefined]);
+      expect(fresh.requests).toEqual({ discovery: 1, jwks: 1 });
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it(`not again for ${FAILED_DISCOVERY_RETRY_MS / 1000} s after it failed, and then again`, async () => {
+    // Prepare
+    const misconfigured = await startTestIdentityProvider({ announcedIssuer: 'https://elsewhere.example' });
+    const records = [recordOf(misconfigured.issuer)];
+    const token = await misconfigured.mintTestToken({ claims: personClaims() });
+    const now = Date.now();
+    const clock = jest.spyOn(Date, 'now').mockReturnValue(now);
+    try {
+      // Act
+      const first = await refusalOf(token, records);
+      const second = await refusalOf(token, records);
+      const fetchesWhileRemembered = misconfigured.requests.discovery;
+      clock.mockReturnValue(now + FAILED_DISCOVERY_RETRY_MS + 1000);
+      const afterRetry = await refusalOf(token, records);
+      // Assess
+      expect([first, second, afterRetry]).toEqual(Array(3).fill(PERSON_TOKEN_REFUSALS.discoveryMismatch));
+      expect(fetchesWhileRemembered).toBe(1);
+      expect(misconfigured.requests.discovery).toBe(2);
+    } finally {
+      clock.mockRestore();
+      await misconfigured.close();
     }
   });
 });

@@ -68,16 +68,58 @@ const keySets = new MemoryCache<KeySet>({ ttlMs: DISCOVERY_CACHE_MS, maxEntries:
 /** Forgets every issuer's key set (tests; the local gateway's cache flush). */
 export function clearPersonTokenKeys(): void {
   keySets.clear();
+  failedDiscoveries.clear();
 }
 
 class ProviderUnreachableError extends Error {}
 /** The discovery document was read, but does not describe the registered issuer's keys. */
 class DiscoveryMismatchError extends Error {}
 
-/** The issuer's key set, from its discovery document's `jwks_uri` (cached). */
+/**
+ * A discovery that failed is not tried again for this long: while a registered issuer is down or
+ * misconfigured, its tokens are refused at once instead of each waiting for the fetch timeout.
+ */
+export const FAILED_DISCOVERY_RETRY_MS = 10_000;
+/** Longer than any discovery document; a longer answer is refused unread. */
+const MAX_DISCOVERY_BYTES = 64 * 1024;
+const failedDiscoveries = new MemoryCache<Error>({
+  ttlMs: FAILED_DISCOVERY_RETRY_MS,
+  maxEntries: MAX_CACHED_ISSUERS,
+});
+/** Discoveries under way, so that simultaneous first tokens of an issuer share one fetch. */
+const discoveriesUnderWay = new Map<string, Promise<KeySet>>();
+
+/**
+ * The issuer's key set, from its discovery document's `jwks_uri`: cached, shared by the calls
+ * that ask at the same time, and a failure remembered for {@link FAILED_DISCOVERY_RETRY_MS}.
+ */
 async function keySetOf(issuer: string): Promise<KeySet> {
   const cached = keySets.get(issuer);
   if (cached) return cached;
+  const failed = failedDiscoveries.get(issuer);
+  if (failed) throw failed;
+  let underWay = discoveriesUnderWay.get(issuer);
+  if (!underWay) {
+    underWay = discoverKeySet(issuer).then(
+      (keySet) => {
+        keySets.set(issuer, keySet);
+        return keySet;
+      },
+      (error: Error) => {
+        failedDiscoveries.set(issuer, error);
+        throw error;
+      },
+    );
+    discoveriesUnderWay.set(issuer, underWay);
+    void underWay.then(
+      () => discoveriesUnderWay.delete(issuer),
+      () => discoveriesUnderWay.delete(issuer),
+    );
+  }
+  return underWay;
+}
+
+async function discoverKeySet(issuer: string): Promise<KeySet> {
   const discoveryUrl = `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
   let document: { issuer?: unknown; jwks_uri?: unknown };
   try {
@@ -87,7 +129,12 @@ async function keySetOf(issuer: string): Promise<KeySet> {
       headers: { accept: 'application/json' },
     });
     if (!response.ok) throw new Error(`discovery answered ${response.status}`);
-    document = (await response.json()) as typeof document;
+    if (Number(response.headers.get('content-length') ?? 0) > MAX_DISCOVERY_BYTES) {
+      throw new Error('the discovery document is too long');
+    }
+    const text = await response.text();
+    if (text.length > MAX_DISCOVERY_BYTES) throw new Error('the discovery document is too long');
+    document = JSON.parse(text) as typeof document;
   } catch (error) {
     throw new ProviderUnreachableError(String(error));
   }
@@ -98,13 +145,11 @@ async function keySetOf(issuer: string): Promise<KeySet> {
   if (untrustedAddress(document.jwks_uri, loopbackHttpAllowed())) {
     throw new DiscoveryMismatchError('the jwks_uri is not trusted');
   }
-  const keySet = createRemoteJWKSet(new URL(document.jwks_uri), {
+  return createRemoteJWKSet(new URL(document.jwks_uri), {
     timeoutDuration: FETCH_TIMEOUT_MS,
     cooldownDuration: JWKS_COOLDOWN_MS,
     cacheMaxAge: JWKS_MAX_AGE_MS,
   });
-  keySets.set(issuer, keySet);
-  return keySet;
 }
 
 /** The refusal a failed verification means. */
