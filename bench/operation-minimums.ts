@@ -184,6 +184,20 @@ export const operationMinimums: Record<CaseKey, StatedMinimum> = {
   },
   getMe: { calls: 1, reason: "Query of the tenant's key labels (the caller itself is the authorizer's)" },
   openapi: { calls: 0, reason: 'the document is built in memory from the operation table' },
+  createApiKey: {
+    calls: 1,
+    reason: "one TransactWriteItems: the key's item and its label's (a key without a label: one PutItem)",
+  },
+  revokeApiKey: {
+    calls: 2,
+    reason: "GetItem (the key is the caller's company's, else 404) + one conditional UpdateItem",
+  },
+  listIdentityProviders: {
+    calls: 1,
+    reason: "one Query of the providers' partition (every company's, filtered in memory: providers are few)",
+  },
+  addIdentityProvider: { calls: 1, reason: 'one conditional PutItem (an issuer belongs to one company)' },
+  removeIdentityProvider: { calls: 1, reason: "one DeleteItem conditional on the caller's company" },
   ...webhookOperationMinimums,
 };
 

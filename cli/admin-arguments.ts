@@ -16,7 +16,7 @@ import {
   type ImportMode,
 } from '../lambdas/domain/imports/import-job.js';
 import type { FieldIssue } from '../lambdas/shared/errors.js';
-import { PERMISSIONS, type Permission } from '../lambdas/shared/principal.js';
+import { MAX_KEY_LABEL_LENGTH, PERMISSIONS, type Permission } from '../lambdas/shared/principal.js';
 import { isRole, ROLE_NAMES, type Role } from '../lambdas/shared/roles.js';
 import { UUID_PATTERN } from '../lambdas/shared/schema.js';
 import type { UsagePlanName } from '../lib/api-gateway-settings.js';
@@ -133,7 +133,6 @@ const EXPORT_FILTER_OPTIONS = {
 } as const;
 
 const MAX_NAME_LENGTH = 200;
-const MAX_LABEL_LENGTH = 100;
 
 /** The text `--help` prints on stdout. */
 export const ADMIN_USAGE = `Usage: npm run --silent admin -- <command> [options]
@@ -153,7 +152,7 @@ export const ADMIN_USAGE = `Usage: npm run --silent admin -- <command> [options]
          [--name <text>] [--owner <text>] [--category-id <id>] [--subcategory-id <id>] [--external-id <id>]
          [--sort <createdAt:desc|createdAt:asc|name:asc|name:desc>]
 Options without brackets are required. --permissions '' gives a key without permissions.
---label names who holds the key (at most ${MAX_LABEL_LENGTH} characters, not secret): GET /v2/me answers it,
+--label names who holds the key (at most ${MAX_KEY_LABEL_LENGTH} characters, not secret): GET /v2/me answers it,
 and the console shows it beside the events the key caused.
 Every new key starts on the default plan, and so do the wallets of a new App: their calls count
 on a usage key of the App's own; set-wallet-plan moves them (or gives an older App that key).
@@ -260,8 +259,8 @@ function tenantName(values: Map<string, string>): string {
 function keyLabel(values: Map<string, string>): string | undefined {
   const label = values.get('label')?.trim();
   if (!label) return undefined;
-  if ([...label].length > MAX_LABEL_LENGTH) {
-    throw new UsageError(`--label must be at most ${MAX_LABEL_LENGTH} characters`);
+  if ([...label].length > MAX_KEY_LABEL_LENGTH) {
+    throw new UsageError(`--label must be at most ${MAX_KEY_LABEL_LENGTH} characters`);
   }
   return label;
 }

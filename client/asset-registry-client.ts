@@ -25,6 +25,11 @@ export interface AssetRegistryClientOptions {
   apiKey?: string;
   /** A wallet's session token from `POST /v2/wallets/login`, sent as `Authorization: Bearer`. */
   walletToken?: string;
+  /**
+   * A person's token from the company's identity provider (its ID token), sent as
+   * `Authorization: Bearer`: the person acts within their role (docs/people-sign-in.md).
+   */
+  personToken?: string;
   /** Another `fetch` (tests, proxies); the global one by default. */
   fetch?: typeof globalThis.fetch;
 }
@@ -67,7 +72,8 @@ export function serializeBody(body: unknown): string | FormData | Blob {
 export function createAssetRegistryClient(options: AssetRegistryClientOptions): AssetRegistryClient {
   const headers: Record<string, string> = {};
   if (options.apiKey) headers['X-API-Key'] = options.apiKey;
-  if (options.walletToken) headers.Authorization = `Bearer ${options.walletToken}`;
+  const bearer = options.walletToken ?? options.personToken;
+  if (bearer) headers.Authorization = `Bearer ${bearer}`;
   return createClient<paths>({
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
     headers,

@@ -820,6 +820,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue an API key of the company; the response shows the key, once (extension)
+         * @description Needs a person signed in with the admin role: every API key, and every other role, gets 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/keys/{keyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key of the company (extension)
+         * @description Needs a person signed in with the admin role: every API key, and every other role, gets 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
+         */
+        delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/identity-providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the company's OpenID Connect providers (extension)
+         * @description Needs a person signed in with the admin role: every API key, and every other role, gets 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
+         */
+        get: operations["listIdentityProviders"];
+        put?: never;
+        /**
+         * Register an OpenID Connect provider for the company: its people's tokens are accepted (extension)
+         * @description Needs a person signed in with the admin role: every API key, and every other role, gets 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
+         */
+        post: operations["addIdentityProvider"];
+        /**
+         * Remove one of the company's OpenID Connect providers: its people's tokens are refused (extension)
+         * @description Needs a person signed in with the admin role: every API key, and every other role, gets 403 `COMPANY_ACCESS_DENIED`. Extension: not in the interface specification.
+         */
+        delete: operations["removeIdentityProvider"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/openapi.json": {
         parameters: {
             query?: never;
@@ -1755,6 +1823,38 @@ export interface components {
              * @description ISO 8601 UTC, milliseconds
              */
             urlExpiresAt: string | null;
+        };
+        /** @description Extension: the API key issued, shown once */
+        ApiKeyCreated: {
+            /** @description names the key (not secret) */
+            keyId: string;
+            /** @description the key, for `X-API-Key`: shown in this response only, never again */
+            apiKey: string;
+            /** @description who holds the key; null when it has none */
+            label: string | null;
+            permissions: ("objects:read" | "objects:write" | "categories:read" | "categories:write" | "files:read" | "files:write" | "webhooks:read" | "webhooks:write")[];
+        };
+        /** @description Extension: one of the company's OpenID Connect providers */
+        IdentityProvider: {
+            /** @description the `iss` of the provider's tokens */
+            issuer: string;
+            /** @description the `aud` its tokens must carry */
+            audience: string;
+            /** @description the claim read for roles or groups */
+            rolesClaim: string;
+            /** @description claim value → role; empty: the claim holds role names */
+            roleMappings: {
+                [key: string]: "viewer" | "auditor" | "editor" | "admin";
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, milliseconds
+             */
+            createdAt: string;
+        };
+        /** @description Extension: the company's OpenID Connect providers, in issuer order (a company has few) */
+        IdentityProviderList: {
+            data: components["schemas"]["IdentityProvider"][];
         };
         /** @description Extension: an event's RFC 6962 inclusion proof against a published checkpoint */
         EventProof: {
@@ -9665,6 +9765,659 @@ export interface operations {
                         error: string;
                         /** @enum {string} */
                         code: "COMPANY_ACCESS_DENIED";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Throttled by API Gateway: TOO_MANY_REQUESTS (extension) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "TOO_MANY_REQUESTS";
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Internal server error: INTERNAL_ERROR (extension) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A JSON object; an empty body reads as `{}`. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the key's permissions, among a company's (an empty list: a key without permissions) */
+                    permissions: ("objects:read" | "objects:write" | "categories:read" | "categories:write" | "files:read" | "files:write" | "webhooks:read" | "webhooks:write")[];
+                    /** @description who holds the key (not secret): GET /v2/me answers it; blank: no label */
+                    label?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    /** @description `no-store`: the response carries a credential */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyCreated"];
+                };
+            };
+            /** @description The request is not valid: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "VALIDATION_ERROR";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID, ADDRESS_NOT_ALLOWED (webhook url) (extensions) */
+                        validationErrors?: {
+                            field: string;
+                            message: string;
+                            code: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description The key may not do this: COMPANY_ACCESS_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "COMPANY_ACCESS_DENIED";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Too large; REQUEST_TOO_LARGE: API Gateway refuses bodies over 10485760 bytes: REQUEST_TOO_LARGE (extension) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "REQUEST_TOO_LARGE";
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Throttled by API Gateway: TOO_MANY_REQUESTS (extension) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "TOO_MANY_REQUESTS";
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Internal server error: INTERNAL_ERROR (extension) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is not valid: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "VALIDATION_ERROR";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID, ADDRESS_NOT_ALLOWED (webhook url) (extensions) */
+                        validationErrors?: {
+                            field: string;
+                            message: string;
+                            code: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description The key may not do this: COMPANY_ACCESS_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "COMPANY_ACCESS_DENIED";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Not found: API_KEY_NOT_FOUND (extension) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "API_KEY_NOT_FOUND";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Throttled by API Gateway: TOO_MANY_REQUESTS (extension) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "TOO_MANY_REQUESTS";
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Internal server error: INTERNAL_ERROR (extension) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+        };
+    };
+    listIdentityProviders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdentityProviderList"];
+                };
+            };
+            /** @description Missing or invalid credentials: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description The key may not do this: COMPANY_ACCESS_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "COMPANY_ACCESS_DENIED";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Throttled by API Gateway: TOO_MANY_REQUESTS (extension) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "TOO_MANY_REQUESTS";
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Internal server error: INTERNAL_ERROR (extension) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+        };
+    };
+    addIdentityProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A JSON object; an empty body reads as `{}`. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the `iss` of the provider's tokens, as its discovery document states it: https (locally, also http on loopback) */
+                    issuer: string;
+                    /** @description the `aud` its tokens carry (the console's client id at the provider) */
+                    audience: string;
+                    /** @description the claim that holds the roles or groups; default `roles` */
+                    rolesClaim?: string | null;
+                    /** @description claim value → role; none: the claim holds role names */
+                    roleMappings?: {
+                        [key: string]: "viewer" | "auditor" | "editor" | "admin";
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdentityProvider"];
+                };
+            };
+            /** @description The request is not valid: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "VALIDATION_ERROR";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID, ADDRESS_NOT_ALLOWED (webhook url) (extensions) */
+                        validationErrors?: {
+                            field: string;
+                            message: string;
+                            code: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description The key may not do this: COMPANY_ACCESS_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "COMPANY_ACCESS_DENIED";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Conflict with the current state: ISSUER_ALREADY_REGISTERED (extension) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "ISSUER_ALREADY_REGISTERED";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Too large; REQUEST_TOO_LARGE: API Gateway refuses bodies over 10485760 bytes: REQUEST_TOO_LARGE (extension) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "REQUEST_TOO_LARGE";
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Throttled by API Gateway: TOO_MANY_REQUESTS (extension) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "TOO_MANY_REQUESTS";
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Internal server error: INTERNAL_ERROR (extension) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+        };
+    };
+    removeIdentityProvider: {
+        parameters: {
+            query: {
+                /** @description the issuer of the provider to remove */
+                issuer: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is not valid: VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "VALIDATION_ERROR";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                        /** @description every issue of the request; codes: REQUIRED, LENGTH_INVALID, ENUM_INVALID (spec), TYPE_INVALID, FORMAT_INVALID, RANGE_INVALID, SIZE_INVALID, ADDRESS_NOT_ALLOWED (webhook url) (extensions) */
+                        validationErrors?: {
+                            field: string;
+                            message: string;
+                            code: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials: UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                        /** @description ISO 8601 UTC; in AWS, responses API Gateway writes itself carry `$context.requestTime` */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description The key may not do this: COMPANY_ACCESS_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "COMPANY_ACCESS_DENIED";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC, milliseconds
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Not found: IDENTITY_PROVIDER_NOT_FOUND (extension) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description human-readable message */
+                        error: string;
+                        /** @enum {string} */
+                        code: "IDENTITY_PROVIDER_NOT_FOUND";
                         /**
                          * Format: date-time
                          * @description ISO 8601 UTC, milliseconds

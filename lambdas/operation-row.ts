@@ -154,6 +154,13 @@ export interface KeyedOperation extends OperationFields {
    * role may not (`viewer`, `lambdas/shared/roles.ts`) is refused; any key with the permission may.
    */
   auditTrail?: true;
+  /**
+   * It manages the company's access (its API keys, its identity providers): only a person whose
+   * role may (`managesAccess`, `lambdas/shared/roles.ts`: admin); every API key is refused, so
+   * that a leaked key cannot mint keys or trust another issuer. `permission` then names the one
+   * permission only that role holds, for the docs.
+   */
+  accessManagement?: true;
 }
 
 /**

@@ -26,6 +26,7 @@ import {
   WALLET_PASSWORD,
 } from '../support/fixtures';
 import { invokeExpecting, type OperationRequest, samplePdf } from '../support/handler-calls';
+import { accessOperationCases } from './access-operation-cases';
 import { webhookOperationCases } from './webhook-operation-cases';
 
 /** What every case may build on: a company with a category and subcategory, and an App. */
@@ -399,6 +400,7 @@ const casesByOperation: Record<MeasuredOperationId, OperationCaseOf> = {
     },
   },
   ...webhookOperationCases,
+  ...accessOperationCases,
 };
 
 /** Second cases of an operation, each with a minimum of its own. */

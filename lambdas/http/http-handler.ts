@@ -75,6 +75,11 @@ export interface RequestExtensions {
 const credentialOf = (principal: Principal): string =>
   principal.person ? `The role ${principal.person.role}` : 'The API key';
 
+/** The 403 message of a row marked `accessManagement` for any caller but an admin person. */
+export const ACCESS_MANAGEMENT_REFUSAL =
+  "Only a person with the admin role may manage the company's API keys and identity providers " +
+  '(signed in through its identity provider; an API key may not)';
+
 /** Refuses a caller of the wrong kind or without the operation's permission. */
 export function authorizeOperation(operation: KeyedOperation, principal: Principal): void {
   if (principal.refusal) throw new ForbiddenError(operation.deniedCode, principal.refusal);
@@ -85,6 +90,9 @@ export function authorizeOperation(operation: KeyedOperation, principal: Princip
       `The role ${principal.person.role} may not read the audit trail (ledger proofs, bundles, exports, ` +
         "imports' reports): the auditor, editor and admin roles may",
     );
+  }
+  if (operation.accessManagement && !(principal.person && ROLES[principal.person.role].managesAccess)) {
+    throw new ForbiddenError(operation.deniedCode, ACCESS_MANAGEMENT_REFUSAL);
   }
   if (operation.anyKey) return;
   if (principal.type !== operation.principal) {

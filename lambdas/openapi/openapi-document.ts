@@ -150,6 +150,8 @@ const specSectionOf = (row: Row): string | undefined => /\(spec (\d+\.\d+)\)/.ex
 
 function securityOf(row: Row): Array<Record<string, string[]>> {
   if (row.authorization === 'none') return [];
+  // Only a person may manage the company's access: no API key is accepted.
+  if (row.accessManagement) return [{ [PERSON_TOKEN_SCHEME]: [] }];
   const schemes: Array<Record<string, string[]>> = [{ [API_KEY_SCHEME]: [] }];
   // A person signed in through the company's identity provider acts for the company.
   if (row.principal === 'company') schemes.push({ [PERSON_TOKEN_SCHEME]: [] });
@@ -171,7 +173,11 @@ function descriptionOf(row: Row): string {
         : walletSession
           ? "an App key or one of the App's wallet sessions"
           : 'an App key';
-    lines.push(`Needs ${kind} with \`${row.permission}\`; otherwise 403 \`${row.deniedCode}\`.`);
+    lines.push(
+      row.accessManagement
+        ? `Needs a person signed in with the admin role: every API key, and every other role, gets 403 \`${row.deniedCode}\`.`
+        : `Needs ${kind} with \`${row.permission}\`; otherwise 403 \`${row.deniedCode}\`.`,
+    );
     for (const condition of Object.values(row.conditionalPermissions ?? {})) {
       const named = condition.permissions.map((permission) => `\`${permission}\``).join(' and ');
       lines.push(`Also needs ${named} for ${condition.when}; otherwise the same 403.`);

@@ -231,6 +231,11 @@ export const operationResponses: { [Id in OperationId]: ResponsesOf<Id> } = {
   getLedgerConsistency: { body: 'ConsistencyProof', errors: ['CHECKPOINT_NOT_FOUND'] },
   listCompanyEvents: { body: 'ActivityEventPage' },
   getMe: { body: 'Caller' },
+  createApiKey: { body: 'ApiKeyCreated' },
+  revokeApiKey: { errors: ['API_KEY_NOT_FOUND'] },
+  listIdentityProviders: { body: 'IdentityProviderList' },
+  addIdentityProvider: { body: 'IdentityProvider', errors: ['ISSUER_ALREADY_REGISTERED'] },
+  removeIdentityProvider: { errors: ['IDENTITY_PROVIDER_NOT_FOUND'] },
   createImport: {
     body: 'ImportCreated',
     headers: location,

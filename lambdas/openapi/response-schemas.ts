@@ -18,6 +18,7 @@ import { errorCodeEntry, errorCodes } from '#shared/error-catalogue.js';
 import { PERMISSIONS } from '#shared/principal.js';
 import { ROLE_NAMES } from '#shared/roles.js';
 import type { JsonSchema } from '#shared/schema.js';
+import { type AccessResponseSchemaName, accessResponseSchemas } from './access-response-schemas.js';
 import { type ImportResponseSchemaName, importResponseSchemas } from './import-response-schemas.js';
 import { type WebhookResponseSchemaName, webhookResponseSchemas } from './webhook-response-schemas.js';
 
@@ -320,6 +321,7 @@ export const responseSchemas = {
   OpenApiDocument: openApiDocument,
   ...webhookResponseSchemas,
   ...importResponseSchemas,
+  ...accessResponseSchemas,
   EventProof: eventProof,
   ConsistencyProof: consistencyProof,
   LedgerBundle: ledgerBundle,
@@ -353,6 +355,7 @@ export type ResponseSchemaName =
   | 'OpenApiDocument'
   | WebhookResponseSchemaName
   | ImportResponseSchemaName
+  | AccessResponseSchemaName
   | 'EventProof'
   | 'ConsistencyProof'
   | 'LedgerBundle';

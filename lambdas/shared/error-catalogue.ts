@@ -52,6 +52,8 @@ export const ERROR_CODES = {
   EXPORT_NOT_FOUND: { status: 404 },
   EVENT_NOT_FOUND: { status: 404 },
   CHECKPOINT_NOT_FOUND: { status: 404 },
+  API_KEY_NOT_FOUND: { status: 404 },
+  IDENTITY_PROVIDER_NOT_FOUND: { status: 404 },
   ROUTE_NOT_FOUND: { status: 404, gatewayOnly: true },
   // 409
   CATEGORY_NAME_EXISTS: { status: 409, spec: true },
@@ -67,6 +69,7 @@ export const ERROR_CODES = {
   IMPORT_ALREADY_STARTED: { status: 409 },
   EVENT_NOT_YET_LOGGED: { status: 409 },
   TOO_MANY_JOBS: { status: 409 },
+  ISSUER_ALREADY_REGISTERED: { status: 409 },
   // 413
   FILE_TOO_LARGE: {
     status: 413,

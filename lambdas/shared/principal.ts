@@ -32,6 +32,9 @@ export const WALLET_PERMISSIONS: readonly Permission[] = ['wallets:read'];
 
 export type PrincipalType = 'company' | 'app';
 
+/** The longest label a key may carry, in characters (the admin CLI's `--label`, `POST /v2/keys`). */
+export const MAX_KEY_LABEL_LENGTH = 100;
+
 export interface Principal {
   type: PrincipalType;
   /** The company id or the App id: the tenant every read and write is scoped to. */

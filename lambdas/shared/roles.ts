@@ -17,6 +17,11 @@ interface RoleGrant {
    * marked `auditTrail`). API keys always may, as the spec's permissions say.
    */
   auditTrail: boolean;
+  /**
+   * May manage the company's access: its API keys and identity providers (the rows marked
+   * `accessManagement`). No API key may, whatever its permissions: a key does not mint keys.
+   */
+  managesAccess: boolean;
 }
 
 const READS: readonly Permission[] = ['objects:read', 'categories:read', 'files:read', 'webhooks:read'];
@@ -24,21 +29,29 @@ const WRITES: readonly Permission[] = ['objects:write', 'categories:write', 'fil
 
 /** Each role, in increasing order of what it may do (a person with several gets the last). */
 export const ROLES: Readonly<Record<Role, RoleGrant>> = {
-  viewer: { description: 'reads everything of the company', permissions: READS, auditTrail: false },
+  viewer: {
+    description: 'reads everything of the company',
+    permissions: READS,
+    auditTrail: false,
+    managesAccess: false,
+  },
   auditor: {
     description: "a viewer who also reads ledger proofs, bundles, exports and imports' reports; no writes",
     permissions: READS,
     auditTrail: true,
+    managesAccess: false,
   },
   editor: {
     description: 'an auditor who also writes objects, categories, subcategories and files, and imports',
     permissions: [...READS, ...WRITES],
     auditTrail: true,
+    managesAccess: false,
   },
   admin: {
-    description: "an editor who also manages the company's webhooks",
+    description: "an editor who also manages the company's webhooks, API keys and identity providers",
     permissions: [...READS, ...WRITES, 'webhooks:write'],
     auditTrail: true,
+    managesAccess: true,
   },
 };
 

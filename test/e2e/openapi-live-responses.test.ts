@@ -13,6 +13,7 @@ import type { OpenApiDocument } from '../../lambdas/openapi/openapi-document';
 import { eventually, type LocalServer, runAdmin, startLocalServer } from '../support/local-server';
 import { OpenApiClient, type OperationResponse } from '../support/openapi-client';
 import { officialSchemaProblems } from '../support/openapi-validator';
+import { startTestIdentityProvider } from '../support/test-identity-provider';
 import { webhookReceiver } from '../support/webhook-receiver';
 
 jest.setTimeout(180_000);
@@ -994,6 +995,82 @@ describe('OpenAPI document against the live API (npm start)', () => {
       query: { from: treeSize, to: treeSize },
     });
     expect(consistency.status).toBe(200);
+  });
+
+  it("the company's access, as an admin person: keys and identity providers; refused to a key", async () => {
+    // Prepare: a provider of the test's own, registered for the company, and an admin's token.
+    const provider = await startTestIdentityProvider();
+    const audience = 'asset-registry-console';
+    try {
+      await admin([
+        'add-identity-provider',
+        '--company',
+        companyId,
+        '--issuer',
+        provider.issuer,
+        '--audience',
+        audience,
+      ]);
+      const bearer = await provider.mintTestToken({
+        claims: { aud: audience, sub: 'openapi-admin', name: 'Ada Admin', roles: ['admin'] },
+      });
+      const otherIssuer = `https://idp-${Date.now()}.example`;
+      // Act
+      const created = await client.call('createApiKey', {
+        bearer,
+        json: { permissions: ['objects:read'], label: 'Made by Ada' },
+      });
+      const byKey = await client.call('createApiKey', { apiKey: companyKey, json: { permissions: [] } });
+      const badPermission = await client.call('createApiKey', {
+        bearer,
+        json: { permissions: ['wallets:read'] },
+      });
+      const revoked = await client.call('revokeApiKey', { bearer, path: { keyId: created.body?.keyId } });
+      const unknownKey = await client.call('revokeApiKey', {
+        bearer,
+        path: { keyId: '0123456789abcdef01234567' },
+      });
+      const added = await client.call('addIdentityProvider', {
+        bearer,
+        json: { issuer: otherIssuer, audience },
+      });
+      const conflict = await client.call('addIdentityProvider', {
+        bearer,
+        json: { issuer: provider.issuer, audience },
+      });
+      const untrusted = await client.call('addIdentityProvider', {
+        bearer,
+        json: { issuer: 'http://idp.example.com', audience },
+      });
+      const listed = await client.call('listIdentityProviders', { bearer });
+      const removed = await client.call('removeIdentityProvider', { bearer, query: { issuer: otherIssuer } });
+      const unknownProvider = await client.call('removeIdentityProvider', {
+        bearer,
+        query: { issuer: otherIssuer },
+      });
+      // Assess
+      expectResponse(created, 201);
+      expect(created.headers.get('cache-control')).toBe('no-store');
+      expectResponse(byKey, 403);
+      expect(byKey.body.code).toBe('COMPANY_ACCESS_DENIED');
+      expectResponse(badPermission, 400);
+      expectResponse(revoked, 204);
+      expectResponse(unknownKey, 404);
+      expect(unknownKey.body.code).toBe('API_KEY_NOT_FOUND');
+      expectResponse(added, 201);
+      expectResponse(conflict, 409);
+      expect(conflict.body.code).toBe('ISSUER_ALREADY_REGISTERED');
+      expectResponse(untrusted, 400);
+      expectResponse(listed, 200);
+      expect(listed.body.data.map((each: { issuer: string }) => each.issuer).sort()).toEqual(
+        [provider.issuer, otherIssuer].sort(),
+      );
+      expectResponse(removed, 204);
+      expectResponse(unknownProvider, 404);
+      expect(unknownProvider.body.code).toBe('IDENTITY_PROVIDER_NOT_FOUND');
+    } finally {
+      await provider.close();
+    }
   });
 
   it('called every operation of the document, and every response was as documented', () => {

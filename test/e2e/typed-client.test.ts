@@ -23,6 +23,7 @@ import {
   startLocalServer,
 } from '../support/local-server';
 import { ResponseValidator } from '../support/openapi-validator';
+import { startTestIdentityProvider } from '../support/test-identity-provider';
 import { webhookReceiver } from '../support/webhook-receiver';
 
 jest.setTimeout(180_000);
@@ -566,6 +567,56 @@ describe('the typed client against npm start', () => {
       expect(deleted.response.status).toBe(204);
     } finally {
       await receiver.stop();
+    }
+  });
+
+  it("manages the company's keys and identity providers as an admin person", async () => {
+    // Prepare: a provider of the test's own, registered for the company, and an admin's token.
+    const provider = await startTestIdentityProvider();
+    const audience = 'asset-registry-console';
+    try {
+      await admin([
+        'add-identity-provider',
+        '--company',
+        companyId,
+        '--issuer',
+        provider.issuer,
+        '--audience',
+        audience,
+      ]);
+      const ada = client({
+        personToken: await provider.mintTestToken({
+          claims: { aud: audience, sub: 'client-admin', name: 'Ada Admin', roles: ['admin'] },
+        }),
+      });
+      const issuer = `https://idp-${crypto.randomUUID()}.example`;
+      // Act
+      const created = await ada.POST('/v2/keys', {
+        body: { permissions: ['objects:read'], label: 'Reader' },
+      });
+      const reader = client({ apiKey: created.data?.apiKey ?? '' });
+      const asReader = await reader.GET('/v2/me');
+      const revoked = await ada.DELETE('/v2/keys/{keyId}', {
+        params: { path: { keyId: created.data?.keyId ?? '' } },
+      });
+      const added = await ada.POST('/v2/identity-providers', {
+        body: { issuer, audience, roleMappings: { Auditors: 'auditor' } },
+      });
+      const listed = await ada.GET('/v2/identity-providers');
+      const removed = await ada.DELETE('/v2/identity-providers', { params: { query: { issuer } } });
+      // Assess
+      expect(created.data).toMatchObject({ label: 'Reader', permissions: ['objects:read'] });
+      expect(asReader.data?.label).toBe('Reader');
+      expect(revoked.response.status).toBe(204);
+      expect(added.data).toMatchObject({
+        issuer,
+        rolesClaim: 'roles',
+        roleMappings: { Auditors: 'auditor' },
+      });
+      expect(listed.data?.data.map((each) => each.issuer)).toContain(issuer);
+      expect(removed.response.status).toBe(204);
+    } finally {
+      await provider.close();
     }
   });
 

@@ -11,6 +11,7 @@
  */
 import fc from 'fast-check';
 import { issueApiKey } from '../../lambdas/domain/identity/api-keys';
+import { LOOPBACK_HTTP_ISSUERS_ENVIRONMENT } from '../../lambdas/domain/identity/issuer-urls';
 import { createApp, createCompany } from '../../lambdas/domain/identity/tenants';
 import type { OpenApiDocument } from '../../lambdas/openapi/openapi-document';
 import { operationList } from '../../lambdas/operations';
@@ -26,6 +27,8 @@ import {
   wellFormedRequests,
 } from '../support/fuzz-requests';
 import { OpenApiClient } from '../support/openapi-client';
+import { registerTestProvider, TEST_PROVIDER_AUDIENCE } from '../support/person-principals';
+import { startTestIdentityProvider, type TestIdentityProvider } from '../support/test-identity-provider';
 
 const RUNS = Number(process.env.FUZZ_RUNS || 25);
 const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
@@ -42,7 +45,18 @@ const CSV = Buffer.from('a,b\n1,2\n', 'utf8');
 describe('fuzzing every operation through the local gateway', () => {
   let gateway: LocalGateway;
   let client: OpenApiClient;
-  const tenants = { companyId: '', companyKey: '', noPermissionKey: '', appId: '', appKey: '' };
+  const tenants = {
+    companyId: '',
+    companyKey: '',
+    noPermissionKey: '',
+    revocableKeyId: '',
+    adminToken: '',
+    appId: '',
+    appKey: '',
+  };
+  let provider: TestIdentityProvider;
+  let unregisterProvider: () => Promise<void>;
+  let savedLoopback: string | undefined;
   /** Statuses seen, per operation. */
   const seen = new Map<string, Map<number, number>>();
   /** The resources the reading operations share (they change nothing that others rely on). */
@@ -155,6 +169,15 @@ describe('fuzzing every operation through the local gateway', () => {
     tenants.companyId = company.tenantId;
     tenants.companyKey = company.apiKey;
     tenants.noPermissionKey = (await issueApiKey('company', company.tenantId, [])).apiKey;
+    tenants.revocableKeyId = (await issueApiKey('company', company.tenantId, ['objects:read'])).keyId;
+    // An admin person of the company, through a test provider on loopback (in process: this env).
+    savedLoopback = process.env[LOOPBACK_HTTP_ISSUERS_ENVIRONMENT];
+    process.env[LOOPBACK_HTTP_ISSUERS_ENVIRONMENT] = 'allowed';
+    provider = await startTestIdentityProvider();
+    unregisterProvider = await registerTestProvider(provider, company.tenantId);
+    tenants.adminToken = await provider.mintTestToken({
+      claims: { aud: TEST_PROVIDER_AUDIENCE, sub: 'fuzz-admin', roles: ['admin'] },
+    });
     tenants.appId = app.tenantId;
     tenants.appKey = app.apiKey;
     const document = (await (await fetch(`${baseUrl}/v2/openapi.json`)).json()) as OpenApiDocument;
@@ -172,6 +195,10 @@ describe('fuzzing every operation through the local gateway', () => {
     // The import and export jobs the fuzzing started run in this process: let them finish.
     await settleBackgroundJobs();
     await gateway?.close();
+    await unregisterProvider?.();
+    await provider?.close();
+    if (savedLoopback === undefined) delete process.env[LOOPBACK_HTTP_ISSUERS_ENVIRONMENT];
+    else process.env[LOOPBACK_HTTP_ISSUERS_ENVIRONMENT] = savedLoopback;
     if (process.env.FUZZ_REPORT) {
       const lines = [...seen].map(
         ([operationId, statuses]) =>

@@ -6,10 +6,13 @@
  * handler that forgets a check fails here. Rules: docs/api-decisions.md, "API keys and authorization".
  * A person of each role (and one whose roles claim maps to no role) calls every operation too,
  * with the principal the real authorizer makes of a test provider's token; what a role may do
- * comes from `ROLES` (its permissions, and `auditTrail` against the rows marked so).
+ * comes from `ROLES` (its permissions, `auditTrail` against the rows marked so, and
+ * `managesAccess` against the rows marked `accessManagement`, which every API key is refused).
  */
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { issueApiKey } from '../../lambdas/domain/identity/api-keys';
+import { registerIdentityProvider } from '../../lambdas/domain/identity/identity-providers';
 import { type KeyedOperation, keyedOperation, permissionsNeeded } from '../../lambdas/operation-row';
 import { type OperationId, operationList, operations } from '../../lambdas/operations';
 import { findImportJob, insertImportJob } from '../../lambdas/repositories/import-repository';
@@ -108,6 +111,8 @@ interface Fixtures {
     walletId: string;
     pendingImportId: string;
     pendingCreateMissingImportId: string;
+    keyId: string;
+    issuer: string;
   };
 }
 
@@ -556,6 +561,38 @@ const CASES: readonly MatrixCase[] = [
     operation: 'exportObjects',
     send: (key, fx) => call('exportObjects', key, { query: { subcategoryId: fx.subcategoryId } }),
   },
+  // The company's access: an admin person's only.
+  {
+    name: 'issue an API key',
+    operation: 'createApiKey',
+    send: (key) => call('createApiKey', key, { body: { permissions: ['objects:read'], label: 'Matrix' } }),
+  },
+  {
+    name: 'revoke an API key',
+    operation: 'revokeApiKey',
+    send: async (key, fx, fresh) => {
+      const keyId = fresh ? await givenKey() : fx.spare.keyId;
+      return call('revokeApiKey', key, { path: { keyId } });
+    },
+  },
+  {
+    name: "list the company's identity providers",
+    operation: 'listIdentityProviders',
+    send: (key) => call('listIdentityProviders', key),
+  },
+  {
+    name: 'register an identity provider',
+    operation: 'addIdentityProvider',
+    send: (key) => call('addIdentityProvider', key, { body: { issuer: newIssuer(), audience: 'matrix' } }),
+  },
+  {
+    name: 'remove an identity provider',
+    operation: 'removeIdentityProvider',
+    send: async (key, fx, fresh) => {
+      const issuer = fresh ? await givenProvider() : fx.spare.issuer;
+      return call('removeIdentityProvider', key, { query: { issuer } });
+    },
+  },
   {
     name: 'get an export (unknown)',
     operation: 'getExport',
@@ -575,6 +612,21 @@ async function givenWallet(): Promise<string> {
   return (created.body as unknown as { id: string }).id;
 }
 
+const newIssuer = () => `https://idp-${randomUUID()}.matrix.example`;
+
+async function givenKey(): Promise<string> {
+  return (await issueApiKey('company', COMPANY_ID, ['objects:read'])).keyId;
+}
+
+async function givenProvider(): Promise<string> {
+  const { issuer } = await registerIdentityProvider({
+    companyId: COMPANY_ID,
+    issuer: newIssuer(),
+    audience: 'matrix',
+  });
+  return issuer;
+}
+
 async function givenPendingImport(createMissing: boolean): Promise<string> {
   const created = await postImportJson(companyAdmin, { size: 100, fileName: 'rows.csv', createMissing });
   if (created.statusCode !== 202) throw new Error(`import: ${JSON.stringify(created.body)}`);
@@ -592,6 +644,8 @@ function expectedOutcome(
 ): 'allowed' | 'denied' {
   // A valid token whose roles claim maps to no role: 403 on every operation.
   if (key.refusal) return 'denied';
+  // The company's access: a person whose role manages it, and no API key whatever it holds.
+  if (row.accessManagement) return key.person && ROLES[key.person.role].managesAccess ? 'allowed' : 'denied';
   if (row.anyKey) return 'allowed';
   if (key.type !== row.principal) return 'denied';
   const granted: readonly Permission[] = key.person
@@ -637,13 +691,16 @@ beforeAll(async () => {
     givenWallet(),
   ]);
   const object = await givenObject(companyAdmin, place);
-  const [file, spareFile, importId, pendingImportId, pendingCreateMissingImportId] = await Promise.all([
-    uploadSampleOk(companyAdmin, object.id, sample('notes.txt')),
-    uploadSampleOk(companyAdmin, object.id, sample('notes.txt')),
-    givenPendingImport(false),
-    givenPendingImport(false),
-    givenPendingImport(true),
-  ]);
+  const [file, spareFile, importId, pendingImportId, pendingCreateMissingImportId, spareKeyId, spareIssuer] =
+    await Promise.all([
+      uploadSampleOk(companyAdmin, object.id, sample('notes.txt')),
+      uploadSampleOk(companyAdmin, object.id, sample('notes.txt')),
+      givenPendingImport(false),
+      givenPendingImport(false),
+      givenPendingImport(true),
+      givenKey(),
+      givenProvider(),
+    ]);
   fixtures = {
     ...place,
     objectId: object.id,
@@ -660,6 +717,8 @@ beforeAll(async () => {
       walletId: spareWalletId,
       pendingImportId,
       pendingCreateMissingImportId,
+      keyId: spareKeyId,
+      issuer: spareIssuer,
     },
   };
 });
@@ -732,6 +791,8 @@ describe('the permission matrix', () => {
       ...(needed.length > 1
         ? needed.map((left) => ({ type: row.principal, permissions: needed.filter((p) => p !== left) }))
         : []),
+      // No key manages the company's access, not even one with every permission of a company.
+      ...(row.accessManagement ? [{ type: 'company' as const, permissions: COMPANY_PERMISSIONS }] : []),
     ];
     const keys = [
       ...[...new Map(keySets.map((set) => [labelOf(set), set])).values()].map((set) =>

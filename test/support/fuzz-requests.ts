@@ -9,9 +9,9 @@
  * values), so that the fuzzing also reaches the domain rules behind the checks.
  */
 import fc from 'fast-check';
-import type { Operation } from '../../lambdas/operation-row';
+import { keyedOperation, type Operation } from '../../lambdas/operation-row';
 import type { OperationId } from '../../lambdas/operations';
-import type { PrincipalType } from '../../lambdas/shared/principal';
+import { COMPANY_PERMISSIONS, type PrincipalType } from '../../lambdas/shared/principal';
 import type { JsonSchema } from '../../lambdas/shared/schema';
 
 /** The resources and credentials a fuzz run can point its requests at. */
@@ -20,6 +20,13 @@ export interface FuzzWorld {
   companyKey: string;
   /** A key of the same company with no permission. */
   noPermissionKey: string;
+  /** A key of the company for `revokeApiKey` to revoke (again and again: each answers 204). */
+  revocableKeyId: string;
+  /**
+   * A person's token with the admin role, sent as `Authorization: Bearer`: the one credential
+   * the rows marked `accessManagement` take.
+   */
+  adminToken: string;
   appId: string;
   appKey: string;
   categoryId: string;
@@ -181,6 +188,8 @@ function knownIds(world: FuzzWorld, name: string): string[] {
       return ['1', '2'];
     case 'tilePath':
       return ['0/000', 'entries/000', '0/000.p/1'];
+    case 'keyId':
+      return [world.revocableKeyId];
     default:
       return [];
   }
@@ -233,6 +242,14 @@ function meaningfulValues(world: FuzzWorld, operation: FuzzOperation): Record<st
     // IP literals only: a fuzzed webhook URL must never make a DNS lookup or leave the machine.
     url: fc.constantFrom('http://127.0.0.1:9/fuzz', 'https://[::1]:9/fuzz', 'https://169.254.169.254/latest'),
     events: fc.constantFrom(['*'], ['object.created', 'file.deleted'], ['object.eaten']),
+    // A company's permissions, any of them (an App's are refused).
+    permissions: fc.subarray([...COMPANY_PERMISSIONS]),
+    roleMappings: fc.constantFrom({}, { 'Registry Admins': 'admin', Auditors: 'auditor' }),
+    // Nothing is fetched from a registered issuer: made-up https names, and one refused.
+    issuer: fc.oneof(
+      { arbitrary: fc.uuid().map((id) => `https://idp-${id}.fuzz.example`), weight: 4 },
+      { arbitrary: fc.constant('http://idp.fuzz.example'), weight: 1 },
+    ),
     username:
       operation.id === 'walletLogin'
         ? fc.constant(`${world.walletUsername}@${world.appId}`)
@@ -640,16 +657,21 @@ function credentialsOf(
   const principal = fuzzPrincipalOf(operation);
   const rightKey = principal === 'app' ? world.appKey : world.companyKey;
   const otherKey = principal === 'app' ? world.companyKey : world.appKey;
-  if (mode === 'wellFormed') {
-    const credentials: Record<string, string> =
-      operation.authorization === 'none' ? {} : { 'X-API-Key': rightKey };
-    return fc.constant(credentials);
-  }
+  const personOnly = keyedOperation(operation)?.accessManagement === true;
+  const rightCredentials: Record<string, string> =
+    operation.authorization === 'none'
+      ? {}
+      : personOnly
+        ? { Authorization: `Bearer ${world.adminToken}` }
+        : { 'X-API-Key': rightKey };
+  if (mode === 'wellFormed') return fc.constant(rightCredentials);
   return fc.oneof(
     {
-      arbitrary: fc.constant({ 'X-API-Key': rightKey }),
+      arbitrary: fc.constant(rightCredentials),
       weight: operation.authorization === 'none' ? 2 : 16,
     },
+    // A key with every permission, where only a person may call.
+    ...(personOnly ? [{ arbitrary: fc.constant({ 'X-API-Key': rightKey }), weight: 2 }] : []),
     { arbitrary: fc.constant({}), weight: 1 },
     { arbitrary: headerText(60).map((key) => ({ 'X-API-Key': `ark_${key}` })), weight: 1 },
     { arbitrary: fc.constant({ 'X-API-Key': otherKey }), weight: 1 },

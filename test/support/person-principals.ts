@@ -13,7 +13,8 @@ import { type Principal, principalFromEvent } from '../../lambdas/shared/princip
 import type { TestClaims, TestIdentityProvider } from './test-identity-provider';
 
 const METHOD_ARN = 'arn:aws:execute-api:us-east-1:000000000000:api/test/GET/v2/me';
-const AUDIENCE = 'asset-registry-console';
+/** The audience the test provider is registered with (`registerTestProvider`). */
+export const TEST_PROVIDER_AUDIENCE = 'asset-registry-console';
 
 /**
  * Registers the provider for the company, straight in the table (the company need not exist as
@@ -26,7 +27,7 @@ export async function registerTestProvider(
   const inserted = await insertIdentityProvider({
     issuer: provider.issuer,
     companyId,
-    audience: AUDIENCE,
+    audience: TEST_PROVIDER_AUDIENCE,
     rolesClaim: 'roles',
     roleMappings: {},
     createdAt: new Date().toISOString(),
@@ -43,7 +44,7 @@ export async function personPrincipalOf(
   claims: TestClaims,
 ): Promise<Principal> {
   const token = await provider.mintTestToken({
-    claims: { aud: AUDIENCE, sub: `person-${randomUUID()}`, ...claims },
+    claims: { aud: TEST_PROVIDER_AUDIENCE, sub: `person-${randomUUID()}`, ...claims },
   });
   const result = await authorizer({
     type: 'REQUEST',

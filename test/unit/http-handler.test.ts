@@ -3,12 +3,17 @@
  * request parsing and response shaping, with a stand-in handler that touches no storage.
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { authorizeOperation, httpHandler, resourceLocation } from '../../lambdas/http/http-handler';
+import {
+  ACCESS_MANAGEMENT_REFUSAL,
+  authorizeOperation,
+  httpHandler,
+  resourceLocation,
+} from '../../lambdas/http/http-handler';
 import { operations } from '../../lambdas/operations';
 import type { CodeWithStatus } from '../../lambdas/shared/error-catalogue';
 import { ForbiddenError } from '../../lambdas/shared/errors';
 import type { Principal } from '../../lambdas/shared/principal';
-import { ROLES } from '../../lambdas/shared/roles';
+import { ROLE_NAMES, ROLES, type Role } from '../../lambdas/shared/roles';
 import { object, optional, required, string } from '../../lambdas/shared/schema';
 import { invoke, proxyEvent } from '../support/api-events';
 import { appPrincipal, companyPrincipal } from '../support/principals';
@@ -37,6 +42,45 @@ describe('authorizeOperation', () => {
     expect(error).toMatchObject({
       statusCode: 403,
       message: expect.stringMatching(/^The role viewer may not read the audit trail/),
+    });
+  });
+
+  describe("on a row that manages the company's access", () => {
+    const personOf = (role: Role): Principal => ({
+      ...companyPrincipal([...ROLES[role].permissions]),
+      person: { principal: `user:demo-${role}@idp.example.com`, role },
+    });
+
+    it('lets a person of a role that manages access through', () => {
+      // Act / Assess
+      expect(() => authorizeOperation(operations.createApiKey, personOf('admin'))).not.toThrow();
+    });
+
+    it.each(ROLE_NAMES.filter((role) => !ROLES[role].managesAccess))(
+      'refuses a person with the role %s with 403 and says who may',
+      (role) => {
+        // Act
+        const error = thrownBy(() => authorizeOperation(operations.addIdentityProvider, personOf(role)));
+        // Assess
+        expect(error).toMatchObject({
+          statusCode: 403,
+          code: 'COMPANY_ACCESS_DENIED',
+          message: ACCESS_MANAGEMENT_REFUSAL,
+        });
+      },
+    );
+
+    it('refuses an API key, even one with every permission of a company', () => {
+      // Prepare
+      const key = companyPrincipal();
+      // Act
+      const error = thrownBy(() => authorizeOperation(operations.revokeApiKey, key));
+      // Assess
+      expect(error).toMatchObject({
+        statusCode: 403,
+        code: 'COMPANY_ACCESS_DENIED',
+        message: ACCESS_MANAGEMENT_REFUSAL,
+      });
     });
   });
 

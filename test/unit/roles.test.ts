@@ -3,9 +3,13 @@ import fc from 'fast-check';
 import { COMPANY_PERMISSIONS } from '../../lambdas/shared/principal';
 import { highestRole, isRole, ROLE_NAMES, ROLES, type Role } from '../../lambdas/shared/roles';
 
-/** What a role may do, as a set of words (its permissions and the audit trail). */
+/** What a role may do, as a set of words (its permissions, the audit trail, the company's access). */
 const grantsOf = (role: Role) =>
-  new Set([...ROLES[role].permissions, ...(ROLES[role].auditTrail ? ['auditTrail'] : [])]);
+  new Set([
+    ...ROLES[role].permissions,
+    ...(ROLES[role].auditTrail ? ['auditTrail'] : []),
+    ...(ROLES[role].managesAccess ? ['managesAccess'] : []),
+  ]);
 
 describe('highestRole', () => {
   it.each([
@@ -53,6 +57,13 @@ describe('ROLES', () => {
       ).toEqual([]);
     }
     expect([...ROLES.admin.permissions].sort()).toEqual([...COMPANY_PERMISSIONS].sort());
+  });
+
+  it("lets the admin alone manage the company's keys and identity providers", () => {
+    // Act
+    const managers = ROLE_NAMES.filter((role) => ROLES[role].managesAccess);
+    // Assess
+    expect(managers).toEqual(['admin']);
   });
 
   it('keeps the viewer out of the audit trail and out of every write', () => {

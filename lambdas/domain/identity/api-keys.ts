@@ -7,8 +7,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { findApiKey, insertApiKey, markApiKeyRevoked } from '#repositories/identity-repository.js';
 import { nowIso } from '#shared/clock.js';
 import type { Permission, Principal, PrincipalType } from '#shared/principal.js';
-
-const API_KEY_PATTERN = /^ark_([0-9a-f]{24})_[A-Za-z0-9_-]{43}$/;
+import { API_KEY_PATTERN } from './api-key-format.js';
 
 export const hashApiKey = (apiKey: string): string =>
   createHash('sha256').update(apiKey, 'utf8').digest('hex');
