@@ -13,7 +13,11 @@ import type { OpenApiDocument } from '../../lambdas/openapi/openapi-document';
 import { eventually, type LocalServer, runAdmin, startLocalServer } from '../support/local-server';
 import { OpenApiClient, type OperationResponse } from '../support/openapi-client';
 import { officialSchemaProblems } from '../support/openapi-validator';
-import { startTestIdentityProvider } from '../support/test-identity-provider';
+import {
+  addIdentityProviderArguments,
+  startTestIdentityProvider,
+  TEST_PROVIDER_AUDIENCE,
+} from '../support/test-identity-provider';
 import { webhookReceiver } from '../support/webhook-receiver';
 
 jest.setTimeout(180_000);
@@ -1000,17 +1004,9 @@ describe('OpenAPI document against the live API (npm start)', () => {
   it("the company's access, as an admin person: keys and identity providers; refused to a key", async () => {
     // Prepare: a provider of the test's own, registered for the company, and an admin's token.
     const provider = await startTestIdentityProvider();
-    const audience = 'asset-registry-console';
+    const audience = TEST_PROVIDER_AUDIENCE;
     try {
-      await admin([
-        'add-identity-provider',
-        '--company',
-        companyId,
-        '--issuer',
-        provider.issuer,
-        '--audience',
-        audience,
-      ]);
+      await admin(addIdentityProviderArguments(companyId, provider.issuer));
       const bearer = await provider.mintTestToken({
         claims: { aud: audience, sub: 'openapi-admin', name: 'Ada Admin', roles: ['admin'] },
       });

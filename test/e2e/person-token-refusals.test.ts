@@ -12,7 +12,9 @@ import { join } from 'node:path';
 import { CLOCK_SKEW_SECONDS, PERSON_TOKEN_REFUSALS } from '../../lambdas/domain/identity/person-tokens';
 import { type LocalServer, runAdmin, startLocalServer } from '../support/local-server';
 import {
+  addIdentityProviderArguments,
   startTestIdentityProvider,
+  TEST_PROVIDER_AUDIENCE,
   type TestClaims,
   type TestIdentityProvider,
 } from '../support/test-identity-provider';
@@ -20,7 +22,6 @@ import {
 jest.setTimeout(180_000);
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const AUDIENCE = 'asset-registry-console';
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 interface ApiResponse {
@@ -74,16 +75,7 @@ describe("people's tokens that the API refuses, over HTTP", () => {
 
   async function givenCompany(name: string, provider: TestIdentityProvider, providerArgs: string[]) {
     const { companyId, apiKey } = await admin(['create-company', '--name', name]);
-    await admin([
-      'add-identity-provider',
-      '--company',
-      companyId,
-      '--issuer',
-      provider.issuer,
-      '--audience',
-      AUDIENCE,
-      ...providerArgs,
-    ]);
+    await admin(addIdentityProviderArguments(companyId, provider.issuer, ...providerArgs));
     const category = await call('/v2/categories', {
       method: 'POST',
       apiKey,
@@ -123,7 +115,7 @@ describe("people's tokens that the API refuses, over HTTP", () => {
 
   /** Claims of a token of company A's provider for a person with these roles. */
   const personClaims = (claims: TestClaims = {}): TestClaims => ({
-    aud: AUDIENCE,
+    aud: TEST_PROVIDER_AUDIENCE,
     sub: 'person-a',
     name: 'Pat Person',
     roles: ['editor'],
@@ -168,15 +160,7 @@ describe("people's tokens that the API refuses, over HTTP", () => {
       '--role',
       'asset-viewers=viewer',
     ]);
-    await admin([
-      'add-identity-provider',
-      '--company',
-      companyA.id,
-      '--issuer',
-      impostor.issuer,
-      '--audience',
-      AUDIENCE,
-    ]);
+    await admin(addIdentityProviderArguments(companyA.id, impostor.issuer));
     objectsBefore = { a: await objectsOf(companyA), b: await objectsOf(companyB) };
   });
 
@@ -323,7 +307,7 @@ describe("people's tokens that the API refuses, over HTTP", () => {
   it("refuses a viewer's writes with 403 and creates nothing", async () => {
     // Prepare
     const token = await companyB.provider.mintTestToken({
-      claims: { aud: AUDIENCE, sub: 'viewer-b', groups: ['staff', 'asset-viewers'] },
+      claims: { aud: TEST_PROVIDER_AUDIENCE, sub: 'viewer-b', groups: ['staff', 'asset-viewers'] },
     });
     // Act
     const listed = await call('/v2/objects', { bearer: token });
@@ -355,7 +339,7 @@ describe("people's tokens that the API refuses, over HTTP", () => {
   it('refuses every operation with 403 naming the claim to a token whose roles map to no role', async () => {
     // Prepare
     const token = await companyB.provider.mintTestToken({
-      claims: { aud: AUDIENCE, sub: 'nobody-b', groups: ['staff'], roles: ['admin'] },
+      claims: { aud: TEST_PROVIDER_AUDIENCE, sub: 'nobody-b', groups: ['staff'], roles: ['admin'] },
     });
     // Act
     const responses = await Promise.all([
@@ -397,7 +381,7 @@ describe("people's tokens that the API refuses, over HTTP", () => {
     const listedAfter = await admin(['list-identity-providers', '--company', companyA.id]);
     const refused = await call('/v2/objects', { bearer: token });
     const stillB = await companyB.provider.mintTestToken({
-      claims: { aud: AUDIENCE, sub: 'editor-b', groups: ['asset-editors'] },
+      claims: { aud: TEST_PROVIDER_AUDIENCE, sub: 'editor-b', groups: ['asset-editors'] },
     });
     const acceptedB = await call('/v2/objects', { bearer: stillB });
     // Assess

@@ -23,7 +23,11 @@ import {
   startLocalServer,
 } from '../support/local-server';
 import { ResponseValidator } from '../support/openapi-validator';
-import { startTestIdentityProvider } from '../support/test-identity-provider';
+import {
+  addIdentityProviderArguments,
+  startTestIdentityProvider,
+  TEST_PROVIDER_AUDIENCE,
+} from '../support/test-identity-provider';
 import { webhookReceiver } from '../support/webhook-receiver';
 
 jest.setTimeout(180_000);
@@ -573,17 +577,9 @@ describe('the typed client against npm start', () => {
   it("manages the company's keys and identity providers as an admin person", async () => {
     // Prepare: a provider of the test's own, registered for the company, and an admin's token.
     const provider = await startTestIdentityProvider();
-    const audience = 'asset-registry-console';
+    const audience = TEST_PROVIDER_AUDIENCE;
     try {
-      await admin([
-        'add-identity-provider',
-        '--company',
-        companyId,
-        '--issuer',
-        provider.issuer,
-        '--audience',
-        audience,
-      ]);
+      await admin(addIdentityProviderArguments(companyId, provider.issuer));
       const ada = client({
         personToken: await provider.mintTestToken({
           claims: { aud: audience, sub: 'client-admin', name: 'Ada Admin', roles: ['admin'] },

@@ -27,8 +27,12 @@ import {
   wellFormedRequests,
 } from '../support/fuzz-requests';
 import { OpenApiClient } from '../support/openapi-client';
-import { registerTestProvider, TEST_PROVIDER_AUDIENCE } from '../support/person-principals';
-import { startTestIdentityProvider, type TestIdentityProvider } from '../support/test-identity-provider';
+import { registerTestProvider } from '../support/person-principals';
+import {
+  startTestIdentityProvider,
+  TEST_PROVIDER_AUDIENCE,
+  type TestIdentityProvider,
+} from '../support/test-identity-provider';
 
 const RUNS = Number(process.env.FUZZ_RUNS || 25);
 const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);

@@ -10,11 +10,9 @@ import {
   insertIdentityProvider,
 } from '../../lambdas/repositories/identity-provider-repository';
 import { type Principal, principalFromEvent } from '../../lambdas/shared/principal';
-import type { TestClaims, TestIdentityProvider } from './test-identity-provider';
+import { TEST_PROVIDER_AUDIENCE, type TestClaims, type TestIdentityProvider } from './test-identity-provider';
 
 const METHOD_ARN = 'arn:aws:execute-api:us-east-1:000000000000:api/test/GET/v2/me';
-/** The audience the test provider is registered with (`registerTestProvider`). */
-export const TEST_PROVIDER_AUDIENCE = 'asset-registry-console';
 
 /**
  * Registers the provider for the company, straight in the table (the company need not exist as

@@ -19,6 +19,25 @@ import {
   SignJWT,
 } from 'jose';
 
+/** The audience the test provider is registered with, as the console's client id is. */
+export const TEST_PROVIDER_AUDIENCE = 'asset-registry-console';
+
+/** The admin CLI's line that registers an issuer for a company (e2e tests run it as operators do). */
+export const addIdentityProviderArguments = (
+  companyId: string,
+  issuer: string,
+  ...options: string[]
+): string[] => [
+  'add-identity-provider',
+  '--company',
+  companyId,
+  '--issuer',
+  issuer,
+  '--audience',
+  TEST_PROVIDER_AUDIENCE,
+  ...options,
+];
+
 /** The algorithms of the provider's keys, one key each. */
 export const TEST_PROVIDER_ALGORITHMS = ['RS256', 'ES256', 'EdDSA'] as const;
 type TestProviderAlgorithm = (typeof TEST_PROVIDER_ALGORITHMS)[number];
