@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLOCK_SKEW_SECONDS, PERSON_TOKEN_REFUSALS } from '../../lambdas/domain/identity/person-tokens';
+import { type JsonCallOptions, jsonCall } from '../support/json-call';
 import { type LocalServer, runAdmin, startLocalServer } from '../support/local-server';
 import {
   addIdentityProviderArguments,
@@ -23,12 +24,6 @@ jest.setTimeout(180_000);
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const nowSeconds = () => Math.floor(Date.now() / 1000);
-
-interface ApiResponse {
-  status: number;
-  // biome-ignore lint/suspicious/noExplicitAny: parsed JSON responses of every shape
-  body: any;
-}
 
 /** One company of the test: its key, its provider, and the object made with its key. */
 interface Company {
@@ -50,22 +45,11 @@ describe("people's tokens that the API refuses, over HTTP", () => {
   /** Registered for company A, but its discovery document names another issuer. */
   let impostor: TestIdentityProvider;
 
-  async function call(
-    path: string,
-    options: { method?: string; apiKey?: string; bearer?: string; body?: unknown } = {},
-  ): Promise<ApiResponse> {
-    const headers: Record<string, string> = {};
-    if (options.apiKey !== undefined) headers['X-API-Key'] = options.apiKey;
-    if (options.bearer !== undefined) headers.Authorization = `Bearer ${options.bearer}`;
-    if (options.body !== undefined) headers['Content-Type'] = 'application/json';
-    const response = await fetch(`${server.baseUrl}${path}`, {
-      method: options.method ?? 'GET',
-      headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-    });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : undefined };
-  }
+  /** Status and body only: the tests compare whole answers. */
+  const call = async (path: string, options?: JsonCallOptions) => {
+    const { status, body } = await jsonCall(server.baseUrl, path, options);
+    return { status, body };
+  };
 
   async function admin(args: string[]) {
     const result = await runAdmin(args, { port: server.port, dataDirectory });

@@ -7,19 +7,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type JsonCallOptions, type JsonResponse, jsonCall } from '../support/json-call';
 import { type LocalServer, runAdmin, startLocalServer } from '../support/local-server';
 
 jest.setTimeout(180_000);
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const PASSWORD = 'e2e wallet password';
-
-interface ApiResponse {
-  status: number;
-  headers: Headers;
-  // biome-ignore lint/suspicious/noExplicitAny: parsed JSON responses of every shape
-  body: any;
-}
 
 describe('wallets over HTTP: App key, login, Bearer token', () => {
   const dataDirectory = mkdtempSync(join(tmpdir(), 'asset-registry-e2e-wallets-'));
@@ -32,22 +26,7 @@ describe('wallets over HTTP: App key, login, Bearer token', () => {
   let walletLocation = '';
   let token = '';
 
-  async function call(
-    path: string,
-    options: { method?: string; apiKey?: string; bearer?: string; body?: unknown } = {},
-  ): Promise<ApiResponse> {
-    const headers: Record<string, string> = {};
-    if (options.apiKey !== undefined) headers['X-API-Key'] = options.apiKey;
-    if (options.bearer !== undefined) headers.Authorization = `Bearer ${options.bearer}`;
-    if (options.body !== undefined) headers['Content-Type'] = 'application/json';
-    const response = await fetch(`${server?.baseUrl}${path}`, {
-      method: options.method ?? 'GET',
-      headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-    });
-    const text = await response.text();
-    return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
-  }
+  const call = (path: string, options?: JsonCallOptions) => jsonCall(server?.baseUrl ?? '', path, options);
 
   beforeAll(async () => {
     server = await startLocalServer({ dataDirectory });
@@ -132,7 +111,7 @@ describe('wallets over HTTP: App key, login, Bearer token', () => {
 
   it('throttles a guessing address: 5 failures response 401, the next 429 with Retry-After', async () => {
     // Act: a username of its own, so that the other tests' logins from this address go on
-    const responses: ApiResponse[] = [];
+    const responses: JsonResponse[] = [];
     for (let attempt = 1; attempt <= 6; attempt++)
       responses.push(
         await call('/v2/wallets/login', {
