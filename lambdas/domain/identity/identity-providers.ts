@@ -15,7 +15,7 @@ import {
 import { nowIso } from '#shared/clock.js';
 import { ConflictError, NotFoundError, ValidationError } from '#shared/errors.js';
 import type { Role } from '#shared/roles.js';
-import { loopbackHttpAllowed, untrustedAddress } from './issuer-urls.js';
+import { unregistrableIssuer } from './registrable-issuer.js';
 import { tenantExists } from './tenants.js';
 
 /** The claim read for roles when `--roles-claim` is not given. */
@@ -31,10 +31,7 @@ export interface NewIdentityProvider {
 
 /** Refuses an issuer the stack would not trust, or one too long to be looked up, as a field issue. */
 function checkIssuer(issuer: string): void {
-  const problem =
-    Buffer.byteLength(issuer, 'utf8') > MAX_ISSUER_BYTES
-      ? `it is longer than ${MAX_ISSUER_BYTES} bytes`
-      : untrustedAddress(issuer, loopbackHttpAllowed());
+  const problem = unregistrableIssuer(issuer);
   if (!problem) return;
   const message = `The issuer ${issuer} is not accepted: ${problem}`;
   throw new ValidationError([{ field: 'issuer', code: 'FORMAT_INVALID', message }], message);

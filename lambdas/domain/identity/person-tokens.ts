@@ -14,11 +14,12 @@ import {
   type JWTPayload,
   jwtVerify,
 } from 'jose';
-import { type IdentityProviderRecord, MAX_ISSUER_BYTES } from '#repositories/identity-provider-repository.js';
+import type { IdentityProviderRecord } from '#repositories/identity-provider-repository.js';
 import { MemoryCache } from '#shared/memory-cache.js';
 import { PERFORMED_BY_MAX, type Principal } from '#shared/principal.js';
 import { highestRole, isRole, ROLE_NAMES, ROLES, type Role } from '#shared/roles.js';
 import { loopbackHttpAllowed, untrustedAddress } from './issuer-urls.js';
+import { unregistrableIssuer } from './registrable-issuer.js';
 
 /** Asymmetric algorithms only: never `none`, never an HMAC (whose key a verifier would share). */
 const PERSON_TOKEN_ALGORITHMS = ['RS256', 'ES256', 'EdDSA'];
@@ -208,11 +209,7 @@ export async function resolvePersonToken(
   }
   // An issuer no registration could hold is not looked up: an empty or overlong one would make
   // the lookup itself fail (a 500 for anyone who sends such a token, instead of this 401).
-  if (
-    typeof issuer !== 'string' ||
-    Buffer.byteLength(issuer) > MAX_ISSUER_BYTES ||
-    untrustedAddress(issuer, loopbackHttpAllowed())
-  ) {
+  if (typeof issuer !== 'string' || unregistrableIssuer(issuer)) {
     return { refusal: PERSON_TOKEN_REFUSALS.unknownIssuer };
   }
   const provider = await findProvider(issuer);
