@@ -72,30 +72,16 @@ export function wholeApiArn(methodArn: string): string {
   return `${arnPrefixWithApiId}/${stage}/*`;
 }
 
-async function principalOfApiKey(apiKey: string): Promise<Principal | undefined> {
-  const cacheKey = createHash('sha256').update(apiKey, 'utf8').digest('hex');
-  const cached = apiKeyCache.get(cacheKey);
-  if (cached) return cached;
-  const principal = await resolveApiKey(apiKey);
-  if (principal) apiKeyCache.set(cacheKey, principal);
-  return principal;
-}
+const principalOfApiKey = (apiKey: string): Promise<Principal | undefined> =>
+  apiKeyCache.getOrLoad(createHash('sha256').update(apiKey, 'utf8').digest('hex'), () =>
+    resolveApiKey(apiKey),
+  );
 
-async function cachedSession(tokenHash: string): Promise<WalletSessionRecord | undefined> {
-  const cached = sessionCache.get(tokenHash);
-  if (cached) return cached;
-  const session = await findSession(tokenHash);
-  if (session) sessionCache.set(tokenHash, session);
-  return session;
-}
+const cachedSession = (tokenHash: string): Promise<WalletSessionRecord | undefined> =>
+  sessionCache.getOrLoad(tokenHash, () => findSession(tokenHash));
 
-async function cachedProvider(issuer: string): Promise<IdentityProviderRecord | undefined> {
-  const cached = providerCache.get(issuer);
-  if (cached) return cached;
-  const provider = await findIdentityProvider(issuer);
-  if (provider) providerCache.set(issuer, provider);
-  return provider;
-}
+const cachedProvider = (issuer: string): Promise<IdentityProviderRecord | undefined> =>
+  providerCache.getOrLoad(issuer, () => findIdentityProvider(issuer));
 
 /** A Deny of the whole API that names why (the ACCESS_DENIED gateway response's message). */
 function refusal(methodArn: string, reason: string): APIGatewayAuthorizerResult {

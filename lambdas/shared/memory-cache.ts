@@ -35,6 +35,15 @@ export class MemoryCache<V> {
     this.entries.set(key, { value, expiresAt: now + this.options.ttlMs });
   }
 
+  /** The cached value, else what `load` finds (kept when it finds one; a miss is not kept). */
+  async getOrLoad(key: string, load: () => Promise<V | undefined>): Promise<V | undefined> {
+    const cached = this.get(key);
+    if (cached !== undefined) return cached;
+    const loaded = await load();
+    if (loaded !== undefined) this.set(key, loaded);
+    return loaded;
+  }
+
   clear(): void {
     this.entries.clear();
   }

@@ -213,4 +213,20 @@ describe('MemoryCache', () => {
     // Assess
     expect(cache.get('a', 0)).toBeUndefined();
   });
+
+  it('loads a missing entry once and keeps it, but keeps no miss', async () => {
+    // Prepare
+    const cache = new MemoryCache<string>({ ttlMs: 1000, maxEntries: 2 });
+    const load = jest.fn(async (found: boolean) => (found ? 'v' : undefined));
+    // Act
+    const first = await cache.getOrLoad('k', () => load(true));
+    const second = await cache.getOrLoad('k', () => load(true));
+    const misses = [
+      await cache.getOrLoad('gone', () => load(false)),
+      await cache.getOrLoad('gone', () => load(false)),
+    ];
+    // Assess
+    expect([first, second, ...misses]).toEqual(['v', 'v', undefined, undefined]);
+    expect(load.mock.calls).toEqual([[true], [false], [false]]);
+  });
 });
