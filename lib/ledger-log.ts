@@ -189,7 +189,8 @@ export class LedgerLog extends Construct {
     );
     this.sequencerFunction.addToRolePolicy(
       new PolicyStatement({
-        actions: ['dynamodb:Query', 'dynamodb:BatchWriteItem'],
+        // Positions are put and integrated outbox items deleted in transactions of 100.
+        actions: ['dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:DeleteItem'],
         resources: [props.table.tableArn],
         conditions: {
           'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [OUTBOX_PARTITIONS, POSITION_PARTITIONS] },

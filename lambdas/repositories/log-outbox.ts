@@ -13,7 +13,7 @@ import { dynamoDb, tableName } from '#shared/clients.js';
 import { fairOutboxReader, type OutboxPage } from './fair-outbox.js';
 import { chainRefOf } from './ledger-store.js';
 import { logOutboxKeys } from './table-keys.js';
-import type { TransactItem } from './transactions.js';
+import { type TransactItem, writeInTransactions } from './transactions.js';
 
 export const OUTBOX_SHARD_COUNT = 4;
 
@@ -95,4 +95,8 @@ async function readOutboxPage(shard: number, after: string | undefined, limit: n
 }
 
 /** The next batch of waiting events, up to `limit`, chosen fairly across companies. */
+/** Deletes integrated events' outbox items (again when redone: deleting a deleted item is no error). */
+export const removeOutboxItems = (keys: readonly { pk: string; sk: string }[]): Promise<void> =>
+  writeInTransactions(keys.map((Key) => ({ Delete: { TableName: tableName(), Key } })));
+
 export const readOutbox = fairOutboxReader({ shardCount: OUTBOX_SHARD_COUNT, readPage: readOutboxPage });

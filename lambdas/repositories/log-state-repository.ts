@@ -8,7 +8,6 @@
  */
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDb, tableName } from '#shared/clients.js';
-import { putItems } from './batch-delete.js';
 import { batchGetItems } from './batch-get.js';
 import {
   type Lease,
@@ -21,6 +20,7 @@ import {
   type PublishedCheckpoint,
 } from './ledger-store.js';
 import { logPositionKeys, logStateKeys } from './table-keys.js';
+import { writeInTransactions } from './transactions.js';
 
 /** The partition of the sequencer's state item. */
 export const SEQUENCER_STATE_PARTITION = logStateKeys.partition({});
@@ -222,11 +222,16 @@ const positionKey = (chainId: string, sequence: number) =>
 
 /** Records where each event of a batch sits in the log (the same values when redone). */
 export async function writePositions(entries: OutboxEntry[], fromSize: number): Promise<void> {
-  await putItems(
+  await writeInTransactions(
     entries.map((entry, offset) => ({
-      ...positionKey(entry.chainId, entry.sequence),
-      entity: logPositionKeys.entity,
-      logIndex: fromSize + offset,
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...positionKey(entry.chainId, entry.sequence),
+          entity: logPositionKeys.entity,
+          logIndex: fromSize + offset,
+        },
+      },
     })),
   );
 }

@@ -3,7 +3,6 @@
  * outbox, the log's state and positions in the table, the log's tiles and checkpoints in the
  * Object Lock bucket. A module imports the part it uses, so that its function bundles no other.
  */
-import { deleteItems } from './batch-delete.js';
 import {
   appendEventItems,
   findChainEvent,
@@ -19,7 +18,7 @@ import {
   type LogStateReader,
   type SequencerStore,
 } from './ledger-store.js';
-import { readOutbox } from './log-outbox.js';
+import { readOutbox, removeOutboxItems } from './log-outbox.js';
 import {
   acquireLease,
   chainLogIndexes,
@@ -49,7 +48,7 @@ export const storedLogFiles: LogFiles = { readTile, readCheckpoint };
 
 export const storedSequencerStore: SequencerStore = {
   readOutbox,
-  removeOutbox: deleteItems,
+  removeOutbox: removeOutboxItems,
   acquireLease,
   readLease,
   releaseLease,

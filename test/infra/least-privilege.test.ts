@@ -468,7 +468,7 @@ describe('the job functions', () => {
         },
         {
           Effect: 'Allow',
-          Action: ['dynamodb:Query', 'dynamodb:BatchWriteItem'],
+          Action: ['dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:DeleteItem'],
           Resource: JSON.parse(tableArn),
           Condition: {
             'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [OUTBOX_PARTITIONS, POSITION_PARTITIONS] },
