@@ -96,13 +96,15 @@ async function useOwnTableAndBucket(): Promise<() => void> {
 }
 
 let synthetic = 0;
+/** Companies the synthetic events are spread over: a cycle takes at most 100 of one company. */
+const SYNTHETIC_COMPANIES = 100;
 /** Outbox items of `count` synthetic events (random 32-byte hashes), as event transactions write them. */
 async function seedOutbox(count: number): Promise<void> {
   const timestamp = new Date().toISOString();
   await putItems(
     Array.from({ length: count }, () => {
       const event = {
-        chainId: `object:bench:${synthetic++}`,
+        chainId: `object:bench${synthetic % SYNTHETIC_COMPANIES}:${synthetic++}`,
         sequence: 1,
         timestamp,
         hash: randomBytes(32).toString('hex'),

@@ -1,16 +1,16 @@
 /**
  * Which waiting events the sequencer takes next, fairly across companies. The outbox keeps each
  * shard's items by company first (`{tenantId}#{timestamp}#…`), so one company's backlog is one
- * key range that a read can step over. While other companies wait, a cycle takes at most
- * {@link COMPANY_EVENTS_PER_CYCLE} events of one company: a cycle's time grows with its events,
- * and another company's event waits for the cycle under way and then its own, so one company's
- * backlog must not make those cycles long. A batch is chosen in three steps:
+ * key range that a read can step over. A cycle takes at most {@link COMPANY_EVENTS_PER_CYCLE}
+ * events of one company, whether or not another company waits: a cycle's time grows with its
+ * events, and an event of another company committed meanwhile waits for the cycle under way and
+ * then its own, so no cycle may be made long by one company's backlog. A batch is chosen in two
+ * steps:
  * 1. each shard is read in key order, taking at most that many from any one company and
  *    stepping past the rest of its range, until the shard is read through or holds a batch's
  *    worth; a shard read only in part starts next time after the last company it reached
  *    (round robin), so no company waits behind others' backlogs for long;
- * 2. a company found alone takes the whole batch (nobody waits behind it): more of it is read;
- * 3. the companies share the batch by water-filling: each gets all it has up to a common level,
+ * 2. the companies share the batch by water-filling: each gets all it has up to a common level,
  *    the level as high as the batch allows, so one event of another company always finds room.
  * Within a company the taken events are a prefix of each shard's range, so each chain's events
  * stay in order with no gap; the batch as a whole is in commit order (timestamp first).
@@ -32,9 +32,8 @@ export interface OutboxPages {
 }
 
 /**
- * Most events of one company per cycle while another company waits. On `npm start`, under a
- * 3,000-row import of one company, another company's commit → checkpoint p50 was 15 s with
- * 1,000 and 5-7 s with 100 (docs/ledger-sequencer.md).
+ * Most events of one company per cycle, alone or not: the figures that chose it are in
+ * docs/ledger-sequencer.md#fair-across-companies.
  */
 export const COMPANY_EVENTS_PER_CYCLE = 100;
 
@@ -166,21 +165,6 @@ export function fairOutboxReader(pages: OutboxPages): (limit: number) => Promise
         return read;
       }),
     );
-    const tenantsFound = new Set(shards.flatMap((read) => [...read.byTenant.keys()]));
-    let alone = false;
-    if (tenantsFound.size === 1 && shards.some((read) => read.cut.size > 0)) {
-      alone = true;
-      let room = limit - shards.reduce((sum, read) => sum + [...read.byTenant.values()].flat().length, 0);
-      for (const [shard, read] of shards.entries()) {
-        for (const [tenant, entries] of read.byTenant) {
-          if (!read.cut.has(tenant) || room <= 0) continue;
-          const page = await pages.readPage(shard, entries.at(-1)?.sk, room);
-          const more = page.entries.filter((entry) => outboxTenantOf(entry.sk) === tenant);
-          entries.push(...more);
-          room -= more.length;
-        }
-      }
-    }
     const byTenant = new Map<string, OutboxEntry[]>();
     for (const read of shards) {
       for (const [tenant, entries] of read.byTenant) {
@@ -189,13 +173,12 @@ export function fairOutboxReader(pages: OutboxPages): (limit: number) => Promise
     }
     const tenants = [...byTenant.values()].map((entries) => entries.sort(commitOrder));
     const counts = waterFill(
-      tenants.map((entries) => (alone ? entries.length : Math.min(entries.length, share))),
+      tenants.map((entries) => Math.min(entries.length, share)),
       limit,
     );
     const entries = tenants.flatMap((tenantEntries, index) => tenantEntries.slice(0, counts[index]));
     const allTaken = counts.every((count, index) => count === (tenants[index] as OutboxEntry[]).length);
     const readThrough = shards.every((read) => !read.stopped && read.cut.size === 0);
-    // Alone and read beyond its share, a company may have more: the next cycle looks.
-    return { entries: entries.sort(commitOrder), complete: readThrough && allTaken && !alone };
+    return { entries: entries.sort(commitOrder), complete: readThrough && allTaken };
   };
 }
