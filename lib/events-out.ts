@@ -15,7 +15,7 @@ import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { EventBus } from 'aws-cdk-lib/aws-events';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
-import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
@@ -25,7 +25,7 @@ import { Construct } from 'constructs';
 import { DELIVERY_METRICS } from '../lambdas/jobs/deliver-webhooks.js';
 import { type OperationId, operationList } from '../lambdas/operations.js';
 import { WEBHOOK_QUEUE_URL_ENVIRONMENT } from '../lambdas/repositories/delivery-queue-environment.js';
-import { LEDGER_EVENT_ENTITY } from '../lambdas/repositories/ledger-repository.js';
+import { LEDGER_EVENT_INSERT_FILTER } from '../lambdas/repositories/ledger-event-entity.js';
 import { TABLE_NAME_ENVIRONMENT } from '../lambdas/shared/clients.js';
 import { EVENT_BUS_NAME_ENVIRONMENT } from '../lambdas/shared/event-bus.js';
 import { SECRETS_KEY_ID_ENVIRONMENT } from '../lambdas/shared/secret-box.js';
@@ -131,12 +131,7 @@ export class EventsOut extends Construct {
         ...props.failedWork.streamFailureHandling(),
         // One batch per shard at a time keeps each object's events in order.
         parallelizationFactor: 1,
-        filters: [
-          FilterCriteria.filter({
-            eventName: FilterRule.isEqual('INSERT'),
-            dynamodb: { NewImage: { entity: { S: FilterRule.isEqual(LEDGER_EVENT_ENTITY) } } },
-          }),
-        ],
+        filters: [FilterCriteria.filter(LEDGER_EVENT_INSERT_FILTER)],
       }),
     );
 

@@ -4,6 +4,7 @@
  * local gateway; tests and the bench start them the same way.
  */
 import { join } from 'node:path';
+import { LEDGER_EVENT_INSERT_FILTER } from '../lambdas/repositories/ledger-event-entity.js';
 import type { StackEnvironment } from './embedded-stack.js';
 import { startTableStream, type TableStreamOptions } from './table-stream.js';
 import { type DeliveryWorkerOptions, startDeliveryWorker } from './webhook-delivery-worker.js';
@@ -35,6 +36,7 @@ export async function startLocalEventsOut(
     pollIntervalMs: options.pollIntervalMs,
     startingPosition: options.startingPosition,
     handler: options.publisher,
+    filter: LEDGER_EVENT_INSERT_FILTER,
     failureHandling: options.publisherFailureHandling,
     // The deliveries of a batch are queued: the worker need not wait for its next look.
     onBatch: () => worker.wake(),

@@ -28,7 +28,7 @@ export interface TableStreamOptions {
   checkpointFile: string;
   /** How long to wait when no shard had new records. */
   pollIntervalMs?: number;
-  /** Records per GetRecords call (the event source mapping's batch size in AWS is 100). */
+  /** Most matching records handed to the handler at once (the event source mapping's batch size; 100). */
   batchSize?: number;
   /** Defaults to the publisher job's handler. */
   handler?: StreamHandler;
@@ -109,6 +109,12 @@ interface Checkpoint {
   shards: Record<string, string>;
 }
 
+/**
+ * Records per GetRecords call: the API's most. Lambda's poller reads the shard, then filters, then
+ * batches; reading only a batch's worth would leave the reader behind a write-heavy table whose
+ * records mostly do not match (about six per imported row, of which one is an event).
+ */
+const STREAM_READ_LIMIT = 1000;
 /** After a failed batch, the same records come again after this pause. */
 const FAILED_BATCH_PAUSE_MS = 1000;
 /** While the stream is quiet, the pause between reads doubles up to this. */
@@ -195,23 +201,32 @@ export async function startTableStream(options: TableStreamOptions): Promise<Tab
   /** Per shard: the size the next batch is cut to (a bisected batch) and the tries of its first record. */
   const failing = new Map<string, { limit: number; firstRecord: string; tries: number }>();
   const batchSize = options.batchSize ?? 100;
+  const filter = options.filter;
+  const isMatching = (record: StreamRecord) =>
+    !filter || matchesFilter(toLambdaRecord(record, streamArn), filter);
 
   /** Reads and handles one batch of a shard; the number of records handled. */
   async function readShard(shardId: string): Promise<number> {
     const iterator = await iteratorOf(shardId);
     if (!iterator) return 0; // a closed shard, read to its end
     const { Records: read = [], NextShardIterator } = await streams.send(
-      new GetRecordsCommand({ ShardIterator: iterator, Limit: batchSize }),
+      new GetRecordsCommand({ ShardIterator: iterator, Limit: STREAM_READ_LIMIT }),
     );
     if (read.length === 0) {
       iterators.set(shardId, NextShardIterator ?? null);
       return 0;
     }
-    const Records = read.slice(0, failing.get(shardId)?.limit ?? batchSize);
+    // Lambda filters before it batches: a batch is up to `limit` matching records and the others
+    // read with them; what follows is read again for the next batch.
+    const limit = failing.get(shardId)?.limit ?? batchSize;
+    let end = 0;
+    for (let found = 0; end < read.length && found < limit; end++) {
+      if (isMatching(read[end] as StreamRecord)) found++;
+    }
+    const Records = read.slice(0, end);
     const cut = Records.length < read.length;
-    const matching = Records.map((record) => toLambdaRecord(record, streamArn)).filter(
-      (record) => !options.filter || matchesFilter(record, options.filter),
-    );
+    const matchingRecords = Records.filter(isMatching);
+    const matching = matchingRecords.map((record) => toLambdaRecord(record, streamArn));
     let failedAt: string | undefined;
     try {
       const result = matching.length > 0 ? await handler({ Records: matching }) : { batchItemFailures: [] };
@@ -221,10 +236,12 @@ export async function startTableStream(options: TableStreamOptions): Promise<Tab
       if (!options.failureHandling) throw error;
       failedAt = matching[0]?.dynamodb?.SequenceNumber;
     }
-    const failedIndex = Records.findIndex((record) => record.dynamodb?.SequenceNumber === failedAt);
+    const sequenceIs = (record: StreamRecord) => record.dynamodb?.SequenceNumber === failedAt;
+    const failedIndex = Records.findIndex(sequenceIs);
     let handled = failedAt === undefined ? Records : Records.slice(0, Math.max(failedIndex, 0));
     if (failedAt !== undefined && options.failureHandling) {
-      const failed = Records.slice(Math.max(failedIndex, 0));
+      // The batch's matching records from the failed one on, as the mapping counts them.
+      const failed = matchingRecords.slice(Math.max(matchingRecords.findIndex(sequenceIs), 0));
       if (await giveUpOn(shardId, failed, options.failureHandling)) handled = Records;
     } else if (failedAt === undefined) {
       failing.delete(shardId);

@@ -14,6 +14,16 @@ export type FieldChanges = Record<string, { from: unknown; to: unknown }>;
 /** The `entity` of event items: the table stream publishes exactly these (filtered on it in AWS). */
 export const LEDGER_EVENT_ENTITY = 'ledgerEvent';
 
+/**
+ * The stream records events out publishes: event items inserted (a Lambda event filter pattern).
+ * `lib/events-out.ts` puts it on the publisher's event source mapping and local mode's stream
+ * reader (`local/table-stream.ts`) applies the same pattern.
+ */
+export const LEDGER_EVENT_INSERT_FILTER = {
+  eventName: ['INSERT'],
+  dynamodb: { NewImage: { entity: { S: [LEDGER_EVENT_ENTITY] } } },
+} as const;
+
 const sha256Hex = () => string({ pattern: /^[0-9a-f]{64}$/ });
 
 /** `{ field: { from, to } }`, any JSON values. */
