@@ -57,6 +57,7 @@ export async function importCompanyObjects(request: ImportCommand): Promise<Reco
   const [
     { createImport, getImport },
     { runImport },
+    pace,
     { IMPORT_UPLOAD_MAX_BYTES },
     repository,
     store,
@@ -65,12 +66,16 @@ export async function importCompanyObjects(request: ImportCommand): Promise<Reco
   ] = await Promise.all([
     import('../lambdas/domain/imports/import-service.js'),
     import('../lambdas/domain/imports/import-runner.js'),
+    import('../lambdas/domain/imports/import-pace.js'),
     import('../lambdas/domain/imports/import-schemas.js'),
     import('../lambdas/repositories/import-repository.js'),
     import('../lambdas/repositories/file-store.js'),
     import('../lambdas/shared/background-jobs.js'),
     import('../lambdas/shared/principal.js'),
   ]);
+  // At the pace the stack gives the import function: a company's imports keep to it however
+  // they are started.
+  process.env[pace.IMPORT_ROWS_PER_SECOND_ENVIRONMENT] ??= String(pace.DEFAULT_IMPORT_ROWS_PER_SECOND);
   const content = await readImportFile(request.file, IMPORT_UPLOAD_MAX_BYTES);
   const { companyId } = request;
   await ensureCompany(companyId);
@@ -110,7 +115,13 @@ export async function importCompanyObjects(request: ImportCommand): Promise<Reco
   if (job.status === 'running') {
     // The run failed (it logged why): one more run resumes the job where it stopped, and a
     // failure that lasts reaches the exit code.
-    await runImport(companyId, created.id, (record) => store.openFileStream(record.sourceKey));
+    await runImport(
+      companyId,
+      created.id,
+      (record) => store.openFileStream(record.sourceKey),
+      undefined,
+      pace.importPace(companyId, pace.rowsPerSecondFromEnvironment()),
+    );
     job = await getImport(companyId, created.id, '');
   }
   progress.finish(progressOf(job.counts));

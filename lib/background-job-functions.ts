@@ -10,6 +10,10 @@ import type { CfnFunction, IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import {
+  DEFAULT_IMPORT_ROWS_PER_SECOND,
+  IMPORT_ROWS_PER_SECOND_ENVIRONMENT,
+} from '../lambdas/domain/imports/import-pace.js';
 import { type BackgroundJobName, JOB_FUNCTION_ENVIRONMENT } from '../lambdas/shared/background-jobs.js';
 import {
   DIGEST_BUCKET_NAME_ENVIRONMENT,
@@ -120,7 +124,11 @@ export class BackgroundJobFunctions extends Construct {
       entry: jobEntry('import-objects'),
       description:
         "Writes an import job's rows as objects, in chunks; hands over to a new run before its time is up",
-      environment: { ...baseEnvironment, [JOB_FUNCTION_ENVIRONMENT.importObjects]: importName },
+      environment: {
+        ...baseEnvironment,
+        [JOB_FUNCTION_ENVIRONMENT.importObjects]: importName,
+        [IMPORT_ROWS_PER_SECOND_ENVIRONMENT]: String(importRowsPerSecondOf(this)),
+      },
       functionName: importName,
       timeout: IMPORT_OBJECTS_TIMEOUT,
     });
@@ -197,6 +205,21 @@ function jobConcurrencyOf(scope: Construct): number | undefined {
   const value = Number(given);
   if (!Number.isInteger(value) || value < 1) {
     throw new Error(`jobConcurrency must be a whole number of at least 1 (got ${String(given)})`);
+  }
+  return value;
+}
+
+/**
+ * The `importRowsPerSecond` context value (rows a second for all of a company's imports
+ * together, `import-pace.ts`; 0 for no pace): a whole number of at least 0, by default
+ * {@link DEFAULT_IMPORT_ROWS_PER_SECOND}.
+ */
+function importRowsPerSecondOf(scope: Construct): number {
+  const given: unknown = scope.node.tryGetContext('importRowsPerSecond');
+  if (given === undefined) return DEFAULT_IMPORT_ROWS_PER_SECOND;
+  const value = Number(given);
+  if (!Number.isInteger(value) || value < 0) {
+    throw new Error(`importRowsPerSecond must be a whole number of at least 0 (got ${String(given)})`);
   }
   return value;
 }

@@ -4,6 +4,7 @@
  * Lambda's own retries of a failed asynchronous invocation) is resumed by the next one from
  * the job's progress, without losing or doubling a row.
  */
+import { importPace, rowsPerSecondFromEnvironment } from '#domain/imports/import-pace.js';
 import { runImport } from '#domain/imports/import-runner.js';
 import { openFileStream } from '#repositories/file-store.js';
 import { type CompanyJob, startBackgroundJob } from '#shared/background-jobs.js';
@@ -17,6 +18,7 @@ export const handler = async (job: CompanyJob): Promise<{ finished: boolean }> =
     job.jobId,
     (record) => openFileStream(record.sourceKey),
     Date.now() + RUN_BUDGET_MS,
+    importPace(job.companyId, rowsPerSecondFromEnvironment()),
   );
   if (!result.finished) await startBackgroundJob('importObjects', job);
   return result;

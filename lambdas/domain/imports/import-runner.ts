@@ -31,6 +31,7 @@ import {
   updatedFields,
 } from '../objects/object-service.js';
 import type { RowOutcome } from './import-job.js';
+import type { ImportPace } from './import-pace.js';
 import { ImportFileError, type ImportRecord, importRecords } from './import-records.js';
 import { externalIdOf, isKnownColumn, type ObjectInput, toImportRow } from './import-row.js';
 import { CREATE_MISSING_PERMISSIONS } from './import-schemas.js';
@@ -310,13 +311,15 @@ async function inBatches<T, R>(items: T[], size: number, work: (item: T) => Prom
 
 /**
  * Runs (or resumes) the job until it is done or `deadline` (epoch ms) passes; `openSource`
- * reads the job's file from its start.
+ * reads the job's file from its start. `pace`, when given, keeps the company's imports to their
+ * rows a second (`import-pace.ts`).
  */
 export async function runImport(
   companyId: string,
   importId: string,
   openSource: (job: ImportJobRecord) => Promise<Readable>,
   deadline = Number.POSITIVE_INFINITY,
+  pace?: ImportPace,
 ): Promise<ImportRunResult> {
   let job = await findImportJob(companyId, importId);
   if (job?.status !== 'running') return { finished: true };
@@ -364,6 +367,7 @@ export async function runImport(
 
   let chunk: ImportRecord[] = [];
   const writeChunk = async (): Promise<boolean> => {
+    const startedAt = Date.now();
     const from = chunk[0]!.index;
     const to = from + chunk.length;
     const traces = await readRowTraces(companyId, importId, from, to);
@@ -378,7 +382,13 @@ export async function runImport(
     }
     chunk = [];
     // False: another run counted these rows first; it carries the job on.
-    return advanceImportJob(companyId, importId, from, to, { counts, errorCount, updatedAt: nowIso() });
+    const advanced = await advanceImportJob(companyId, importId, from, to, {
+      counts,
+      errorCount,
+      updatedAt: nowIso(),
+    });
+    await pace?.afterChunk(untraced.length, startedAt);
+    return advanced;
   };
 
   for await (const record of importRecords(await openSource(job), job.format)) {

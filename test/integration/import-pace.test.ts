@@ -1,0 +1,102 @@
+/**
+ * The import runner keeps to its company's pace (`import-pace.ts`): after each chunk it hands the
+ * pace the rows it wrote and when it began them, so that the pace can wait; rows an earlier run
+ * wrote are not counted again. The pace's arithmetic is `test/unit/import-pace.test.ts`.
+ */
+import { stringify } from 'csv-stringify/sync';
+import type { ImportPace } from '../../lambdas/domain/imports/import-pace';
+import { runImport } from '../../lambdas/domain/imports/import-runner';
+import { openFileStream, putFileBytes } from '../../lambdas/repositories/file-store';
+import {
+  findImportJob,
+  type ImportJobRecord,
+  updateImportJob,
+} from '../../lambdas/repositories/import-repository';
+import { nowIso } from '../../lambdas/shared/clock';
+import { givenSubcategoryPath } from '../support/fixtures';
+import { postImportJson } from '../support/import-requests';
+import { companyPrincipal } from '../support/principals';
+
+/** A pace that waits for nothing and records what each chunk handed it. */
+function recordingPace() {
+  const chunks: Array<{ rows: number; startedAt: number; at: number }> = [];
+  const pace: ImportPace = {
+    afterChunk: async (rows, startedAt) => {
+      chunks.push({ rows, startedAt, at: Date.now() });
+    },
+  };
+  return { pace, chunks };
+}
+
+async function givenRunningImport(rows: number) {
+  const principal = companyPrincipal();
+  const place = await givenSubcategoryPath(principal);
+  const lines = [stringify([['externalId', 'name', 'subcategoryId']], { record_delimiter: '\r\n' })];
+  for (let n = 1; n <= rows; n++) {
+    lines.push(stringify([[`P-${n}`, `Paced ${n}`, place.subcategoryId]], { record_delimiter: '\r\n' }));
+  }
+  const content = lines.join('');
+  const created = await postImportJson(principal, { size: Buffer.byteLength(content), fileName: 'pace.csv' });
+  if (created.statusCode !== 202) throw new Error(`import: ${JSON.stringify(created.body)}`);
+  const job = (await findImportJob(principal.tenantId, created.body.id)) as ImportJobRecord;
+  await putFileBytes(job.sourceKey, Buffer.from(content), 'text/csv');
+  // What POST .../start does, without starting a background run in this process.
+  await updateImportJob(
+    principal.tenantId,
+    job.id,
+    { status: 'running', updatedAt: nowIso() },
+    { status: 'pending' },
+  );
+  return { principal, importId: job.id };
+}
+
+describe('an import run and its pace', () => {
+  it('hands the pace each chunk’s rows and its start, after the chunk is counted', async () => {
+    // Prepare
+    const { principal, importId } = await givenRunningImport(250);
+    const { pace, chunks } = recordingPace();
+    const began = Date.now();
+
+    // Act
+    await runImport(principal.tenantId, importId, (job) => openFileStream(job.sourceKey), undefined, pace);
+
+    // Assess
+    expect(chunks.map((chunk) => chunk.rows)).toEqual([100, 100, 50]);
+    let previous = began;
+    for (const chunk of chunks) {
+      expect(chunk.startedAt).toBeGreaterThanOrEqual(previous);
+      expect(chunk.at).toBeGreaterThanOrEqual(chunk.startedAt);
+      previous = chunk.at;
+    }
+    const job = await findImportJob(principal.tenantId, importId);
+    expect(job).toMatchObject({ status: 'completed', counts: { total: 250, created: 250 } });
+  });
+
+  it('counts only the rows a run writes, not those an earlier run wrote', async () => {
+    // Prepare: a first run stopped after its first chunk (its deadline passed).
+    const { principal, importId } = await givenRunningImport(150);
+    const first = recordingPace();
+    const stopped = await runImport(
+      principal.tenantId,
+      importId,
+      (job) => openFileStream(job.sourceKey),
+      Date.now() - 1,
+      first.pace,
+    );
+    const resumed = recordingPace();
+
+    // Act
+    await runImport(
+      principal.tenantId,
+      importId,
+      (job) => openFileStream(job.sourceKey),
+      undefined,
+      resumed.pace,
+    );
+
+    // Assess
+    expect(stopped).toEqual({ finished: false });
+    expect(first.chunks.map((chunk) => chunk.rows)).toEqual([100]);
+    expect(resumed.chunks.map((chunk) => chunk.rows)).toEqual([50]);
+  });
+});
