@@ -293,7 +293,7 @@ export function tenantFairnessSection(result: TenantFairnessResult): Section {
     title: '13. Tenant fairness: company B while company A imports',
     intro:
       `On \`npm start\` (the deployed shape), through the HTTP API: company B updates its objects at ${result.writesPerSecond}/s, ` +
-      `alone and then while company A imports ${result.importRows.toLocaleString('en-US')} rows with \`admin import\`; both subscribe a webhook. ` +
+      `alone and then while company A imports ${result.importRows.toLocaleString('en-US')} rows with \`admin import\`, at the pace a company’s imports keep to (docs/tenant-fairness.md#import-pace); both subscribe a webhook. ` +
       'Commit: the update’s response. Checkpoint: the first tree size above the event’s log index seen by a 50 ms poll of ' +
       '`GET /v2/ledger/checkpoint`. Fan-out: the delivery record’s creation. Receipt: the loopback receiver, from the event’s timestamp. ' +
       'Goal (issue 24): B’s p99 while A imports at most 2× B alone.',
