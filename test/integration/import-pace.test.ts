@@ -6,16 +6,11 @@
 import { stringify } from 'csv-stringify/sync';
 import type { ImportPace } from '../../lambdas/domain/imports/import-pace';
 import { runImport } from '../../lambdas/domain/imports/import-runner';
-import { openFileStream, putFileBytes } from '../../lambdas/repositories/file-store';
-import {
-  findImportJob,
-  type ImportJobRecord,
-  updateImportJob,
-} from '../../lambdas/repositories/import-repository';
-import { nowIso } from '../../lambdas/shared/clock';
+import { openFileStream } from '../../lambdas/repositories/file-store';
+import { findImportJob } from '../../lambdas/repositories/import-repository';
 import { givenSubcategoryPath } from '../support/fixtures';
-import { postImportJson } from '../support/import-requests';
 import { companyPrincipal } from '../support/principals';
+import { givenRunningImport } from '../support/running-import';
 
 /** A pace that waits for nothing and records what each chunk handed it. */
 function recordingPace() {
@@ -28,32 +23,22 @@ function recordingPace() {
   return { pace, chunks };
 }
 
-async function givenRunningImport(rows: number) {
+/** A company's running import of `rows` valid rows. */
+async function givenPacedImport(rows: number) {
   const principal = companyPrincipal();
   const place = await givenSubcategoryPath(principal);
   const lines = [stringify([['externalId', 'name', 'subcategoryId']], { record_delimiter: '\r\n' })];
   for (let n = 1; n <= rows; n++) {
     lines.push(stringify([[`P-${n}`, `Paced ${n}`, place.subcategoryId]], { record_delimiter: '\r\n' }));
   }
-  const content = lines.join('');
-  const created = await postImportJson(principal, { size: Buffer.byteLength(content), fileName: 'pace.csv' });
-  if (created.statusCode !== 202) throw new Error(`import: ${JSON.stringify(created.body)}`);
-  const job = (await findImportJob(principal.tenantId, created.body.id)) as ImportJobRecord;
-  await putFileBytes(job.sourceKey, Buffer.from(content), 'text/csv');
-  // What POST .../start does, without starting a background run in this process.
-  await updateImportJob(
-    principal.tenantId,
-    job.id,
-    { status: 'running', updatedAt: nowIso() },
-    { status: 'pending' },
-  );
-  return { principal, importId: job.id };
+  const importId = await givenRunningImport(principal, lines.join(''), { fileName: 'pace.csv' });
+  return { principal, importId };
 }
 
 describe('an import run and its pace', () => {
   it('hands the pace each chunk’s rows and its start, after the chunk is counted', async () => {
     // Prepare
-    const { principal, importId } = await givenRunningImport(250);
+    const { principal, importId } = await givenPacedImport(250);
     const { pace, chunks } = recordingPace();
     const began = Date.now();
 
@@ -74,7 +59,7 @@ describe('an import run and its pace', () => {
 
   it('counts only the rows a run writes, not those an earlier run wrote', async () => {
     // Prepare: a first run stopped after its first chunk (its deadline passed).
-    const { principal, importId } = await givenRunningImport(150);
+    const { principal, importId } = await givenPacedImport(150);
     const first = recordingPace();
     const stopped = await runImport(
       principal.tenantId,

@@ -9,19 +9,18 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import { IMPORT_CHUNK_ROWS, runImport } from '../../lambdas/domain/imports/import-runner';
-import { openFileStream, putFileBytes } from '../../lambdas/repositories/file-store';
+import { openFileStream } from '../../lambdas/repositories/file-store';
 import {
   findImportJob,
   type ImportJobRecord,
   readRowTraces,
-  updateImportJob,
 } from '../../lambdas/repositories/import-repository';
-import { nowIso } from '../../lambdas/shared/clock';
 import type { Principal } from '../../lambdas/shared/principal';
 import { givenSubcategoryPath } from '../support/fixtures';
-import { allImportErrors, getImport, postImportJson } from '../support/import-requests';
+import { allImportErrors, getImport } from '../support/import-requests';
 import { createObjectOk, listAllObjects, listObjectEvents, listObjects } from '../support/object-requests';
 import { companyPrincipal } from '../support/principals';
+import { givenRunningImport } from '../support/running-import';
 
 jest.setTimeout(240_000);
 
@@ -120,26 +119,6 @@ function crashFile(place: Place, rowCount: number, mode: Mode) {
   const counts = { total: rowCount, created: 0, updated: 0, skipped: 0, failed: 0 };
   for (const each of expected) counts[each.outcome] += 1;
   return { content: lines.join(''), expected, existing, counts };
-}
-
-/** A job of the file, running, but with no run started: the test starts the runs. */
-async function givenRunningImport(principal: Principal, content: string, mode: Mode): Promise<string> {
-  const created = await postImportJson(principal, {
-    size: Buffer.byteLength(content),
-    mode,
-    fileName: 'crash.csv',
-  });
-  if (created.statusCode !== 202) throw new Error(`import: ${JSON.stringify(created.body)}`);
-  const job = (await findImportJob(principal.tenantId, created.body.id)) as ImportJobRecord;
-  await putFileBytes(job.sourceKey, Buffer.from(content), 'text/csv');
-  // What POST .../start does, without starting a background run in this process.
-  await updateImportJob(
-    principal.tenantId,
-    job.id,
-    { status: 'running', updatedAt: nowIso() },
-    { status: 'pending' },
-  );
-  return job.id;
 }
 
 function startChild(principal: Principal, importId: string, stopAt?: string) {
@@ -285,7 +264,7 @@ async function givenCompany(rowCount: number, mode: Mode) {
   const place = await givenSubcategoryPath(principal);
   const file = crashFile(place, rowCount, mode);
   for (const object of file.existing) await createObjectOk(principal, place, object);
-  const importId = await givenRunningImport(principal, file.content, mode);
+  const importId = await givenRunningImport(principal, file.content, { mode, fileName: 'crash.csv' });
   return { principal, file, importId };
 }
 
