@@ -199,27 +199,23 @@ export class BackgroundJobFunctions extends Construct {
 }
 
 /** The `jobConcurrency` context value: a whole number of at least 1, or nothing. */
-function jobConcurrencyOf(scope: Construct): number | undefined {
-  const given: unknown = scope.node.tryGetContext('jobConcurrency');
-  if (given === undefined) return undefined;
-  const value = Number(given);
-  if (!Number.isInteger(value) || value < 1) {
-    throw new Error(`jobConcurrency must be a whole number of at least 1 (got ${String(given)})`);
-  }
-  return value;
-}
+const jobConcurrencyOf = (scope: Construct): number | undefined =>
+  wholeNumberContext(scope, 'jobConcurrency', 1);
 
 /**
  * The `importRowsPerSecond` context value (rows a second for all of a company's imports
- * together, `import-pace.ts`; 0 for no pace): a whole number of at least 0, by default
- * {@link DEFAULT_IMPORT_ROWS_PER_SECOND}.
+ * together, `import-pace.ts`; 0 for no pace), by default {@link DEFAULT_IMPORT_ROWS_PER_SECOND}.
  */
-function importRowsPerSecondOf(scope: Construct): number {
-  const given: unknown = scope.node.tryGetContext('importRowsPerSecond');
-  if (given === undefined) return DEFAULT_IMPORT_ROWS_PER_SECOND;
+const importRowsPerSecondOf = (scope: Construct): number =>
+  wholeNumberContext(scope, 'importRowsPerSecond', 0) ?? DEFAULT_IMPORT_ROWS_PER_SECOND;
+
+/** A context value that must be a whole number of at least `least`; undefined when not given. */
+function wholeNumberContext(scope: Construct, key: string, least: number): number | undefined {
+  const given: unknown = scope.node.tryGetContext(key);
+  if (given === undefined) return undefined;
   const value = Number(given);
-  if (!Number.isInteger(value) || value < 0) {
-    throw new Error(`importRowsPerSecond must be a whole number of at least 0 (got ${String(given)})`);
+  if (!Number.isInteger(value) || value < least) {
+    throw new Error(`${key} must be a whole number of at least ${least} (got ${String(given)})`);
   }
   return value;
 }
