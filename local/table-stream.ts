@@ -219,13 +219,14 @@ export async function startTableStream(options: TableStreamOptions): Promise<Tab
     // Lambda filters before it batches: a batch is up to `limit` matching records and the others
     // read with them; what follows is read again for the next batch.
     const limit = failing.get(shardId)?.limit ?? batchSize;
+    const matchingRecords: StreamRecord[] = [];
     let end = 0;
-    for (let found = 0; end < read.length && found < limit; end++) {
-      if (isMatching(read[end] as StreamRecord)) found++;
+    for (; end < read.length && matchingRecords.length < limit; end++) {
+      const record = read[end] as StreamRecord;
+      if (isMatching(record)) matchingRecords.push(record);
     }
     const Records = read.slice(0, end);
     const cut = Records.length < read.length;
-    const matchingRecords = Records.filter(isMatching);
     const matching = matchingRecords.map((record) => toLambdaRecord(record, streamArn));
     let failedAt: string | undefined;
     try {
