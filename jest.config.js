@@ -60,6 +60,7 @@ const IN_PROCESS_INTEGRATION = Object.keys({
   'ledger-tamper': 'a table and signing key of its own',
   'ledger-witnessed-clients': 'a table and signing key of its own, read by its CLI children',
   'ledger-witnessed': 'a table and signing key of its own, reads the console output',
+  'local-delivery-queue': 'a table of its own, so that no other file’s delivery worker receives its messages',
   'log-state-publication': 'a table of its own',
   'job-cap': 'holds its jobs behind a gate in its own process, changes EXPORT_INLINE_MAX_BYTES',
   'http-local-gateway-policy': 'replaces the authorizer with a mock that allows GET only',

@@ -8,8 +8,7 @@
  * receiver never holds up another company's deliveries.
  */
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import type { QueueMessage } from '../lambdas/repositories/delivery-message.js';
-import type { LocalQueueMessage } from '../lambdas/repositories/local-delivery-queue.js';
+import type { LocalQueueMessage, QueuedCompany } from '../lambdas/repositories/local-delivery-queue.js';
 
 type DeliveryHandler = (event: SQSEvent) => Promise<SQSBatchResponse>;
 
@@ -31,6 +30,13 @@ export interface DeliveryWorker {
 /** While the queue has nothing to hand out, the pause between looks doubles up to this. */
 const IDLE_PAUSE_MAX_MS = 500;
 
+/**
+ * The most of a company's oldest messages one look reads: enough to pass the lanes that are
+ * waiting (in flight, or delayed for a retry) to those that may go, without reading a company's
+ * whole backlog on every look.
+ */
+const LOOK_DEPTH = 1000;
+
 /** As the queue's visibility timeout in AWS: a delivery that crashed comes back after it. */
 const LOCAL_VISIBILITY_TIMEOUT_SECONDS = 30;
 
@@ -49,9 +55,8 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions = {}): 
   const handler = options.handler ?? (await import('../lambdas/jobs/deliver-webhooks.js')).handler;
   // Loaded on start, not with this module: the table client reads its endpoint from the
   // environment when it is created, which `npm start` sets only once the stack runs.
-  const { deleteLocalMessage, delayLocalMessage, listLocalMessages } = await import(
-    '../lambdas/repositories/local-delivery-queue.js'
-  );
+  const { companyMessages, deleteLocalMessage, delayLocalMessage, forgetCompanyIfIdle, listQueuedCompanies } =
+    await import('../lambdas/repositories/local-delivery-queue.js');
   const maxInFlight = options.maxInFlight ?? 32;
   const maxPerCompany = options.maxInFlightPerCompany ?? 4;
   const lanesInFlight = new Set<string>();
@@ -68,7 +73,7 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions = {}): 
       };
     });
 
-  async function deliver(message: LocalQueueMessage, companyId: string): Promise<void> {
+  async function deliver(message: LocalQueueMessage): Promise<void> {
     try {
       await delayLocalMessage(message.receiptHandle, LOCAL_VISIBILITY_TIMEOUT_SECONDS);
       const result = await handler({ Records: [toSqsRecord(message)] });
@@ -79,30 +84,48 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions = {}): 
       );
     } finally {
       lanesInFlight.delete(message.lane);
-      perCompany.set(companyId, (perCompany.get(companyId) ?? 1) - 1);
+      perCompany.set(message.companyId, (perCompany.get(message.companyId) ?? 1) - 1);
     }
+  }
+
+  /** Starts what may go of one company's oldest messages; the number started. */
+  async function lookAtCompany(company: QueuedCompany, now: number): Promise<number> {
+    let started = 0;
+    let seen = 0;
+    const seenLanes = new Set<string>();
+    for await (const message of companyMessages(company.companyId)) {
+      seen++;
+      if (inFlight.size >= maxInFlight || (perCompany.get(company.companyId) ?? 0) >= maxPerCompany) break;
+      if (seen > LOOK_DEPTH) break;
+      // Only the oldest message of a lane may go; the lane's later ones wait for it.
+      if (seenLanes.has(message.lane)) continue;
+      seenLanes.add(message.lane);
+      if (lanesInFlight.has(message.lane) || message.visibleAt > now) continue;
+      lanesInFlight.add(message.lane);
+      perCompany.set(company.companyId, (perCompany.get(company.companyId) ?? 0) + 1);
+      const delivery = deliver(message).finally(() => inFlight.delete(delivery));
+      inFlight.add(delivery);
+      started++;
+    }
+    if (seen === 0) await forgetCompanyIfIdle(company);
+    return started;
   }
 
   async function run(): Promise<void> {
     let idlePauseMs = options.pollIntervalMs ?? 50;
+    let looks = 0;
     while (!stopping) {
       let started = 0;
       try {
         const now = Date.now();
-        const seenLanes = new Set<string>();
-        for (const message of await listLocalMessages()) {
-          // Only the oldest message of a lane may go; the lane's later ones wait for it.
-          if (seenLanes.has(message.lane)) continue;
-          seenLanes.add(message.lane);
-          if (lanesInFlight.has(message.lane) || message.visibleAt > now) continue;
+        const companies = await listQueuedCompanies();
+        // Each look begins with the next company, so that no company always comes first to
+        // the deliveries in flight that are left.
+        const first = companies.length === 0 ? 0 : looks++ % companies.length;
+        for (const company of [...companies.slice(first), ...companies.slice(0, first)]) {
           if (inFlight.size >= maxInFlight) break;
-          const { companyId } = JSON.parse(message.body) as QueueMessage;
-          if ((perCompany.get(companyId) ?? 0) >= maxPerCompany) continue;
-          lanesInFlight.add(message.lane);
-          perCompany.set(companyId, (perCompany.get(companyId) ?? 0) + 1);
-          const delivery = deliver(message, companyId).finally(() => inFlight.delete(delivery));
-          inFlight.add(delivery);
-          started++;
+          if ((perCompany.get(company.companyId) ?? 0) >= maxPerCompany) continue;
+          started += await lookAtCompany(company, now);
         }
       } catch (error) {
         if (!stopping) {

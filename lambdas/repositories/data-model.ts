@@ -414,10 +414,25 @@ export const DATA_MODEL: readonly ItemModel[] = [
   }),
   item(keys.localQueueMessageKeys, {
     description:
-      'A message of the delivery queue (a delivery, or a company’s events to fan out) in local mode (`npm start`), which has no SQS.',
+      'A message of the delivery queue (a delivery, or a company’s events to fan out) in local mode (`npm start`), which has no SQS; each company’s messages are a partition of their own.',
     parts: { counter: 'messages sent in the same millisecond, 6 digits' },
     patterns: [
-      { name: 'receive messages', index: 'table', description: 'A Query of the queue, oldest first.' },
+      {
+        name: 'receive messages',
+        index: 'table',
+        description: 'A Query of a company’s messages, oldest first, 100 at a time, up to 1,000 a look.',
+      },
+    ],
+  }),
+  item(keys.localQueueCompanyKeys, {
+    description:
+      'A company with messages in local mode’s delivery queue; `sendId` changes with each send, so that a worker takes the company off only while it has none.',
+    patterns: [
+      {
+        name: 'list queued companies',
+        index: 'table',
+        description: 'A Query of the registry, at each look.',
+      },
     ],
   }),
   item(keys.ledgerEventKeys, {

@@ -205,9 +205,15 @@ export const deliveryKeys = /* @__PURE__ */ defineKeys({
   },
 });
 
+/** Local mode's delivery queue: a partition of messages per company, and the companies that have some. */
 export const localQueueMessageKeys = /* @__PURE__ */ defineKeys({
   entity: 'localQueueMessage',
-  table: { pk: 'LOCAL#DELIVERY_QUEUE', sk: '{sentAt}#{counter}#{deduplicationId}' },
+  table: { pk: 'LOCAL#DELIVERY_QUEUE#{companyId}', sk: '{sentAt}#{counter}#{deduplicationId}' },
+});
+
+export const localQueueCompanyKeys = /* @__PURE__ */ defineKeys({
+  entity: 'localQueueCompany',
+  table: { pk: 'LOCAL#DELIVERY_QUEUE', sk: 'COMPANY#{companyId}' },
 });
 
 // ---------------------------------------------------------------------------------------------

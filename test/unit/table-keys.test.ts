@@ -93,8 +93,13 @@ describe('table keys', () => {
     ],
     [
       'localQueueMessage',
-      keys.localQueueMessageKeys.key({ sentAt: 't', counter: '000001', deduplicationId: 'd' }),
-      { pk: 'LOCAL#DELIVERY_QUEUE', sk: 't#000001#d' },
+      keys.localQueueMessageKeys.key({ companyId: C, sentAt: 't', counter: '000001', deduplicationId: 'd' }),
+      { pk: 'LOCAL#DELIVERY_QUEUE#c0', sk: 't#000001#d' },
+    ],
+    [
+      'localQueueCompany',
+      keys.localQueueCompanyKeys.key({ companyId: C }),
+      { pk: 'LOCAL#DELIVERY_QUEUE', sk: 'COMPANY#c0' },
     ],
     [
       'ledgerEvent',
