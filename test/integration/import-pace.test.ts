@@ -1,7 +1,7 @@
 /**
- * The import runner keeps to its company's pace (`import-pace.ts`): after each chunk it hands the
- * pace the rows it wrote and when it began them, so that the pace can wait; rows an earlier run
- * wrote are not counted again. The pace's arithmetic is `test/unit/import-pace.test.ts`.
+ * The import runner keeps to its company's pace (`import-pace.ts`): after each step of rows
+ * written together it hands the pace the rows and when it began them, so that the pace can wait;
+ * rows an earlier run wrote are not counted again. The pace's arithmetic is `test/unit/import-pace.test.ts`.
  */
 import { stringify } from 'csv-stringify/sync';
 import type { ImportPace } from '../../lambdas/domain/imports/import-pace';
@@ -12,16 +12,18 @@ import { givenSubcategoryPath } from '../support/fixtures';
 import { companyPrincipal } from '../support/principals';
 import { givenRunningImport } from '../support/running-import';
 
-/** A pace that waits for nothing and records what each chunk handed it. */
+/** A pace that waits for nothing and records what each step of writes handed it. */
 function recordingPace() {
-  const chunks: Array<{ rows: number; startedAt: number; at: number }> = [];
+  const steps: Array<{ rows: number; startedAt: number; at: number }> = [];
   const pace: ImportPace = {
-    afterChunk: async (rows, startedAt) => {
-      chunks.push({ rows, startedAt, at: Date.now() });
+    afterWrites: async (rows, startedAt) => {
+      steps.push({ rows, startedAt, at: Date.now() });
     },
   };
-  return { pace, chunks };
+  return { pace, steps };
 }
+
+const rowsOf = (steps: Array<{ rows: number }>) => steps.reduce((sum, step) => sum + step.rows, 0);
 
 /** A company's running import of `rows` valid rows. */
 async function givenPacedImport(rows: number) {
@@ -36,22 +38,22 @@ async function givenPacedImport(rows: number) {
 }
 
 describe('an import run and its pace', () => {
-  it('hands the pace each chunk’s rows and its start, after the chunk is counted', async () => {
+  it('hands the pace each step of rows written together, at most 24, and its start', async () => {
     // Prepare
     const { principal, importId } = await givenPacedImport(250);
-    const { pace, chunks } = recordingPace();
+    const { pace, steps } = recordingPace();
     const began = Date.now();
 
     // Act
     await runImport(principal.tenantId, importId, (job) => openFileStream(job.sourceKey), undefined, pace);
 
-    // Assess
-    expect(chunks.map((chunk) => chunk.rows)).toEqual([100, 100, 50]);
+    // Assess: two transactions of 12 rows at a time; a chunk of 100 ends with a step of 4.
+    expect(steps.map((step) => step.rows)).toEqual([24, 24, 24, 24, 4, 24, 24, 24, 24, 4, 24, 24, 2]);
     let previous = began;
-    for (const chunk of chunks) {
-      expect(chunk.startedAt).toBeGreaterThanOrEqual(previous);
-      expect(chunk.at).toBeGreaterThanOrEqual(chunk.startedAt);
-      previous = chunk.at;
+    for (const step of steps) {
+      expect(step.startedAt).toBeGreaterThanOrEqual(previous);
+      expect(step.at).toBeGreaterThanOrEqual(step.startedAt);
+      previous = step.at;
     }
     const job = await findImportJob(principal.tenantId, importId);
     expect(job).toMatchObject({ status: 'completed', counts: { total: 250, created: 250 } });
@@ -81,7 +83,7 @@ describe('an import run and its pace', () => {
 
     // Assess
     expect(stopped).toEqual({ finished: false });
-    expect(first.chunks.map((chunk) => chunk.rows)).toEqual([100]);
-    expect(resumed.chunks.map((chunk) => chunk.rows)).toEqual([50]);
+    expect(rowsOf(first.steps)).toBe(100);
+    expect(rowsOf(resumed.steps)).toBe(50);
   });
 });

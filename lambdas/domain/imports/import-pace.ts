@@ -4,8 +4,9 @@
  * bulk load then leaves the table, the log's sequencer and events out to the other companies:
  * on `npm start` an unpaced import took DynamoDB Local from every other caller and made their
  * events wait seconds for a checkpoint (docs/tenant-fairness.md#import-pace). Each running
- * import keeps an equal share: after a chunk it waits until the chunk has taken
- * `rows × running ÷ rowsPerSecond` seconds, `running` read from the company's job slots.
+ * import keeps an equal share: after each step of rows written together it waits until the
+ * step has taken `rows × running ÷ rowsPerSecond` seconds, `running` read from the company's job
+ * slots.
  */
 import { heldJobSlots } from '#repositories/job-slot-repository.js';
 
@@ -16,8 +17,8 @@ export const IMPORT_ROWS_PER_SECOND_ENVIRONMENT = 'IMPORT_ROWS_PER_SECOND';
 export const DEFAULT_IMPORT_ROWS_PER_SECOND = 40;
 
 export interface ImportPace {
-  /** Waits, after a chunk of `rows` begun at `startedAt` (epoch ms), as long as the pace asks. */
-  afterChunk(rows: number, startedAt: number): Promise<void>;
+  /** Waits, after `rows` rows written together begun at `startedAt` (epoch ms), as long as the pace asks. */
+  afterWrites(rows: number, startedAt: number): Promise<void>;
 }
 
 /** What the pace reads and how it waits; tests give their own. */
@@ -41,7 +42,7 @@ export function importPace(
   clock: PaceClock = realClock,
 ): ImportPace {
   return {
-    async afterChunk(rows, startedAt) {
+    async afterWrites(rows, startedAt) {
       if (!(rowsPerSecond > 0)) return;
       // At least this one: a job resumed after its slot was freed still keeps to the pace.
       const running = Math.max(1, await clock.running(companyId));
