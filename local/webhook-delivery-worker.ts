@@ -4,8 +4,9 @@
  * the same handler (`lambdas/jobs/deliver-webhooks.ts`), one message per call. A received
  * message is hidden for a visibility timeout first, so that a crash mid-delivery offers it again
  * (also after a restart); handled messages are deleted, failed ones stay. Lanes are served one
- * message at a time, and each company has a bounded number of deliveries in flight, so a slow
- * receiver never holds up another company's deliveries.
+ * message at a time, a company's lanes in turn, and each company has a bounded number of
+ * deliveries in flight, so a slow receiver never holds up another company's deliveries, nor its
+ * own company's other lanes.
  */
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { LocalQueueMessage, QueuedCompany } from '../lambdas/repositories/local-delivery-queue.js';
@@ -30,13 +31,6 @@ export interface DeliveryWorker {
 /** While the queue has nothing to hand out, the pause between looks doubles up to this. */
 const IDLE_PAUSE_MAX_MS = 500;
 
-/**
- * The most of a company's oldest messages one look reads: enough to pass the lanes that are
- * waiting (in flight, or delayed for a retry) to those that may go, without reading a company's
- * whole backlog on every look.
- */
-const LOOK_DEPTH = 1000;
-
 /** As the queue's visibility timeout in AWS: a delivery that crashed comes back after it. */
 const LOCAL_VISIBILITY_TIMEOUT_SECONDS = 30;
 
@@ -55,8 +49,14 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions = {}): 
   const handler = options.handler ?? (await import('../lambdas/jobs/deliver-webhooks.js')).handler;
   // Loaded on start, not with this module: the table client reads its endpoint from the
   // environment when it is created, which `npm start` sets only once the stack runs.
-  const { companyMessages, deleteLocalMessage, delayLocalMessage, forgetCompanyIfIdle, listQueuedCompanies } =
-    await import('../lambdas/repositories/local-delivery-queue.js');
+  const {
+    deleteLocalMessage,
+    delayLocalMessage,
+    forgetCompanyIfIdle,
+    laneHeads,
+    listQueuedCompanies,
+    moveMessagesOfOnePartition,
+  } = await import('../lambdas/repositories/local-delivery-queue.js');
   const maxInFlight = options.maxInFlight ?? 32;
   const maxPerCompany = options.maxInFlightPerCompany ?? 4;
   const lanesInFlight = new Set<string>();
@@ -88,30 +88,42 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions = {}): 
     }
   }
 
-  /** Starts what may go of one company's oldest messages; the number started. */
+  /** The lane each company's last look started last: the next look begins after it. */
+  const lastLaneStarted = new Map<string, string>();
+
+  /** Starts what may go of the heads of a company's lanes; the number started. */
   async function lookAtCompany(company: QueuedCompany, now: number): Promise<number> {
+    const { companyId } = company;
     let started = 0;
-    let seen = 0;
-    const seenLanes = new Set<string>();
-    for await (const message of companyMessages(company.companyId)) {
-      seen++;
-      if (inFlight.size >= maxInFlight || (perCompany.get(company.companyId) ?? 0) >= maxPerCompany) break;
-      if (seen > LOOK_DEPTH) break;
-      // Only the oldest message of a lane may go; the lane's later ones wait for it.
-      if (seenLanes.has(message.lane)) continue;
-      seenLanes.add(message.lane);
-      if (lanesInFlight.has(message.lane) || message.visibleAt > now) continue;
-      lanesInFlight.add(message.lane);
-      perCompany.set(company.companyId, (perCompany.get(company.companyId) ?? 0) + 1);
-      const delivery = deliver(message).finally(() => inFlight.delete(delivery));
+    let lanes = 0;
+    for await (const head of laneHeads(companyId, lastLaneStarted.get(companyId))) {
+      lanes++;
+      if (inFlight.size >= maxInFlight || (perCompany.get(companyId) ?? 0) >= maxPerCompany) break;
+      if (lanesInFlight.has(head.lane) || head.visibleAt > now) continue;
+      lanesInFlight.add(head.lane);
+      lastLaneStarted.set(companyId, head.lane);
+      perCompany.set(companyId, (perCompany.get(companyId) ?? 0) + 1);
+      const delivery = deliver(head).finally(() => inFlight.delete(delivery));
       inFlight.add(delivery);
       started++;
     }
-    if (seen === 0) await forgetCompanyIfIdle(company);
+    if (lanes === 0) {
+      lastLaneStarted.delete(companyId);
+      await forgetCompanyIfIdle(company);
+    }
     return started;
   }
 
   async function run(): Promise<void> {
+    await moveMessagesOfOnePartition().catch((error: unknown) => {
+      console.error(
+        JSON.stringify({
+          level: 'WARN',
+          message: 'Local delivery queue: messages of the earlier single partition not moved',
+          error: String(error),
+        }),
+      );
+    });
     let idlePauseMs = options.pollIntervalMs ?? 50;
     let looks = 0;
     while (!stopping) {

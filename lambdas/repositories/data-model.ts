@@ -414,19 +414,23 @@ export const DATA_MODEL: readonly ItemModel[] = [
   }),
   item(keys.localQueueMessageKeys, {
     description:
-      'A message of the delivery queue (a delivery, or a company’s events to fan out) in local mode (`npm start`), which has no SQS; each company’s messages are a partition of their own.',
-    parts: { counter: 'messages sent in the same millisecond, 6 digits' },
+      'A message of the delivery queue (a delivery, or a company’s events to fan out) in local mode (`npm start`), which has no SQS; each company’s messages are a partition of their own, sorted by lane.',
+    parts: {
+      lane: 'the lane (message group), URI-encoded',
+      counter: 'messages sent in the same millisecond, 6 digits',
+    },
     patterns: [
       {
         name: 'receive messages',
         index: 'table',
-        description: 'A Query of a company’s messages, oldest first, 100 at a time, up to 1,000 a look.',
+        description:
+          'The oldest message of each lane: a Query of one item after the previous lane’s messages, lane after lane.',
       },
     ],
   }),
   item(keys.localQueueCompanyKeys, {
     description:
-      'A company with messages in local mode’s delivery queue; `sendId` changes with each send, so that a worker takes the company off only while it has none.',
+      'A company with messages in local mode’s delivery queue; a send sets a new `sendId` and counts itself in `sending` while it writes, so that a worker takes the company off only while it has none.',
     patterns: [
       {
         name: 'list queued companies',

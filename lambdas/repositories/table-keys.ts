@@ -205,10 +205,14 @@ export const deliveryKeys = /* @__PURE__ */ defineKeys({
   },
 });
 
-/** Local mode's delivery queue: a partition of messages per company, and the companies that have some. */
+/**
+ * Local mode's delivery queue: a partition of messages per company, sorted by lane (URI-encoded,
+ * so that the space after it sorts below any lane that extends it) and then in the order sent;
+ * and the companies that have some.
+ */
 export const localQueueMessageKeys = /* @__PURE__ */ defineKeys({
   entity: 'localQueueMessage',
-  table: { pk: 'LOCAL#DELIVERY_QUEUE#{companyId}', sk: '{sentAt}#{counter}#{deduplicationId}' },
+  table: { pk: 'LOCAL#DELIVERY_QUEUE#{companyId}', sk: '{lane} {sentAt}#{counter}#{deduplicationId}' },
 });
 
 export const localQueueCompanyKeys = /* @__PURE__ */ defineKeys({

@@ -93,8 +93,14 @@ describe('table keys', () => {
     ],
     [
       'localQueueMessage',
-      keys.localQueueMessageKeys.key({ companyId: C, sentAt: 't', counter: '000001', deduplicationId: 'd' }),
-      { pk: 'LOCAL#DELIVERY_QUEUE#c0', sk: 't#000001#d' },
+      keys.localQueueMessageKeys.key({
+        companyId: C,
+        lane: 'w1%230',
+        sentAt: 't',
+        counter: '000001',
+        deduplicationId: 'd',
+      }),
+      { pk: 'LOCAL#DELIVERY_QUEUE#c0', sk: 'w1%230 t#000001#d' },
     ],
     [
       'localQueueCompany',
