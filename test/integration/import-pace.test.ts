@@ -25,15 +25,22 @@ function recordingPace() {
 
 const rowsOf = (steps: Array<{ rows: number }>) => steps.reduce((sum, step) => sum + step.rows, 0);
 
-/** A company's running import of `rows` valid rows. */
-async function givenPacedImport(rows: number) {
+/** A company's running import of `rows` rows, every `invalidEvery`th without a name. */
+async function givenPacedImport(
+  rows: number,
+  options: { mode?: 'create' | 'upsert'; invalidEvery?: number } = {},
+) {
   const principal = companyPrincipal();
   const place = await givenSubcategoryPath(principal);
   const lines = [stringify([['externalId', 'name', 'subcategoryId']], { record_delimiter: '\r\n' })];
   for (let n = 1; n <= rows; n++) {
-    lines.push(stringify([[`P-${n}`, `Paced ${n}`, place.subcategoryId]], { record_delimiter: '\r\n' }));
+    const name = options.invalidEvery && n % options.invalidEvery === 0 ? '' : `Paced ${n}`;
+    lines.push(stringify([[`P-${n}`, name, place.subcategoryId]], { record_delimiter: '\r\n' }));
   }
-  const importId = await givenRunningImport(principal, lines.join(''), { fileName: 'pace.csv' });
+  const importId = await givenRunningImport(principal, lines.join(''), {
+    fileName: 'pace.csv',
+    mode: options.mode,
+  });
   return { principal, importId };
 }
 
@@ -57,6 +64,20 @@ describe('an import run and its pace', () => {
     }
     const job = await findImportJob(principal.tenantId, importId);
     expect(job).toMatchObject({ status: 'completed', counts: { total: 250, created: 250 } });
+  });
+
+  it('hands the pace the rows reported for errors too, and changed rows 16 at a time', async () => {
+    // Prepare: 40 rows, every 4th refused (no name), written as upserts.
+    const { principal, importId } = await givenPacedImport(40, { mode: 'upsert', invalidEvery: 4 });
+    const { pace, steps } = recordingPace();
+
+    // Act
+    await runImport(principal.tenantId, importId, (job) => openFileStream(job.sourceKey), undefined, pace);
+
+    // Assess: rows are read 16 at a time (4, 4 and 2 of them reported), then the 30 others written.
+    expect(steps.map((step) => step.rows)).toEqual([4, 4, 2, 16, 14]);
+    const job = await findImportJob(principal.tenantId, importId);
+    expect(job).toMatchObject({ status: 'completed', counts: { total: 40, created: 30, failed: 10 } });
   });
 
   it('counts only the rows a run writes, not those an earlier run wrote', async () => {

@@ -17,7 +17,7 @@ export const IMPORT_ROWS_PER_SECOND_ENVIRONMENT = 'IMPORT_ROWS_PER_SECOND';
 export const DEFAULT_IMPORT_ROWS_PER_SECOND = 40;
 
 export interface ImportPace {
-  /** Waits, after `rows` rows written together begun at `startedAt` (epoch ms), as long as the pace asks. */
+  /** Waits, after `rows` rows written since `startedAt` (epoch ms), as long as the pace asks. */
   afterWrites(rows: number, startedAt: number): Promise<void>;
 }
 

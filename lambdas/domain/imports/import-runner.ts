@@ -109,6 +109,8 @@ async function surveyFile(source: Readable, job: ImportJobRecord): Promise<FileS
 class JobRun {
   private readonly principal: Principal;
   private readonly eventDescription: string;
+  /** Since when the pace counts: the end of its last wait, so that reads between steps count too. */
+  private pacedSince = Date.now();
 
   constructor(
     private readonly job: ImportJobRecord,
@@ -280,9 +282,21 @@ class JobRun {
     }
   }
 
+  /** Waits as long as the pace asks after `rows` rows written (objects, or a reported row's errors). */
+  private async paced(rows: number): Promise<void> {
+    if (!this.pace || rows === 0) return;
+    await this.pace.afterWrites(rows, this.pacedSince);
+    this.pacedSince = Date.now();
+  }
+
   /** Writes or reports the rows of a chunk that have no trace yet, in order of their results. */
   async rows(records: ImportRecord[]): Promise<RowResult[]> {
-    const prepared = await inBatches(records, ROWS_IN_FLIGHT, (record) => this.prepare(record));
+    const prepared = await inBatches(
+      records,
+      ROWS_IN_FLIGHT,
+      (record) => this.prepare(record),
+      (results) => this.paced(results.filter((result) => !('record' in result)).length),
+    );
     const ready = prepared.filter((entry): entry is ReadyRow => 'record' in entry);
     const written = new Map<ImportRecord, RowResult>();
     if (this.job.mode === 'create') {
@@ -294,7 +308,7 @@ class JobRun {
         groups,
         2,
         (group) => this.createTogether(group),
-        (step, startedAt) => this.pace?.afterWrites(step.flat().length, startedAt),
+        (results) => this.paced(results.flat().length),
       );
       for (const [at, group] of groups.entries()) {
         for (const [position, row] of group.entries()) written.set(row.record, results[at]![position]!);
@@ -304,7 +318,7 @@ class JobRun {
         ready,
         ROWS_IN_FLIGHT,
         (row) => this.write(row),
-        (step, startedAt) => this.pace?.afterWrites(step.length, startedAt),
+        (results) => this.paced(results.length),
       );
       for (const [at, row] of ready.entries()) written.set(row.record, results[at]!);
     }
@@ -312,19 +326,18 @@ class JobRun {
   }
 }
 
-/** `work` on `size` items at a time; `afterBatch`, when given, runs after each batch (the pace). */
+/** `work` on `size` items at a time; `afterBatch` runs after each batch, with its results (the pace). */
 async function inBatches<T, R>(
   items: T[],
   size: number,
   work: (item: T) => Promise<R>,
-  afterBatch?: (batch: T[], startedAt: number) => Promise<void> | undefined,
+  afterBatch: (results: R[]) => Promise<void>,
 ): Promise<R[]> {
   const results: R[] = [];
   for (let start = 0; start < items.length; start += size) {
-    const startedAt = Date.now();
-    const batch = items.slice(start, start + size);
-    results.push(...(await Promise.all(batch.map(work))));
-    await afterBatch?.(batch, startedAt);
+    const batch = await Promise.all(items.slice(start, start + size).map(work));
+    results.push(...batch);
+    await afterBatch(batch);
   }
   return results;
 }
@@ -333,7 +346,8 @@ async function inBatches<T, R>(
  * Runs (or resumes) the job until it is done or `deadline` (epoch ms) passes; `openSource`
  * reads the job's file from its start. `pace`, when given, keeps the company's imports to their
  * rows a second (`import-pace.ts`): it waits after each step of rows written together (up to
- * 24 created, or 16 updated), not after a whole chunk, so that the table sees a steady flow.
+ * 24 created, 16 changed, or 16 reported), not after a whole chunk, so that the table sees a
+ * steady flow.
  */
 export async function runImport(
   companyId: string,
