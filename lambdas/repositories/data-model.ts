@@ -430,7 +430,7 @@ export const DATA_MODEL: readonly ItemModel[] = [
   }),
   item(keys.localQueueCompanyKeys, {
     description:
-      'A company with messages in local mode’s delivery queue; a send sets a new `sendId` and counts itself in `sending` while it writes, so that a worker takes the company off only while it has none.',
+      'A company with messages in local mode’s delivery queue; a send sets a new `sendId` and counts itself in `sending` while it writes, so that a worker takes the company off only if no send was under way when it looked and none came since.',
     patterns: [
       {
         name: 'list queued companies',

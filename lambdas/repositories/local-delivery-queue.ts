@@ -34,6 +34,8 @@ export interface LocalQueueMessage {
 export interface QueuedCompany {
   companyId: string;
   sendId: string;
+  /** Sends under way when it was read: their messages may not be in the partition yet. */
+  sending: number;
 }
 
 const REGISTRY_PARTITION = localQueueCompanyKeys.partition({});
@@ -68,8 +70,9 @@ const messageOf = (item: Record<string, unknown>): LocalQueueMessage => ({
 /**
  * Writes messages of `companies` while their registry entries say a send is under way: an entry
  * gets a new `sendId` and one more `sending` before, one less after. A worker that found a
- * company's partition empty takes the company off only if neither moved (`forgetCompanyIfIdle`),
- * so no message is left unlisted, also when the process dies half-way (`sending` then stays up).
+ * company's partition empty takes the company off only if no send was under way when it read
+ * the entry and neither moved since (`forgetCompanyIfIdle`), so no message is left unlisted,
+ * also when the process dies half-way (`sending` then stays up).
  */
 async function whileRegistered(
   companyIds: ReadonlySet<string>,
@@ -134,7 +137,11 @@ export async function listQueuedCompanies(): Promise<QueuedCompany[]> {
     ExpressionAttributeValues: { ':pk': REGISTRY_PARTITION, ':entry': REGISTRY_ENTRY },
     ConsistentRead: true,
   });
-  return items.map((item) => ({ companyId: item.companyId as string, sendId: item.sendId as string }));
+  return items.map((item) => ({
+    companyId: item.companyId as string,
+    sendId: item.sendId as string,
+    sending: (item.sending as number | undefined) ?? 0,
+  }));
 }
 
 /** The oldest message of the first lane after `afterSortKey` (from the first lane without it). */
@@ -177,10 +184,12 @@ export async function* laneHeads(companyId: string, afterLane?: string): AsyncGe
 }
 
 /**
- * Takes a company whose partition was found empty off the registry, unless messages were sent
- * or are being sent since the registry was read: those stay listed.
+ * Takes a company whose partition was found empty off the registry, unless a send was under way
+ * when the registry was read (its messages may have been put after the partition was read), or
+ * messages were sent or are being sent since: those stay listed.
  */
 export async function forgetCompanyIfIdle(company: QueuedCompany): Promise<void> {
+  if (company.sending > 0) return;
   await conditionHeld(() =>
     dynamoDb.send(
       new DeleteCommand({

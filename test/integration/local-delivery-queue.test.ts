@@ -103,7 +103,7 @@ describe('the local delivery queue', () => {
     expect(afterLast.map((head) => head.lane)).toEqual(lanes);
   });
 
-  it('keeps a company listed if messages were sent since the look, or while a send is under way', async () => {
+  it('keeps a company listed if messages were sent since the look, or a send was under way at or since it', async () => {
     // Prepare
     const companyId = randomUUID();
     await send(deliveries(companyId, 1, () => 'w1#0'));
@@ -112,7 +112,7 @@ describe('the local delivery queue', () => {
     await send(deliveries(companyId, 1, () => 'w1#0'));
 
     // Act
-    await forgetCompanyIfIdle(seenBeforeSend ?? { companyId, sendId: 'none' });
+    await forgetCompanyIfIdle(seenBeforeSend ?? { companyId, sendId: 'none', sending: 0 });
     const listedAfterStaleLook = (await entryOf(companyId)) !== undefined;
     for (const head of await headsOf(companyId)) await deleteLocalMessage(head.receiptHandle);
     const seenIdle = await entryOf(companyId);
@@ -125,8 +125,10 @@ describe('the local delivery queue', () => {
         ExpressionAttributeValues: { ':one': 1 },
       }),
     );
-    await forgetCompanyIfIdle(seenIdle ?? { companyId, sendId: 'none' });
+    await forgetCompanyIfIdle(seenIdle ?? { companyId, sendId: 'none', sending: 0 });
     const listedWhileSending = (await entryOf(companyId)) !== undefined;
+    // A look that read the entry then, and the partition before the send's messages landed.
+    const seenWhileSending = await entryOf(companyId);
     await dynamoDb.send(
       new UpdateCommand({
         TableName: tableName(),
@@ -135,12 +137,16 @@ describe('the local delivery queue', () => {
         ExpressionAttributeValues: { ':less': -1 },
       }),
     );
-    await forgetCompanyIfIdle(seenIdle ?? { companyId, sendId: 'none' });
+    await forgetCompanyIfIdle(seenWhileSending ?? { companyId, sendId: 'none', sending: 0 });
+    const listedAfterLookDuringSend = (await entryOf(companyId)) !== undefined;
+    await forgetCompanyIfIdle(seenIdle ?? { companyId, sendId: 'none', sending: 0 });
 
     // Assert
     expect(seenBeforeSend).toBeDefined();
     expect(listedAfterStaleLook).toBe(true);
     expect(listedWhileSending).toBe(true);
+    expect(seenWhileSending?.sending).toBe(1);
+    expect(listedAfterLookDuringSend).toBe(true);
     expect(await entryOf(companyId)).toBeUndefined();
   });
 
