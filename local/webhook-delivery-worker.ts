@@ -63,15 +63,27 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions = {}): 
   const perCompany = new Map<string, number>();
   const inFlight = new Set<Promise<void>>();
   let stopping = false;
-  let wakeUp: (() => void) | undefined;
+  /**
+   * Set by `wake`: messages may have come since the current look read the queue. A wake during
+   * a look would otherwise be lost, and what it announced would wait out the next idle pause.
+   */
+  let woken = false;
+  let endPause: (() => void) | undefined;
   const idlePause = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      wakeUp = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
+    woken
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          const timer = setTimeout(() => endPause?.(), ms);
+          endPause = () => {
+            clearTimeout(timer);
+            endPause = undefined;
+            resolve();
+          };
+        });
+  const wake = () => {
+    woken = true;
+    endPause?.();
+  };
 
   async function deliver(message: LocalQueueMessage): Promise<void> {
     try {
@@ -85,6 +97,8 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions = {}): 
     } finally {
       lanesInFlight.delete(message.lane);
       perCompany.set(message.companyId, (perCompany.get(message.companyId) ?? 1) - 1);
+      // A place is free, and the handler may have queued messages (a fan-out's deliveries).
+      wake();
     }
   }
 
@@ -124,10 +138,12 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions = {}): 
         }),
       );
     });
-    let idlePauseMs = options.pollIntervalMs ?? 50;
+    const pollIntervalMs = options.pollIntervalMs ?? 50;
+    let idlePauseMs = pollIntervalMs;
     let looks = 0;
     while (!stopping) {
       let started = 0;
+      woken = false;
       try {
         const now = Date.now();
         const companies = await listQueuedCompanies();
@@ -150,22 +166,21 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions = {}): 
           );
         }
       }
-      if (started > 0) idlePauseMs = options.pollIntervalMs ?? 50;
+      if (started > 0 || woken) idlePauseMs = pollIntervalMs;
       else if (!stopping) {
         await idlePause(idlePauseMs);
-        idlePauseMs = Math.min(IDLE_PAUSE_MAX_MS, idlePauseMs * 2);
+        // A wake ends the idle spell; a quiet pause lengthens it.
+        idlePauseMs = woken ? pollIntervalMs : Math.min(IDLE_PAUSE_MAX_MS, idlePauseMs * 2);
       }
     }
   }
 
   const running = run();
   return {
-    wake() {
-      wakeUp?.();
-    },
+    wake,
     async stop() {
       stopping = true;
-      wakeUp?.();
+      wake();
       await running;
       await Promise.allSettled([...inFlight]);
     },

@@ -316,6 +316,32 @@ describe('the local delivery worker', () => {
     }
   });
 
+  it('takes up what a delivery queued as it ends, not after its idle pause (a fan-out and its deliveries)', async () => {
+    // Prepare: a pause far longer than the wait allowed; the fan-out queues a delivery.
+    const companyId = randomUUID();
+    await send(deliveries(companyId, 1, () => 'fan-out#0', 'fan-out'));
+    const handled: string[] = [];
+    const handler = async (event: SQSEvent) => {
+      const [record] = event.Records as [SQSRecord];
+      const name = deliveryIdOf(record);
+      if (name === 'fan-out0') await send(deliveries(companyId, 1, () => 'object#0', 'queued-by-fan-out'));
+      handled.push(name);
+      return { batchItemFailures: [] };
+    };
+    const worker = await startDeliveryWorker({ pollIntervalMs: 60_000, handler });
+
+    try {
+      // Act
+      const queuedDelivered = await eventually(() => handled.length === 2, 10_000);
+
+      // Assert
+      expect(queuedDelivered).toBe(true);
+      expect(handled).toEqual(['fan-out0', 'queued-by-fan-out0']);
+    } finally {
+      await worker.stop();
+    }
+  });
+
   it("takes a company's lanes in turn, one delivery each, not the first lane's backlog first", async () => {
     // Prepare: three messages in each of four lanes; one delivery in flight at a time.
     const companyId = randomUUID();
