@@ -65,21 +65,20 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions = {}): 
   let stopping = false;
   /**
    * Set by `wake`: messages may have come since the current look read the queue. A wake during
-   * a look would otherwise be lost, and what it announced would wait out the next idle pause.
+   * a look would otherwise be lost, and what it announced would wait out the next idle pause;
+   * the loop checks it before it pauses.
    */
   let woken = false;
   let endPause: (() => void) | undefined;
   const idlePause = (ms: number) =>
-    woken
-      ? Promise.resolve()
-      : new Promise<void>((resolve) => {
-          const timer = setTimeout(() => endPause?.(), ms);
-          endPause = () => {
-            clearTimeout(timer);
-            endPause = undefined;
-            resolve();
-          };
-        });
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(() => endPause?.(), ms);
+      endPause = () => {
+        clearTimeout(timer);
+        endPause = undefined;
+        resolve();
+      };
+    });
   const wake = () => {
     woken = true;
     endPause?.();

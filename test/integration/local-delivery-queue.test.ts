@@ -317,14 +317,18 @@ describe('the local delivery worker', () => {
   });
 
   it('takes up what a delivery queued as it ends, not after its idle pause (a fan-out and its deliveries)', async () => {
-    // Prepare: a pause far longer than the wait allowed; the fan-out queues a delivery.
+    // Prepare: a pause far longer than the wait allowed; the fan-out queues a delivery once the
+    // worker has surely looked again and found nothing to start, so that it is in that pause.
     const companyId = randomUUID();
     await send(deliveries(companyId, 1, () => 'fan-out#0', 'fan-out'));
     const handled: string[] = [];
     const handler = async (event: SQSEvent) => {
       const [record] = event.Records as [SQSRecord];
       const name = deliveryIdOf(record);
-      if (name === 'fan-out0') await send(deliveries(companyId, 1, () => 'object#0', 'queued-by-fan-out'));
+      if (name === 'fan-out0') {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        await send(deliveries(companyId, 1, () => 'object#0', 'queued-by-fan-out'));
+      }
       handled.push(name);
       return { batchItemFailures: [] };
     };
