@@ -106,40 +106,38 @@ describe('the local delivery queue', () => {
   it('keeps a company listed if messages were sent since the look, or a send was under way at or since it', async () => {
     // Prepare
     const companyId = randomUUID();
+    // What a look passes for an entry it did not read (each entry is asserted read below).
+    const unread = { companyId, sendId: 'none', sending: 0 };
+    // Moves only a send's count in the registry (a real send also sets a new sendId).
+    const countSending = (by: number) =>
+      dynamoDb.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: localQueueCompanyKeys.key({ companyId }),
+          UpdateExpression: 'ADD sending :by',
+          ExpressionAttributeValues: { ':by': by },
+        }),
+      );
     await send(deliveries(companyId, 1, () => 'w1#0'));
     const seenBeforeSend = await entryOf(companyId);
     for (const head of await headsOf(companyId)) await deleteLocalMessage(head.receiptHandle);
     await send(deliveries(companyId, 1, () => 'w1#0'));
 
     // Act
-    await forgetCompanyIfIdle(seenBeforeSend ?? { companyId, sendId: 'none', sending: 0 });
+    await forgetCompanyIfIdle(seenBeforeSend ?? unread);
     const listedAfterStaleLook = (await entryOf(companyId)) !== undefined;
     for (const head of await headsOf(companyId)) await deleteLocalMessage(head.receiptHandle);
     const seenIdle = await entryOf(companyId);
     // A send under way (or one whose process died half-way) has counted itself in.
-    await dynamoDb.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: localQueueCompanyKeys.key({ companyId }),
-        UpdateExpression: 'ADD sending :one',
-        ExpressionAttributeValues: { ':one': 1 },
-      }),
-    );
-    await forgetCompanyIfIdle(seenIdle ?? { companyId, sendId: 'none', sending: 0 });
+    await countSending(1);
+    await forgetCompanyIfIdle(seenIdle ?? unread);
     const listedWhileSending = (await entryOf(companyId)) !== undefined;
     // A look that read the entry then, and the partition before the send's messages landed.
     const seenWhileSending = await entryOf(companyId);
-    await dynamoDb.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: localQueueCompanyKeys.key({ companyId }),
-        UpdateExpression: 'ADD sending :less',
-        ExpressionAttributeValues: { ':less': -1 },
-      }),
-    );
-    await forgetCompanyIfIdle(seenWhileSending ?? { companyId, sendId: 'none', sending: 0 });
+    await countSending(-1);
+    await forgetCompanyIfIdle(seenWhileSending ?? unread);
     const listedAfterLookDuringSend = (await entryOf(companyId)) !== undefined;
-    await forgetCompanyIfIdle(seenIdle ?? { companyId, sendId: 'none', sending: 0 });
+    await forgetCompanyIfIdle(seenIdle ?? unread);
 
     // Assert
     expect(seenBeforeSend).toBeDefined();
